@@ -1,0 +1,148 @@
+import type { FieldSpec, FilterSpec, ModelSpec } from '../runtime/spec.js';
+import type { ModelDef } from './language.js';
+import type { Reporter } from './resolve.js';
+
+/**
+ * Derives a model's filter set from its field types (NetBox's FilterSet conventions), then applies the
+ * YAML `filters` section: path filters are added, `false` removes a derived filter.
+ */
+export function deriveFilters(
+  def: ModelDef,
+  model: ModelSpec,
+  models: Map<string, ModelSpec>,
+  report: Reporter,
+): FilterSpec[] {
+  const filters: FilterSpec[] = [
+    { kind: 'value', name: 'id', path: [], field: 'id', valueKind: 'integer', lookups: 'number' },
+  ];
+  if (model.search.length > 0) filters.push({ kind: 'search', name: 'q' });
+
+  for (const field of model.fields) {
+    if (!field.column || field.hidden || field.writeOnly) continue;
+    const derived = fieldFilters(field, model, models, def.fields[field.name]?.filter);
+    filters.push(...derived);
+  }
+  if (model.tree) {
+    filters.push(
+      { kind: 'relation', name: 'ancestor_id', path: ['parent'], target: model.label, by: 'id', tree: true, ancestor: true },
+      ...(hasField(model, 'slug')
+        ? [{ kind: 'relation', name: 'ancestor', path: ['parent'], target: model.label, by: 'slug', tree: true, ancestor: true } as const]
+        : []),
+    );
+  }
+  if (model.features.includes('tags')) {
+    filters.push({ kind: 'tag', name: 'tag', by: 'slug' }, { kind: 'tag', name: 'tag_id', by: 'id' });
+  }
+  if (model.features.includes('change_logging')) {
+    for (const name of ['created', 'last_updated']) {
+      filters.push({ kind: 'value', name, path: [], field: name, valueKind: 'datetime', lookups: 'number' });
+    }
+  }
+
+  for (const [name, extra] of Object.entries(def.filters ?? {})) {
+    const existing = filters.findIndex((f) => f.name === name);
+    if (extra === false) {
+      if (existing < 0) report.error(`filters.${name}`, `no derived filter '${name}' to remove`);
+      else filters.splice(existing, 1);
+      continue;
+    }
+    const resolved = resolvePathFilter(name, extra, model, models, (message) => report.error(`filters.${name}`, message));
+    if (!resolved) continue;
+    if (existing >= 0) filters.splice(existing, 1, resolved);
+    else filters.push(resolved);
+  }
+  return filters;
+}
+
+function hasField(model: ModelSpec, name: string): boolean {
+  return model.fields.some((f) => f.name === name && f.column);
+}
+
+function fieldFilters(
+  field: FieldSpec,
+  model: ModelSpec,
+  models: Map<string, ModelSpec>,
+  enabled: boolean | undefined,
+): FilterSpec[] {
+  const value = (valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice', lookups: 'string' | 'number' | 'exact'): FilterSpec[] =>
+    enabled === false ? [] : [{ kind: 'value', name: field.name, path: [], field: field.name, valueKind, lookups }];
+  switch (field.kind) {
+    case 'string':
+      if (field.format === 'text' && enabled !== true) return [];
+      return value('string', 'string');
+    case 'integer':
+      return value('integer', 'number');
+    case 'decimal':
+      return value('decimal', 'number');
+    case 'boolean':
+      return value('boolean', 'exact');
+    case 'date':
+    case 'datetime':
+      return value(field.kind, 'number');
+    case 'choice':
+      return value('choice', 'string');
+    case 'fk': {
+      if (enabled === false) return [];
+      const target = models.get(field.target);
+      if (!target) return [];
+      const isOwnParent = model.tree && field.name === 'parent';
+      const tree = target.tree && !isOwnParent;
+      const filters: FilterSpec[] = [
+        { kind: 'relation', name: `${field.name}_id`, path: [field.name], target: target.label, by: 'id', tree },
+      ];
+      const by = target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
+      if (by) filters.push({ kind: 'relation', name: field.name, path: [field.name], target: target.label, by, tree });
+      return filters;
+    }
+    case 'json':
+    case 'list':
+    case 'object_types':
+    case 'password':
+      return [];
+  }
+}
+
+function resolvePathFilter(
+  name: string,
+  def: { path: string; by?: string; tree?: boolean },
+  model: ModelSpec,
+  models: Map<string, ModelSpec>,
+  error: (message: string) => void,
+): FilterSpec | null {
+  const segments = def.path.split('.');
+  let current = model;
+  const path: string[] = [];
+  for (const [index, segment] of segments.entries()) {
+    const field = current.fields.find((f) => f.name === segment);
+    if (!field?.column) {
+      error(`unknown field '${segment}' on '${current.label}'`);
+      return null;
+    }
+    const last = index === segments.length - 1;
+    if (field.kind !== 'fk') {
+      if (!last) {
+        error(`'${segment}' on '${current.label}' is not an fk`);
+        return null;
+      }
+      const valueKind = field.kind === 'string' ? 'string' : field.kind === 'integer' ? 'integer' : null;
+      if (!valueKind) {
+        error(`path filters support string and integer fields, not '${field.kind}'`);
+        return null;
+      }
+      return { kind: 'value', name, path, field: segment, valueKind, lookups: valueKind === 'string' ? 'string' : 'number' };
+    }
+    path.push(segment);
+    const target = models.get(field.target);
+    if (!target) return null;
+    if (last) {
+      const by = def.by ?? (name.endsWith('_id') ? 'id' : 'slug');
+      if (by !== 'id' && !target.fields.some((f) => f.name === by && f.column)) {
+        error(`unknown field '${by}' on '${target.label}'`);
+        return null;
+      }
+      return { kind: 'relation', name, path, target: target.label, by, tree: def.tree ?? target.tree };
+    }
+    current = target;
+  }
+  return null;
+}

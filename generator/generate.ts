@@ -1,0 +1,123 @@
+import Handlebars from 'handlebars';
+import { format } from 'prettier';
+import type { Migration, ModelSpec } from '../runtime/spec.js';
+import { loadModelFiles, ModelError, type SourceFile } from './load.js';
+import { resolveModels, type ModelGraph } from './resolve.js';
+import { buildTables } from './tables.js';
+import { diffSchemas, nameMigration, replayMigrations } from './migrations.js';
+import { emitModelModule } from './emit/model-module.js';
+import { emitOpenApi } from './emit/openapi.js';
+import { GENERATED_HEADER, GENERATED_JSON_COMMENT } from './emit/header.js';
+import { toLiteral } from './literal.js';
+import { modelNames } from './emit/types.js';
+
+export interface GenerateInput {
+  /** YAML model files, e.g. `models/dcim.yaml`. */
+  models: readonly SourceFile[];
+  /** Migrations already emitted, with paths relative to the output folder (`migrations/0001_initial.json`). */
+  migrations: readonly SourceFile[];
+  /** Package version, e.g. 4.6.0. */
+  version: string;
+  /** Text of `templates/registry.ts.hbs`. */
+  registryTemplate: string;
+}
+
+export interface GenerateResult {
+  /** Output path relative to the output folder → file text. Empty when there are errors. */
+  files: Map<string, string>;
+  errors: string[];
+}
+
+const PRETTIER_OPTIONS = { parser: 'typescript', singleQuote: true, printWidth: 120, trailingComma: 'all' } as const;
+
+/** The generator's pure core: model files in, generated files out. No I/O, no clock, no module state. */
+export async function generate(input: GenerateInput): Promise<GenerateResult> {
+  const { loaded, errors: loadErrors } = loadModelFiles(input.models);
+  const { graph, errors: resolveErrors } = resolveModels(loaded);
+  const errors: ModelError[] = [...loadErrors, ...resolveErrors];
+  if (errors.length > 0) return { files: new Map(), errors: errors.map(String) };
+
+  const migrations = parseMigrations(input.migrations);
+  if ('error' in migrations) return { files: new Map(), errors: [migrations.error] };
+
+  const files = new Map<string, string>();
+  const tables = buildTables(graph.models);
+  let ops;
+  try {
+    ops = diffSchemas(replayMigrations(migrations.list), tables);
+  } catch (error) {
+    return { files: new Map(), errors: [`models: ${(error as Error).message}`] };
+  }
+  const allMigrations = [...migrations.list];
+  if (ops.length > 0) allMigrations.push({ name: nameMigration(allMigrations.length + 1, ops), ops });
+  for (const migration of allMigrations) {
+    files.set(`migrations/${migration.name}.json`, toJson({ $comment: GENERATED_JSON_COMMENT, ...migration }));
+  }
+
+  const byLabel = new Map(graph.models.map((m) => [m.label, m]));
+  for (const model of graph.models) {
+    const source = graph.sources.get(model.label) ?? '';
+    files.set(`${modelNames(model).file}.ts`, emitModelModule(model, byLabel, source));
+  }
+  files.set('openapi.json', toJson(emitOpenApi(graph, input.version)));
+  files.set('index.ts', emitRegistry(graph, allMigrations, input));
+
+  for (const [path, text] of files) {
+    if (path.endsWith('.ts')) files.set(path, await format(text, PRETTIER_OPTIONS));
+  }
+  return { files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))), errors: [] };
+}
+
+function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+function parseMigrations(sources: readonly SourceFile[]): { list: Migration[] } | { error: string } {
+  const list: Migration[] = [];
+  const sorted = [...sources].sort((a, b) => a.path.localeCompare(b.path));
+  for (const [index, source] of sorted.entries()) {
+    let parsed: Migration;
+    try {
+      parsed = JSON.parse(source.text) as Migration;
+    } catch (error) {
+      return { error: `${source.path}: ${(error as Error).message}` };
+    }
+    if (!parsed.name || !Array.isArray(parsed.ops)) return { error: `${source.path}: not a migration` };
+    if (!parsed.name.startsWith(String(index + 1).padStart(4, '0'))) {
+      return { error: `${source.path}: migrations must be numbered 0001, 0002, … without gaps` };
+    }
+    list.push({ name: parsed.name, ops: parsed.ops });
+  }
+  return { list };
+}
+
+function emitRegistry(graph: ModelGraph, migrations: Migration[], input: GenerateInput): string {
+  const template = Handlebars.compile(input.registryTemplate, { noEscape: true, strict: true });
+  const functions = new Set<string>();
+  for (const model of graph.models) collectFunctions(model, functions);
+  return template({
+    header: GENERATED_HEADER,
+    sources: [...new Set(graph.sources.values())].sort().join(', '),
+    version: input.version,
+    migrations: migrations.map((m, index) => ({ variable: `migration${index + 1}`, file: `${m.name}.json` })),
+    models: graph.models.map((model) => {
+      const names = modelNames(model);
+      return {
+        label: model.label,
+        namespace: `${model.app}${model.className}`,
+        file: names.file,
+        spec: names.spec,
+        mount: model.path ? names.mount : false,
+      };
+    }),
+    domainFunctions: toLiteral([...functions].sort()),
+    apps: toLiteral(graph.apps),
+  });
+}
+
+function collectFunctions(model: ModelSpec, into: Set<string>): void {
+  for (const name of model.validators) into.add(name);
+  if (model.hooks.prepare) into.add(model.hooks.prepare);
+  if (model.hooks.present) into.add(model.hooks.present);
+  if (model.display.kind === 'function') into.add(model.display.function);
+}

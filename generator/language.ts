@@ -1,0 +1,113 @@
+/** The model language as parsed from YAML (see model-language.schema.json). */
+
+export type FieldType =
+  | 'string'
+  | 'text'
+  | 'slug'
+  | 'color'
+  | 'email'
+  | 'url'
+  | 'timezone'
+  | 'integer'
+  | 'bigint'
+  | 'decimal'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'json'
+  | 'choice'
+  | 'fk'
+  | 'list'
+  | 'object_types'
+  | 'password';
+
+export interface FieldDef {
+  type: FieldType;
+  description?: string;
+  label?: string;
+  help_text?: string;
+  column?: string;
+  max_length?: number;
+  min_value?: number;
+  max_value?: number;
+  max_digits?: number;
+  decimal_places?: number;
+  blank?: boolean;
+  nullable?: boolean;
+  default?: unknown;
+  required?: boolean;
+  read_only?: boolean;
+  write_only?: boolean;
+  create_only?: boolean;
+  stored?: boolean;
+  hidden?: boolean;
+  unique?: boolean;
+  unicode?: boolean;
+  filter?: boolean;
+  choices?: string;
+  raw?: boolean;
+  to?: string;
+  on_delete?: 'cascade' | 'protect' | 'set_null';
+  nested?: string[];
+  filter_by?: string | null;
+  items?: 'string' | 'integer' | 'ip_network';
+  max_items?: number;
+  tree?: boolean;
+  feature?: 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
+}
+
+export interface CountDef {
+  model: string;
+  field: string;
+  cumulative?: boolean;
+  nested?: 'omit' | 'zero';
+  description?: string;
+}
+
+export interface UniqueDef {
+  name?: string;
+  fields: string[];
+  where_null?: string[];
+  case_insensitive?: boolean;
+  message?: string;
+}
+
+export interface PathFilterDef {
+  path: string;
+  by?: string;
+  tree?: boolean;
+  description?: string;
+}
+
+export interface ModelDef {
+  description?: string;
+  verbose_name?: string;
+  verbose_name_plural?: string;
+  class_name?: string;
+  path?: string | null;
+  read_only?: boolean;
+  tree?: boolean;
+  display?: string | { function: string; uses: string[] };
+  ordering?: string[];
+  features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
+  roles?: ('tag' | 'tagged_item' | 'user' | 'token')[];
+  fields: Record<string, FieldDef>;
+  counts?: Record<string, CountDef>;
+  unique_together?: UniqueDef[];
+  brief?: string[];
+  nested?: string[];
+  output?: string[];
+  search?: string[];
+  filters?: Record<string, PathFilterDef | false>;
+  validators?: string[];
+  hooks?: { prepare?: string; present?: string };
+}
+
+export interface ModelFile {
+  app: string;
+  verbose_name?: string;
+  description?: string;
+  templates?: Record<string, unknown>;
+  choices?: Record<string, [string | number, string][]>;
+  models: Record<string, ModelDef>;
+}

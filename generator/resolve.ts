@@ -1,0 +1,498 @@
+import type {
+  AppSpec,
+  ChoiceField,
+  CountSpec,
+  DisplaySpec,
+  Feature,
+  FieldSpec,
+  ModelSpec,
+  OrderingSpec,
+  ReverseRelation,
+  StringFormat,
+  UniqueSpec,
+} from '../runtime/spec.js';
+import type { FieldDef, ModelDef, ModelFile } from './language.js';
+import { ModelError, type LoadedFile } from './load.js';
+import { capitalize, defaultLabel, joinLabels, limitIdentifier, toPascalCase } from './names.js';
+import { deriveFilters } from './filters.js';
+
+/** The resolved, frozen intermediate form of every model. */
+export interface ModelGraph {
+  apps: AppSpec[];
+  /** Sorted by label. */
+  models: ModelSpec[];
+  /** Model label → source file path. */
+  sources: Map<string, string>;
+}
+
+/** Header keys every representation starts with. */
+export const HEADER_KEYS = ['id', 'url', 'display_url', 'display'] as const;
+
+/** Context for reporting errors at a dotted path of one file. */
+export interface Reporter {
+  error(at: string, message: string): void;
+}
+
+interface ModelEntry {
+  label: string;
+  app: string;
+  name: string;
+  file: string;
+  def: ModelDef;
+  doc: ModelFile;
+}
+
+/** Resolves schema-valid model files into the model graph; reports every semantic error. */
+export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph; errors: ModelError[] } {
+  const errors: ModelError[] = [];
+  const entries = new Map<string, ModelEntry>();
+  const choiceSets = new Map<string, [string | number, string][]>();
+  const apps: AppSpec[] = [];
+  const seenApps = new Map<string, string>();
+
+  for (const { path, doc } of files) {
+    if (seenApps.has(doc.app)) {
+      errors.push(new ModelError(path, 'app', `app '${doc.app}' is already defined in ${seenApps.get(doc.app)}`));
+      continue;
+    }
+    seenApps.set(doc.app, path);
+    for (const [name, choices] of Object.entries(doc.choices ?? {})) choiceSets.set(`${doc.app}.${name}`, choices);
+    for (const [name, def] of Object.entries(doc.models)) {
+      entries.set(`${doc.app}.${name}`, { label: `${doc.app}.${name}`, app: doc.app, name, file: path, def, doc });
+    }
+    apps.push({
+      name: doc.app,
+      verboseName: doc.verbose_name ?? capitalize(doc.app),
+      ...(doc.description ? { description: doc.description } : {}),
+      models: Object.keys(doc.models)
+        .map((m) => `${doc.app}.${m}`)
+        .sort(),
+    });
+  }
+
+  // First pass: fields and per-model facts; cross-model facts (counts, reverse relations, filters) follow.
+  const models = new Map<string, ModelSpec>();
+  for (const entry of entries.values()) {
+    const report: Reporter = {
+      error: (at, message) => errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
+    };
+    models.set(entry.label, resolveModel(entry, entries, choiceSets, report));
+  }
+  for (const entry of entries.values()) {
+    const report: Reporter = {
+      error: (at, message) => errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
+    };
+    const model = models.get(entry.label)!;
+    model.counts = resolveCounts(entry, models, report);
+    model.output = resolveOutput(entry.def, model, report);
+    model.brief = resolveKeyList(entry.def.brief, 'brief', model, defaultBrief(model), report);
+    model.nested = resolveKeyList(entry.def.nested, 'nested', model, model.brief, report, true);
+    model.filters = deriveFilters(entry.def, model, models, report);
+    checkSearch(entry.def, model, models, report);
+  }
+  for (const model of models.values()) {
+    model.reverse = collectReverse(model.label, models);
+  }
+
+  const sorted = [...models.values()].sort((a, b) => a.label.localeCompare(b.label));
+  const sources = new Map([...entries.values()].map((e) => [e.label, e.file]));
+  apps.sort((a, b) => a.name.localeCompare(b.name));
+  return { graph: deepFreeze({ apps, models: sorted, sources }), errors };
+}
+
+function resolveModel(
+  entry: ModelEntry,
+  entries: Map<string, ModelEntry>,
+  choiceSets: Map<string, [string | number, string][]>,
+  report: Reporter,
+): ModelSpec {
+  const { def, app, name, label } = entry;
+  const verboseName = def.verbose_name ?? name;
+  const features = [...(def.features ?? [])].sort() as Feature[];
+  const fields: FieldSpec[] = [];
+  for (const [fieldName, fieldDef] of Object.entries(def.fields)) {
+    const field = resolveField(fieldName, fieldDef, entry, entries, choiceSets, {
+      error: (at, message) => report.error(`fields.${fieldName}${at ? `.${at}` : ''}`, message),
+    });
+    if (field) fields.push(field);
+  }
+  if (def.tree) {
+    const parent = fields.find((f) => f.name === 'parent');
+    if (!parent || parent.kind !== 'fk' || parent.target !== label || !parent.nullable) {
+      report.error('tree', `a tree model needs a nullable field 'parent' of type fk to '${label}'`);
+    }
+  }
+  const spec: ModelSpec = {
+    label,
+    app,
+    name,
+    className: def.class_name ?? toPascalCase(verboseName),
+    verboseName,
+    verboseNamePlural: def.verbose_name_plural ?? `${verboseName}s`,
+    ...(def.description ? { description: def.description } : {}),
+    path: def.path ?? null,
+    readOnly: def.read_only ?? false,
+    table: `${app}_${name}`,
+    tree: def.tree ?? false,
+    features,
+    roles: [...(def.roles ?? [])].sort(),
+    display: { kind: 'field', field: 'id' },
+    ordering: [],
+    fields,
+    counts: [],
+    output: [],
+    brief: [],
+    nested: [],
+    search: def.search ?? [],
+    filters: [],
+    uniques: [],
+    validators: def.validators ?? [],
+    hooks: { ...def.hooks },
+    reverse: [],
+  };
+  spec.display = resolveDisplay(def, spec, report);
+  spec.ordering = resolveOrdering(def, spec, report);
+  spec.uniques = resolveUniques(def, spec, report);
+  return spec;
+}
+
+function resolveField(
+  name: string,
+  def: FieldDef,
+  entry: ModelEntry,
+  entries: Map<string, ModelEntry>,
+  choiceSets: Map<string, [string | number, string][]>,
+  report: Reporter,
+): FieldSpec | null {
+  const stored = def.stored ?? true;
+  const nullable = def.nullable ?? false;
+  const readOnly = def.read_only ?? false;
+  const hidden = def.hidden ?? false;
+  const base = {
+    name,
+    ...(stored ? { column: def.column ?? (def.type === 'fk' ? `${name}_id` : name) } : {}),
+    label: def.label ?? defaultLabel(name),
+    ...(def.description ? { description: def.description } : {}),
+    ...(def.help_text ? { helpText: def.help_text } : {}),
+    nullable,
+    readOnly,
+    writeOnly: def.write_only ?? def.type === 'password',
+    createOnly: def.create_only ?? false,
+    hidden,
+    unique: def.unique ?? false,
+    ...(def.default !== undefined ? { default: def.default } : {}),
+  };
+  const blank = def.blank ?? false;
+  const required =
+    def.required ?? (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored);
+
+  const checkOnly = (allowed: (keyof FieldDef)[]): void => {
+    const common: (keyof FieldDef)[] = [
+      'type', 'description', 'label', 'help_text', 'column', 'nullable', 'default', 'required', 'read_only',
+      'write_only', 'create_only', 'stored', 'hidden', 'unique', 'filter',
+    ];
+    for (const key of Object.keys(def) as (keyof FieldDef)[]) {
+      if (!common.includes(key) && !allowed.includes(key)) {
+        report.error(key, `not allowed on a field of type ${def.type}`);
+      }
+    }
+  };
+
+  switch (def.type) {
+    case 'string':
+    case 'text':
+    case 'slug':
+    case 'color':
+    case 'email':
+    case 'url':
+    case 'timezone': {
+      checkOnly(['max_length', 'blank', 'unicode']);
+      if (def.type === 'string' && def.max_length === undefined && stored) report.error('', "a string field needs 'max_length' (or use type text)");
+      const format: StringFormat =
+        def.type === 'string' ? 'plain' : def.type === 'slug' ? (def.unicode ? 'unicode-slug' : 'slug') : def.type;
+      const implicitLength: Partial<Record<FieldDef['type'], number>> = { color: 6, email: 254, url: 200, timezone: 63 };
+      const maxLength = def.max_length ?? implicitLength[def.type];
+      return {
+        ...base,
+        kind: 'string',
+        format,
+        ...(maxLength !== undefined ? { maxLength } : {}),
+        blank,
+        required,
+        ...(blank && def.default === undefined && !nullable ? { default: '' } : {}),
+      };
+    }
+    case 'integer':
+    case 'bigint':
+      checkOnly(['min_value', 'max_value']);
+      return {
+        ...base,
+        kind: 'integer',
+        required,
+        big: def.type === 'bigint',
+        ...(def.min_value !== undefined ? { min: def.min_value } : {}),
+        ...(def.max_value !== undefined ? { max: def.max_value } : {}),
+      };
+    case 'decimal':
+      checkOnly(['min_value', 'max_value', 'max_digits', 'decimal_places']);
+      if (def.max_digits === undefined || def.decimal_places === undefined) {
+        report.error('', "a decimal field needs 'max_digits' and 'decimal_places'");
+      }
+      return {
+        ...base,
+        kind: 'decimal',
+        required,
+        maxDigits: def.max_digits ?? 10,
+        decimalPlaces: def.decimal_places ?? 2,
+        ...(def.min_value !== undefined ? { min: def.min_value } : {}),
+        ...(def.max_value !== undefined ? { max: def.max_value } : {}),
+      };
+    case 'boolean':
+      checkOnly([]);
+      return { ...base, kind: 'boolean', required };
+    case 'date':
+    case 'datetime':
+      checkOnly([]);
+      if (def.default !== undefined && def.default !== 'now') report.error('default', "only 'now' is supported");
+      return { ...base, kind: def.type, required };
+    case 'json':
+      checkOnly([]);
+      return { ...base, kind: 'json', required };
+    case 'password':
+      checkOnly(['max_length']);
+      return { ...base, kind: 'password', required, maxLength: def.max_length ?? 128 };
+    case 'list':
+      checkOnly(['items', 'max_items']);
+      return {
+        ...base,
+        kind: 'list',
+        required,
+        items: def.items ?? 'string',
+        ...(def.max_items !== undefined ? { maxItems: def.max_items } : {}),
+      };
+    case 'object_types':
+      checkOnly(['feature']);
+      return { ...base, kind: 'object_types', required, ...(def.feature ? { feature: def.feature } : {}) };
+    case 'choice': {
+      checkOnly(['choices', 'raw', 'blank']);
+      const setName = def.choices ?? '';
+      const qualified = setName.includes('.') ? setName : `${entry.app}.${setName}`;
+      const choices = choiceSets.get(qualified);
+      if (!choices) report.error('choices', `unknown choice set '${setName}'`);
+      const field: ChoiceField = {
+        ...base,
+        kind: 'choice',
+        required,
+        choices: choices ?? [],
+        raw: def.raw ?? false,
+        blank,
+        ...(blank && def.default === undefined && !nullable ? { default: '' } : {}),
+      };
+      if (def.default !== undefined && choices && !choices.some(([v]) => v === def.default)) {
+        report.error('default', `'${String(def.default)}' is not in choice set '${setName}'`);
+      }
+      return field;
+    }
+    case 'fk': {
+      checkOnly(['to', 'on_delete', 'nested', 'filter_by', 'tree']);
+      const target = def.to ?? '';
+      if (!def.to) report.error('to', "missing property 'to'");
+      else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
+      const onDelete = def.on_delete ?? (nullable ? 'set_null' : 'cascade');
+      if (onDelete === 'set_null' && !nullable) report.error('on_delete', 'set_null needs a nullable field');
+      return {
+        ...base,
+        kind: 'fk',
+        required,
+        target,
+        onDelete,
+        nested: def.nested ?? null,
+      };
+    }
+  }
+}
+
+function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): DisplaySpec {
+  const display = def.display ?? (model.fields.some((f) => f.name === 'name') ? 'name' : 'id');
+  if (typeof display === 'object') {
+    for (const used of display.uses) checkColumnField(model, used, 'display.uses', report);
+    return { kind: 'function', function: display.function, uses: display.uses };
+  }
+  if (display.includes('{')) {
+    const uses = [...display.matchAll(/\{([a-z_][a-z0-9_]*)\}/g)].map((m) => m[1]!);
+    for (const used of uses) checkColumnField(model, used, 'display', report);
+    return { kind: 'template', template: display, uses };
+  }
+  if (display !== 'id') checkColumnField(model, display, 'display', report);
+  return { kind: 'field', field: display };
+}
+
+function checkColumnField(model: ModelSpec, name: string, at: string, report: Reporter): void {
+  const field = model.fields.find((f) => f.name === name);
+  if (!field) report.error(at, `unknown field '${name}'`);
+  else if (!field.column) report.error(at, `field '${name}' is not stored`);
+}
+
+function resolveOrdering(def: ModelDef, model: ModelSpec, report: Reporter): OrderingSpec[] {
+  if (model.tree && def.ordering) report.error('ordering', 'tree models are ordered by the tree');
+  const ordering = def.ordering ?? (model.tree ? [] : ['id']);
+  return ordering.map((entry) => {
+    const descending = entry.startsWith('-');
+    const field = descending ? entry.slice(1) : entry;
+    if (field !== 'id' && !model.fields.some((f) => f.name === field && f.column)) {
+      report.error('ordering', `unknown field '${field}'`);
+    }
+    return { field, descending };
+  });
+}
+
+function resolveUniques(def: ModelDef, model: ModelSpec, report: Reporter): UniqueSpec[] {
+  const labelOf = (name: string): string => model.fields.find((f) => f.name === name)?.label ?? defaultLabel(name);
+  const uniques: UniqueSpec[] = [];
+  for (const field of model.fields) {
+    if (!field.unique) continue;
+    if (!field.column) {
+      report.error(`fields.${field.name}.unique`, 'only stored fields can be unique');
+      continue;
+    }
+    uniques.push({
+      name: limitIdentifier(`${model.table}_${field.name}_key`),
+      fields: [field.name],
+      whereNull: [],
+      caseInsensitive: false,
+      message: `${model.verboseName} with this ${labelOf(field.name).toLowerCase()} already exists.`,
+      errorKey: field.name,
+    });
+  }
+  (def.unique_together ?? []).forEach((u, index) => {
+    for (const name of [...u.fields, ...(u.where_null ?? [])]) {
+      const field = model.fields.find((f) => f.name === name);
+      if (!field?.column) report.error(`unique_together.${index}`, `unknown field '${name}'`);
+    }
+    const whereNull = u.where_null ?? [];
+    const name = limitIdentifier(u.name ?? `${model.table}_${[...u.fields, ...whereNull].join('_')}_uniq`);
+    const conditional = whereNull.length > 0;
+    const message =
+      u.message ??
+      (conditional
+        ? `Constraint “${name}” is violated.`
+        : `${capitalize(model.verboseName)} with this ${joinLabels(u.fields.map(labelOf))} already exists.`);
+    uniques.push({
+      name,
+      fields: u.fields,
+      whereNull,
+      caseInsensitive: u.case_insensitive ?? false,
+      message,
+      errorKey: u.fields.length === 1 && !conditional ? u.fields[0]! : '__all__',
+    });
+  });
+  return uniques;
+}
+
+function resolveCounts(entry: ModelEntry, models: Map<string, ModelSpec>, report: Reporter): CountSpec[] {
+  const model = models.get(entry.label)!;
+  return Object.entries(entry.def.counts ?? {}).map(([name, def]) => {
+    const counted = models.get(def.model);
+    if (!counted) report.error(`counts.${name}.model`, `unknown model '${def.model}'`);
+    else {
+      const fk = counted.fields.find((f) => f.name === def.field);
+      if (!fk || fk.kind !== 'fk' || fk.target !== entry.label) {
+        report.error(`counts.${name}.field`, `'${def.model}.${def.field}' is not an fk to '${entry.label}'`);
+      }
+    }
+    if (def.cumulative && !model.tree) report.error(`counts.${name}.cumulative`, 'only tree models have cumulative counts');
+    if (model.fields.some((f) => f.name === name)) report.error(`counts.${name}`, 'a field has the same name');
+    return {
+      name,
+      model: def.model,
+      field: def.field,
+      cumulative: def.cumulative ?? false,
+      nested: def.nested ?? 'omit',
+      ...(def.description ? { description: def.description } : {}),
+    };
+  });
+}
+
+/** Every key a model can render, in the default order. */
+export function readableKeys(model: ModelSpec): string[] {
+  const keys: string[] = [...HEADER_KEYS];
+  for (const field of model.fields) if (!field.hidden && !field.writeOnly) keys.push(field.name);
+  if (model.features.includes('tags')) keys.push('tags');
+  if (model.features.includes('custom_fields')) keys.push('custom_fields');
+  if (model.features.includes('change_logging')) keys.push('created', 'last_updated');
+  for (const count of model.counts) keys.push(count.name);
+  if (model.tree) keys.push('_depth');
+  return keys;
+}
+
+function resolveOutput(def: ModelDef, model: ModelSpec, report: Reporter): string[] {
+  const keys = readableKeys(model);
+  if (!def.output) return keys;
+  const missing = keys.filter((k) => !def.output!.includes(k));
+  const unknown = def.output.filter((k) => !keys.includes(k));
+  if (missing.length) report.error('output', `missing ${missing.map((k) => `'${k}'`).join(', ')}`);
+  if (unknown.length) report.error('output', `unknown ${unknown.map((k) => `'${k}'`).join(', ')}`);
+  return def.output;
+}
+
+function defaultBrief(model: ModelSpec): string[] {
+  const keys = ['id', 'url', 'display'];
+  for (const name of ['name', 'slug', 'description']) if (model.fields.some((f) => f.name === name)) keys.push(name);
+  return keys;
+}
+
+function resolveKeyList(
+  list: string[] | undefined,
+  at: string,
+  model: ModelSpec,
+  fallback: string[],
+  report: Reporter,
+  allowDisplayUrl = false,
+): string[] {
+  if (!list) return fallback;
+  for (const key of list) {
+    if (!model.output.includes(key)) report.error(at, `unknown key '${key}'`);
+    if (key === 'display_url' && !allowDisplayUrl) report.error(at, 'display_url is never part of a brief set');
+  }
+  return list;
+}
+
+function checkSearch(def: ModelDef, model: ModelSpec, models: Map<string, ModelSpec>, report: Reporter): void {
+  for (const entry of def.search ?? []) {
+    const [first, second] = entry.split('.') as [string, string | undefined];
+    const field = model.fields.find((f) => f.name === first);
+    if (!field?.column) {
+      report.error('search', `unknown field '${first}'`);
+      continue;
+    }
+    if (second === undefined) {
+      if (field.kind !== 'string') report.error('search', `'${first}' is not a string field`);
+      continue;
+    }
+    const target = field.kind === 'fk' ? models.get(field.target) : undefined;
+    if (!target) report.error('search', `'${first}' is not an fk`);
+    else if (!target.fields.some((f) => f.name === second && f.kind === 'string' && f.column)) {
+      report.error('search', `unknown string field '${second}' on '${target.label}'`);
+    }
+  }
+}
+
+function collectReverse(label: string, models: Map<string, ModelSpec>): ReverseRelation[] {
+  const reverse: ReverseRelation[] = [];
+  for (const model of [...models.values()].sort((a, b) => a.label.localeCompare(b.label))) {
+    for (const field of model.fields) {
+      if (field.kind === 'fk' && field.target === label) {
+        reverse.push({ model: model.label, field: field.name, onDelete: field.onDelete });
+      }
+    }
+  }
+  return reverse;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as object)) deepFreeze(child);
+  }
+  return value;
+}

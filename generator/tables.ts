@@ -1,0 +1,113 @@
+import type { ColumnSpec, ColumnType, FieldSpec, IndexSpec, ModelSpec, TableSpec } from '../runtime/spec.js';
+import { limitIdentifier } from './names.js';
+
+/** The database tables of the model graph, in dependency order (referenced tables first). */
+export function buildTables(models: readonly ModelSpec[]): TableSpec[] {
+  const byLabel = new Map(models.map((m) => [m.label, m]));
+  const tables = models.map((model) => buildTable(model, byLabel));
+  return orderByDependency(tables);
+}
+
+function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec {
+  const columns: ColumnSpec[] = [];
+  const indexes: IndexSpec[] = [];
+  for (const field of model.fields) {
+    if (!field.column) continue;
+    const column: ColumnSpec = { name: field.column, column: columnType(field), nullable: field.nullable };
+    const dbDefault = columnDefault(field);
+    if (dbDefault !== undefined) column.default = dbDefault;
+    if (field.kind === 'fk') {
+      const target = models.get(field.target);
+      if (target) column.references = `${target.table}.id`;
+      if (!field.unique) {
+        indexes.push({ name: limitIdentifier(`${model.table}_${field.column}_idx`), columns: [field.column], unique: false });
+      }
+    }
+    columns.push(column);
+  }
+  if (model.tree) {
+    columns.push(
+      { name: '_depth', column: { type: 'integer' }, nullable: false, default: 0 },
+      { name: '_path', column: { type: 'text' }, nullable: false, default: '' },
+    );
+    indexes.push({ name: limitIdentifier(`${model.table}__path_idx`), columns: ['_path'], unique: false });
+  }
+  if (model.features.includes('custom_fields')) {
+    columns.push({ name: 'custom_field_data', column: { type: 'json' }, nullable: false, default: {} });
+  }
+  if (model.features.includes('change_logging')) {
+    columns.push(
+      { name: 'created', column: { type: 'datetime' }, nullable: true },
+      { name: 'last_updated', column: { type: 'datetime' }, nullable: true },
+    );
+  }
+  const columnOf = (name: string): string => model.fields.find((f) => f.name === name)?.column ?? name;
+  for (const unique of model.uniques) {
+    indexes.push({
+      name: unique.name,
+      columns: unique.fields.map(columnOf),
+      unique: true,
+      ...(unique.whereNull.length ? { whereNull: unique.whereNull.map(columnOf) } : {}),
+      ...(unique.caseInsensitive ? { caseInsensitive: true } : {}),
+    });
+  }
+  indexes.sort((a, b) => a.name.localeCompare(b.name));
+  return { name: model.table, columns, indexes };
+}
+
+function columnType(field: FieldSpec): ColumnType {
+  switch (field.kind) {
+    case 'string':
+      return field.maxLength !== undefined ? { type: 'string', maxLength: field.maxLength } : { type: 'text' };
+    case 'password':
+      return { type: 'string', maxLength: field.maxLength };
+    case 'integer':
+      return { type: field.big ? 'bigint' : 'integer' };
+    case 'decimal':
+      return { type: 'decimal', precision: field.maxDigits, scale: field.decimalPlaces };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'date' };
+    case 'datetime':
+      return { type: 'datetime' };
+    case 'choice': {
+      if (field.choices.every(([v]) => typeof v === 'number')) return { type: 'integer' };
+      const longest = Math.max(...field.choices.map(([v]) => String(v).length));
+      return { type: 'string', maxLength: Math.max(50, longest) };
+    }
+    case 'fk':
+      return { type: 'bigint' };
+    case 'json':
+    case 'list':
+    case 'object_types':
+      return { type: 'json' };
+  }
+}
+
+/** A database default for non-null columns, so that adding the column to a filled table works. */
+function columnDefault(field: FieldSpec): ColumnSpec['default'] {
+  if (field.nullable) return undefined;
+  if (field.default !== undefined && field.default !== 'now') return field.default as ColumnSpec['default'];
+  if (field.kind === 'string' && field.blank) return '';
+  return undefined;
+}
+
+function orderByDependency(tables: TableSpec[]): TableSpec[] {
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  const done = new Set<string>();
+  const result: TableSpec[] = [];
+  const visit = (table: TableSpec, stack: Set<string>): void => {
+    if (done.has(table.name) || stack.has(table.name)) return;
+    stack.add(table.name);
+    for (const column of table.columns) {
+      const referenced = column.references?.split('.')[0];
+      const target = referenced ? byName.get(referenced) : undefined;
+      if (target && target !== table) visit(target, stack);
+    }
+    done.add(table.name);
+    result.push(table);
+  };
+  for (const table of [...tables].sort((a, b) => a.name.localeCompare(b.name))) visit(table, new Set());
+  return result;
+}

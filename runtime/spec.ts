@@ -1,0 +1,305 @@
+/**
+ * The contract between the generator and the runtime: the data that `generated/` emits for every model.
+ * Everything here is plain, JSON-serialisable data; the runtime derives its behaviour from it.
+ */
+import type { RequestHandler, Router } from 'express';
+
+export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
+export type Role = 'tag' | 'tagged_item' | 'user' | 'token';
+export type OnDelete = 'cascade' | 'protect' | 'set_null';
+
+/** A database column type, shared by table specs and migrations. */
+export type ColumnType =
+  | { type: 'string'; maxLength: number }
+  | { type: 'text' }
+  | { type: 'integer' }
+  | { type: 'bigint' }
+  | { type: 'decimal'; precision: number; scale: number }
+  | { type: 'boolean' }
+  | { type: 'date' }
+  | { type: 'datetime' }
+  | { type: 'json' };
+
+export interface ColumnSpec {
+  name: string;
+  column: ColumnType;
+  nullable: boolean;
+  /** Database default (JSON value), so that the column can be added to a table that has rows. */
+  default?: unknown;
+  /** `table.column` this column references (foreign key). */
+  references?: string;
+}
+
+export interface IndexSpec {
+  name: string;
+  columns: string[];
+  unique: boolean;
+  /** Partial index: only rows where these columns are null. */
+  whereNull?: string[];
+  /** Compare the first string column case-insensitively. */
+  caseInsensitive?: boolean;
+}
+
+export interface TableSpec {
+  name: string;
+  columns: ColumnSpec[];
+  indexes: IndexSpec[];
+}
+
+interface FieldBase {
+  name: string;
+  /** Database column; absent for fields that are not stored. */
+  column?: string;
+  label: string;
+  description?: string;
+  helpText?: string;
+  nullable: boolean;
+  /** Required on create (POST/PUT). */
+  required: boolean;
+  readOnly: boolean;
+  writeOnly: boolean;
+  /** Writable on create, ignored on update. */
+  createOnly: boolean;
+  hidden: boolean;
+  unique: boolean;
+  /** Default on create; the string `now` on datetimes means the current time. */
+  default?: unknown;
+}
+
+export type StringFormat = 'plain' | 'text' | 'slug' | 'unicode-slug' | 'color' | 'email' | 'url' | 'timezone';
+
+export interface StringField extends FieldBase {
+  kind: 'string';
+  format: StringFormat;
+  maxLength?: number;
+  blank: boolean;
+}
+export interface IntegerField extends FieldBase {
+  kind: 'integer';
+  /** Stored as a 64-bit integer. */
+  big: boolean;
+  min?: number;
+  max?: number;
+}
+export interface DecimalField extends FieldBase {
+  kind: 'decimal';
+  maxDigits: number;
+  decimalPlaces: number;
+  min?: number;
+  max?: number;
+}
+export interface BooleanField extends FieldBase {
+  kind: 'boolean';
+}
+export interface DateField extends FieldBase {
+  kind: 'date' | 'datetime';
+}
+export interface JsonField extends FieldBase {
+  kind: 'json';
+}
+export interface ChoiceField extends FieldBase {
+  kind: 'choice';
+  choices: [string | number, string][];
+  /** Raw choices render as the bare value instead of `{value, label}`. */
+  raw: boolean;
+  blank: boolean;
+}
+export interface ForeignKeyField extends FieldBase {
+  kind: 'fk';
+  target: string;
+  onDelete: OnDelete;
+  /** Fields of the nested representation; null means the target's nested/brief set. */
+  nested: string[] | null;
+}
+export interface ListField extends FieldBase {
+  kind: 'list';
+  items: 'string' | 'integer' | 'ip_network';
+  maxItems?: number;
+}
+export interface ObjectTypesField extends FieldBase {
+  kind: 'object_types';
+  /** Only models with this feature are valid values. */
+  feature?: Feature;
+}
+export interface PasswordField extends FieldBase {
+  kind: 'password';
+  maxLength: number;
+}
+
+export type FieldSpec =
+  | StringField
+  | IntegerField
+  | DecimalField
+  | BooleanField
+  | DateField
+  | JsonField
+  | ChoiceField
+  | ForeignKeyField
+  | ListField
+  | ObjectTypesField
+  | PasswordField;
+
+export type FieldKind = FieldSpec['kind'];
+
+/** A reverse count such as `site_count`, computed in one batched query per page. */
+export interface CountSpec {
+  name: string;
+  /** The counted model and its FK field pointing at this model. */
+  model: string;
+  field: string;
+  /** Tree models: include objects attached to descendants. */
+  cumulative: boolean;
+  /** In nested representations: omit the key or render 0. */
+  nested: 'omit' | 'zero';
+  description?: string;
+}
+
+export type DisplaySpec =
+  | { kind: 'field'; field: string }
+  | { kind: 'template'; template: string; uses: string[] }
+  | { kind: 'function'; function: string; uses: string[] };
+
+export interface OrderingSpec {
+  field: string;
+  descending: boolean;
+}
+
+export type LookupSet = 'string' | 'number' | 'exact' | 'relation' | 'none';
+
+/**
+ * A query filter. Value filters compare a column (optionally reached through FK `path`), relation filters
+ * select by related object id or attribute, tag filters look at the tagged items.
+ */
+export type FilterSpec =
+  | {
+      kind: 'value';
+      name: string;
+      /** FK fields traversed from the model before reaching `field`. */
+      path: string[];
+      field: string;
+      valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice';
+      lookups: LookupSet;
+      /** Base match is case-insensitive. */
+      caseInsensitive?: boolean;
+    }
+  | {
+      kind: 'relation';
+      name: string;
+      /** FK fields traversed from the model; the last one points at `target`. */
+      path: string[];
+      target: string;
+      /** Target field the values are matched against (`id`, `slug`, `name`, …). */
+      by: string;
+      /** Match descendants of the given nodes too. */
+      tree: boolean;
+      /** Match strict descendants of the given nodes through the model's own parent (ancestor filters). */
+      ancestor?: boolean;
+    }
+  | { kind: 'tag'; name: string; by: 'slug' | 'id' }
+  | { kind: 'search'; name: 'q' };
+
+export interface UniqueSpec {
+  name: string;
+  fields: string[];
+  whereNull: string[];
+  caseInsensitive: boolean;
+  message: string;
+  /** Single-field constraints report under the field, others under `__all__`. */
+  errorKey: string;
+}
+
+export interface ReverseRelation {
+  model: string;
+  field: string;
+  onDelete: OnDelete;
+}
+
+export interface ModelSpec {
+  /** `app.model`, e.g. `dcim.site`. */
+  label: string;
+  app: string;
+  name: string;
+  className: string;
+  verboseName: string;
+  verboseNamePlural: string;
+  description?: string;
+  /** Endpoint path under the app (`sites`), or null for a model without endpoint. */
+  path: string | null;
+  readOnly: boolean;
+  table: string;
+  tree: boolean;
+  features: Feature[];
+  roles: Role[];
+  display: DisplaySpec;
+  ordering: OrderingSpec[];
+  fields: FieldSpec[];
+  counts: CountSpec[];
+  /** Key order of the full representation. */
+  output: string[];
+  brief: string[];
+  /** Representation when nested in another object, if it differs from `brief`. */
+  nested: string[];
+  search: string[];
+  filters: FilterSpec[];
+  uniques: UniqueSpec[];
+  validators: string[];
+  hooks: { prepare?: string; present?: string };
+  /** FKs of other models that point at this one (deletion rules). */
+  reverse: ReverseRelation[];
+}
+
+export interface AppSpec {
+  name: string;
+  verboseName: string;
+  description?: string;
+  models: string[];
+}
+
+export interface MigrationOp {
+  op: 'createTable' | 'dropTable' | 'addColumn' | 'dropColumn' | 'alterColumn' | 'createIndex' | 'dropIndex';
+  table: string;
+  columns?: ColumnSpec[];
+  column?: ColumnSpec;
+  columnName?: string;
+  index?: IndexSpec;
+  indexName?: string;
+}
+
+export interface Migration {
+  name: string;
+  ops: MigrationOp[];
+}
+
+export interface Registry {
+  /** Package version, e.g. 4.6.0. */
+  version: string;
+  apps: AppSpec[];
+  models: Record<string, ModelSpec>;
+  /** Express route mounting per model label (only models with an endpoint). */
+  routes: Record<string, MountRoutes>;
+  migrations: Migration[];
+  /** The OpenAPI 3 document. */
+  openapi: Record<string, unknown>;
+}
+
+/** Handlers the runtime provides for one model's endpoint. */
+export interface ModelHandlers {
+  list: RequestHandler;
+  create: RequestHandler;
+  bulkUpdate: RequestHandler;
+  bulkDelete: RequestHandler;
+  retrieve: RequestHandler;
+  update: RequestHandler;
+  destroy: RequestHandler;
+  options: RequestHandler;
+  methodNotAllowed: RequestHandler;
+}
+
+/** How a client refers to a related object on write: an id, a numeric string or identifying attributes. */
+export type RelatedInput = number | string | Record<string, unknown>;
+
+/** A tag in a write body: its id or `{name}` / `{slug}`. */
+export type TagInput = number | { name?: string; slug?: string; id?: number };
+
+/** Mounts one model's routes on a router (generated per model). */
+export type MountRoutes = (router: Router, handlers: ModelHandlers) => void;
