@@ -26,7 +26,7 @@ export function deriveFilters(
     filters.push(
       { kind: 'relation', name: 'ancestor_id', path: ['parent'], target: model.label, by: 'id', tree: true, ancestor: true },
       ...(hasField(model, 'slug')
-        ? [{ kind: 'relation', name: 'ancestor', path: ['parent'], target: model.label, by: 'slug', tree: true, ancestor: true } as const]
+        ? [{ kind: 'relation', name: 'ancestor', path: ['parent'], target: model.label, by: 'slug', tree: true, ancestor: true } satisfies FilterSpec]
         : []),
     );
   }

@@ -47,7 +47,7 @@ export function loadModelFiles(files: readonly SourceFile[]): { loaded: LoadedFi
     }
     const doc: unknown = document.toJS({ maxAliasCount: 1000 });
     if (validateFile(doc)) {
-      loaded.push({ path: file.path, doc: doc as ModelFile });
+      loaded.push({ path: file.path, doc: doc as unknown as ModelFile });
     } else {
       errors.push(...describeSchemaErrors(file.path, validateFile.errors ?? []));
     }

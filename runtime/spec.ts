@@ -36,7 +36,7 @@ export interface IndexSpec {
   unique: boolean;
   /** Partial index: only rows where these columns are null. */
   whereNull?: string[];
-  /** Compare the first string column case-insensitively. */
+  /** Compare the first column case-insensitively (lower()). */
   caseInsensitive?: boolean;
 }
 

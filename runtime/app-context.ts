@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import type { Response } from 'express';
+import type { Settings } from './config.js';
+import type { Database } from './db/connect.js';
+import type { DomainFunctions } from './domain/types.js';
+import type { FieldErrors } from './http/errors.js';
+import type { PermissionService, Principal } from './auth/permissions.js';
+import type { ModelInfo, Schema } from './rest/schema.js';
+import type { Change } from './rest/write.js';
+import type { RequestState } from './http/middleware.js';
+import type { Registry } from './spec.js';
+
+/** What a write hook learns about the request that made the changes. */
+export interface WriteRequest {
+  requestId: string;
+  method: string;
+  path: string;
+  principal: Principal;
+}
+
+/** Runs inside a write's transaction after its changes (change records, event jobs). */
+export type WriteHook = (trx: Knex.Transaction, changes: readonly Change[], request: WriteRequest) => Promise<void>;
+
+/** Custom-field data: validating what clients write and rendering what is stored. */
+export interface CustomFieldLayer {
+  validate(
+    q: Knex,
+    model: ModelInfo,
+    input: unknown,
+    existing: Record<string, unknown> | null,
+    errors: FieldErrors,
+  ): Promise<Record<string, unknown> | null>;
+  /** Renders stored data for a list page (loads the definitions once per call). */
+  renderer(q: Knex, model: ModelInfo): Promise<(data: Record<string, unknown>) => Record<string, unknown>>;
+}
+
+/** Everything the HTTP layer needs, assembled once at start-up by the composition root. */
+export interface AppContext {
+  registry: Registry;
+  db: Database;
+  schema: Schema;
+  settings: Settings;
+  domain: DomainFunctions;
+  permissions: PermissionService;
+  customFields: CustomFieldLayer;
+  writeHooks: WriteHook[];
+  /** `major.minor` of the package version. */
+  apiVersion: string;
+  log: (message: string) => void;
+}
+
+/** The authenticated principal attached by the authentication middleware. */
+export function principalOf(res: Response): Principal {
+  return (res.locals.principal as Principal | undefined) ?? { user: null, token: null };
+}
+
+export type { RequestState };

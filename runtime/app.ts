@@ -1,0 +1,85 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { AppContext } from './app-context.js';
+import { authenticateHeader } from './auth/authenticate.js';
+import { PermissionService } from './auth/permissions.js';
+import { mountProvision } from './auth/provision.js';
+import type { Settings } from './config.js';
+import type { Database } from './db/connect.js';
+import { createDomainFunctions } from './domain/index.js';
+import { errorHandler } from './http/error-handler.js';
+import { NotFoundError } from './http/errors.js';
+import { jsonBody, requestState, trailingSlash } from './http/middleware.js';
+import { mountSwaggerUi } from './http/swagger.js';
+import { noCustomFields } from './rest/custom-fields.js';
+import { createModelHandlers } from './rest/handlers.js';
+import { mountRoots } from './rest/roots.js';
+import { Schema } from './rest/schema.js';
+import type { Registry } from './spec.js';
+
+/** Assembles the application context from the generated registry, the settings and an open database. */
+export function createContext(registry: Registry, settings: Settings, db: Database, log: (message: string) => void = console.error): AppContext {
+  const schema = new Schema(registry);
+  const domain = createDomainFunctions();
+  for (const model of schema.models.values()) {
+    for (const name of model.spec.validators) domain.check(name, 'validator');
+    if (model.spec.hooks.prepare) domain.check(model.spec.hooks.prepare, 'prepare');
+    if (model.spec.hooks.present) domain.check(model.spec.hooks.present, 'present');
+    if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');
+  }
+  const [major, minor] = registry.version.split('.');
+  return {
+    registry,
+    db,
+    schema,
+    settings,
+    domain,
+    permissions: new PermissionService(settings, schema, db.dialect),
+    customFields: noCustomFields,
+    writeHooks: [],
+    apiVersion: `${major}.${minor}`,
+    log,
+  };
+}
+
+/** The Express application: middleware, the API roots and every model's generated routes. */
+export function createApp(app: AppContext): Express {
+  const server = express();
+  server.disable('x-powered-by');
+  server.set('etag', false);
+  const basePath = app.settings.BASE_PATH;
+
+  const router = express.Router({ strict: true, caseSensitive: true });
+  router.use(requestState(app.apiVersion, basePath));
+  router.use(trailingSlash);
+  router.use(jsonBody(app.settings.MAX_BODY_SIZE));
+  router.use('/api', async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.principal = (await authenticateHeader(
+      app.db.knex,
+      app.schema,
+      app.settings,
+      req.get('authorization'),
+      req.socket.remoteAddress ?? null,
+    )) ?? { user: null, token: null };
+    next();
+  });
+  mountSwaggerUi(router, basePath);
+
+  const api = express.Router({ strict: true, caseSensitive: true });
+  mountProvision(api, app);
+  mountRoots(api, app);
+  for (const model of app.schema.endpoints()) {
+    const mount = app.registry.routes[model.label];
+    if (mount) mount(api, createModelHandlers(app, model));
+  }
+  api.use(() => {
+    throw new NotFoundError();
+  });
+  router.use('/api', api);
+  router.use(() => {
+    throw new NotFoundError();
+  });
+
+  server.use(basePath || '/', router);
+  server.use(errorHandler(app.schema, app.registry.version, app.log));
+  return server;
+}

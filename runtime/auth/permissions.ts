@@ -1,0 +1,84 @@
+import type { Knex } from 'knex';
+import type { Settings } from '../config.js';
+import type { Dialect } from '../db/connect.js';
+import type { AuthUser } from '../domain/types.js';
+import { AuthenticationError, PermissionDeniedError } from '../http/errors.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
+import type { AuthToken } from './authenticate.js';
+import { applyConstraints, type Constraint } from './constraints.js';
+
+export type Action = 'view' | 'add' | 'change' | 'delete';
+
+/** Which objects of a model a request may act on: all, or those matching any constraint. */
+export type Restriction = { all: true } | { all: false; constraints: Constraint[] };
+
+export interface Principal {
+  user: AuthUser | null;
+  token: AuthToken | null;
+}
+
+/**
+ * Decides what a request may do with a model. Superusers may do everything; anonymous clients may view
+ * models in EXEMPT_VIEW_PERMISSIONS unless LOGIN_REQUIRED; other users have DEFAULT_PERMISSIONS. Tokens
+ * without write access may only view.
+ */
+export class PermissionService {
+  constructor(
+    private readonly settings: Settings,
+    private readonly schema: Schema,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** The restriction for an action, or a 403 (authentication or permission) when nothing is allowed. */
+  require(principal: Principal, model: ModelInfo, action: Action): Restriction {
+    const { user, token } = principal;
+    if (!user) {
+      if (action === 'view' && this.anonymousMayView(model)) return { all: true };
+      throw new AuthenticationError();
+    }
+    if (action !== 'view' && token && !token.writeEnabled) throw new PermissionDeniedError();
+    if (user.isSuperuser) return { all: true };
+    if (action === 'view' && this.isExempt(model)) return { all: true };
+    const granted = this.defaultPermission(model, action);
+    if (granted === undefined) throw new PermissionDeniedError();
+    return granted;
+  }
+
+  /** True when the request may perform the action on at least some objects (OPTIONS shows `actions`). */
+  allows(principal: Principal, model: ModelInfo, action: Action): boolean {
+    try {
+      this.require(principal, model, action);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Anonymous clients reach the API roots only when LOGIN_REQUIRED is off. */
+  requireLogin(principal: Principal): void {
+    if (!principal.user && this.settings.LOGIN_REQUIRED) throw new AuthenticationError();
+  }
+
+  /** Adds the restriction's conditions to a query on alias `t0`. */
+  apply(query: Knex.QueryBuilder, model: ModelInfo, restriction: Restriction, principal: Principal): void {
+    if (restriction.all) return;
+    applyConstraints(query, this.schema, this.dialect, model, restriction.constraints, principal.user?.id ?? null);
+  }
+
+  private anonymousMayView(model: ModelInfo): boolean {
+    return !this.settings.LOGIN_REQUIRED && this.isExempt(model);
+  }
+
+  private isExempt(model: ModelInfo): boolean {
+    const exempt = this.settings.EXEMPT_VIEW_PERMISSIONS;
+    return exempt.includes('*') || exempt.includes(model.label);
+  }
+
+  private defaultPermission(model: ModelInfo, action: Action): Restriction | undefined {
+    const key = `${model.spec.app}.${action}_${model.spec.name}`;
+    if (!(key in this.settings.DEFAULT_PERMISSIONS)) return undefined;
+    const constraints = this.settings.DEFAULT_PERMISSIONS[key];
+    if (constraints === null || constraints === undefined) return { all: true };
+    return { all: false, constraints: Array.isArray(constraints) ? constraints : [constraints] };
+  }
+}

@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+/** A permission granted to every authenticated user (NetBox's DEFAULT_PERMISSIONS). */
+export type DefaultPermissions = Record<string, Record<string, unknown> | Record<string, unknown>[] | null>;
+
+/** Every setting of the service; names follow NetBox where NetBox has one. */
+export interface Settings {
+  /** TCP port of the HTTP server (environment only). */
+  PORT: number;
+  /** `sqlite:<path>` or `postgres://user@host:port/db` (environment only). */
+  DATABASE_URL: string;
+  /** Default page size of lists. */
+  PAGINATE_COUNT: number;
+  /** Largest page a client may ask for; 0 means unlimited. */
+  MAX_PAGE_SIZE: number;
+  /** Models (`app.model`, or `*`) that anonymous clients may read. */
+  EXEMPT_VIEW_PERMISSIONS: string[];
+  /** Anonymous clients may read nothing (not even exempt models or the API roots) while this is true. */
+  LOGIN_REQUIRED: boolean;
+  /** Pepper id → pepper (at least 50 characters) for v2 token digests. */
+  API_TOKEN_PEPPERS: Record<string, string>;
+  /** Writes are refused and token usage is not recorded. */
+  MAINTENANCE_MODE: boolean;
+  /** Permissions every authenticated user has: `app.action_model` → constraints or null. */
+  DEFAULT_PERMISSIONS: DefaultPermissions;
+  /** Folder for uploaded files. */
+  MEDIA_ROOT: string;
+  /** URL prefix the service is mounted under, e.g. `/netbox`. */
+  BASE_PATH: string;
+  /** Apply pending migrations when the server starts. */
+  AUTO_MIGRATE: boolean;
+  /** Largest accepted request body, in bytes. */
+  MAX_BODY_SIZE: number;
+  /** Allow creating legacy v1 tokens (plaintext stored in the database; deprecated). */
+  ALLOW_TOKEN_V1: boolean;
+}
+
+type SettingKind = 'integer' | 'boolean' | 'string' | 'string-list' | 'object';
+
+interface SettingDef {
+  kind: SettingKind;
+  /** Only from the environment, never from the config file. */
+  envOnly?: boolean;
+  default: (env: NodeJS.ProcessEnv) => unknown;
+  check?: (value: never) => string | null;
+}
+
+const DEFINITIONS: Record<keyof Settings, SettingDef> = {
+  PORT: { kind: 'integer', envOnly: true, default: () => 8000, check: (v: number) => (v > 0 && v < 65536 ? null : 'must be a TCP port') },
+  DATABASE_URL: {
+    kind: 'string',
+    envOnly: true,
+    default: () => `sqlite:${path.join('data', 'netbox.sqlite3')}`,
+    check: (v: string) => (/^(sqlite:|postgres(ql)?:\/\/)/.test(v) ? null : "must start with 'sqlite:' or 'postgres://'"),
+  },
+  PAGINATE_COUNT: { kind: 'integer', default: () => 50, check: (v: number) => (v >= 1 ? null : 'must be at least 1') },
+  MAX_PAGE_SIZE: { kind: 'integer', default: () => 1000, check: (v: number) => (v >= 0 ? null : 'must be 0 or more') },
+  EXEMPT_VIEW_PERMISSIONS: {
+    kind: 'string-list',
+    default: () => [],
+    check: (v: string[]) =>
+      v.every((label) => label === '*' || /^[a-z_]+\.[a-z0-9]+$/.test(label)) ? null : "items must be 'app.model' or '*'",
+  },
+  LOGIN_REQUIRED: { kind: 'boolean', default: () => false },
+  API_TOKEN_PEPPERS: { kind: 'object', default: () => ({}), check: checkPeppers },
+  MAINTENANCE_MODE: { kind: 'boolean', default: () => false },
+  DEFAULT_PERMISSIONS: {
+    kind: 'object',
+    default: () => ({
+      'users.view_token': { user: '$user' },
+      'users.add_token': { user: '$user' },
+      'users.change_token': { user: '$user' },
+      'users.delete_token': { user: '$user' },
+    }),
+    check: (v: Record<string, unknown>) =>
+      Object.keys(v).every((k) => /^[a-z_]+\.[a-z_]+_[a-z0-9]+$/.test(k)) ? null : "keys must be 'app.action_model'",
+  },
+  MEDIA_ROOT: { kind: 'string', default: () => 'media' },
+  BASE_PATH: {
+    kind: 'string',
+    default: () => '',
+    check: (v: string) => (v === '' || /^\/[A-Za-z0-9/_-]*[^/]$/.test(v) ? null : "must be '' or like '/netbox'"),
+  },
+  AUTO_MIGRATE: { kind: 'boolean', default: () => true },
+  ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
+  MAX_BODY_SIZE: { kind: 'integer', default: () => 10 * 1024 * 1024, check: (v: number) => (v > 0 ? null : 'must be positive') },
+};
+
+/** Every setting name with its kind and default, for documentation and `svc settings`. */
+export const SETTING_NAMES = Object.keys(DEFINITIONS) as (keyof Settings)[];
+
+/** A setting that cannot be used: start-up stops with this message. */
+export class SettingsError extends Error {}
+
+function checkPeppers(value: Record<string, unknown>): string | null {
+  for (const [id, pepper] of Object.entries(value)) {
+    if (!/^\d+$/.test(id)) return 'All keys must be integers';
+    if (Number(id) > 32767) return 'Key values must be between 0 and 32767, inclusive';
+    if (typeof pepper !== 'string') return 'Pepper value must be a string';
+    if (pepper.length < 50) return 'Pepper must be at least 50 characters in length';
+  }
+  return null;
+}
+
+/**
+ * Loads settings: environment variables win over the config file (`CONFIG_FILE`, default `config.yaml` in the
+ * working directory if present, YAML or JSON), which wins over defaults. List and object settings given in the
+ * environment are JSON. Throws SettingsError naming the first bad setting.
+ */
+export function loadSettings(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Settings> = {}): Settings {
+  const file = readConfigFile(env);
+  const result: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(DEFINITIONS) as [keyof Settings, SettingDef][]) {
+    let value: unknown;
+    if (name in overrides) value = overrides[name];
+    else if (env[name] !== undefined && env[name] !== '') value = parseEnv(name, def.kind, env[name]);
+    else if (!def.envOnly && file[name] !== undefined) value = file[name];
+    else value = def.default(env);
+    checkKind(name, def.kind, value);
+    const problem = def.check?.(value as never);
+    if (problem) throw new SettingsError(`Invalid setting ${name}: ${problem}`);
+    result[name] = value;
+  }
+  for (const name of Object.keys(file)) {
+    if (!(name in DEFINITIONS)) throw new SettingsError(`Unknown setting ${name} in the config file`);
+    if (DEFINITIONS[name as keyof Settings].envOnly) {
+      throw new SettingsError(`Setting ${name} is read from the environment only`);
+    }
+  }
+  return Object.freeze(result) as unknown as Settings;
+}
+
+function readConfigFile(env: NodeJS.ProcessEnv): Record<string, unknown> {
+  const explicit = env.CONFIG_FILE;
+  const file = explicit || 'config.yaml';
+  if (!fs.existsSync(file)) {
+    if (explicit) throw new SettingsError(`Config file ${explicit} (CONFIG_FILE) does not exist`);
+    return {};
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new SettingsError(`Config file ${file} is not valid YAML/JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError(`Config file ${file} must be a mapping`);
+  return parsed as Record<string, unknown>;
+}
+
+function parseEnv(name: string, kind: SettingKind, raw: string): unknown {
+  switch (kind) {
+    case 'integer':
+      if (!/^-?\d+$/.test(raw.trim())) throw new SettingsError(`Invalid setting ${name}: must be an integer`);
+      return Number(raw);
+    case 'boolean': {
+      const lowered = raw.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(lowered)) return true;
+      if (['false', '0', 'no', 'off'].includes(lowered)) return false;
+      throw new SettingsError(`Invalid setting ${name}: must be true or false`);
+    }
+    case 'string':
+      return raw;
+    case 'string-list':
+    case 'object':
+      try {
+        return JSON.parse(raw);
+      } catch {
+        throw new SettingsError(`Invalid setting ${name}: must be JSON (e.g. ${kind === 'object' ? '{"1": "…"}' : '["dcim.site"]'})`);
+      }
+  }
+}
+
+function checkKind(name: string, kind: SettingKind, value: unknown): void {
+  const ok =
+    kind === 'integer'
+      ? Number.isInteger(value)
+      : kind === 'boolean'
+        ? typeof value === 'boolean'
+        : kind === 'string'
+          ? typeof value === 'string'
+          : kind === 'string-list'
+            ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+            : typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!ok) {
+    const expected = { integer: 'an integer', boolean: 'true or false', string: 'a string', 'string-list': 'a list of strings', object: 'a mapping' }[kind];
+    throw new SettingsError(`Invalid setting ${name}: must be ${expected}`);
+  }
+}

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import knex, { type Knex } from 'knex';
+import pg from 'pg';
+import { normalizeTimestamp } from './clock.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** A database handle: the Knex instance and which dialect it speaks. */
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  /** Counts queries (tests pin query counts per request). */
+  queryCount: () => number;
+  close: () => Promise<void>;
+}
+
+let pgTypesConfigured = false;
+
+/** PostgreSQL values as the runtime expects them: numbers for int8/numeric, ISO strings for times. */
+function configurePgTypes(): void {
+  if (pgTypesConfigured) return;
+  pgTypesConfigured = true;
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+  pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, normalizeTimestamp);
+  pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, normalizeTimestamp);
+  pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+}
+
+/** Opens the database named by a `sqlite:<path>` or `postgres://…` URL. */
+export function connectDatabase(url: string): Database {
+  let queries = 0;
+  let instance: Knex;
+  let dialect: Dialect;
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length) || ':memory:';
+    if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+    dialect = 'sqlite';
+    instance = knex({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) => {
+          prepareSqlite(conn, filename);
+          done(null, conn);
+        },
+      },
+    });
+  } else {
+    configurePgTypes();
+    dialect = 'postgres';
+    instance = knex({
+      client: 'pg',
+      connection: { connectionString: url, options: '-c timezone=UTC' },
+      pool: { min: 0, max: 10 },
+    });
+  }
+  instance.on('query', () => {
+    queries += 1;
+  });
+  return {
+    knex: instance,
+    dialect,
+    queryCount: () => queries,
+    close: () => instance.destroy(),
+  };
+}
+
+interface SqliteConnection {
+  pragma(source: string): unknown;
+  function(name: string, options: { deterministic: boolean }, fn: (...args: unknown[]) => unknown): void;
+}
+
+/** SQLite settings for a server: WAL for concurrent readers, enforced FKs, REGEXP for regex lookups. */
+function prepareSqlite(conn: SqliteConnection, filename: string): void {
+  if (filename !== ':memory:') conn.pragma('journal_mode = WAL');
+  conn.pragma('foreign_keys = ON');
+  conn.pragma('busy_timeout = 10000');
+  conn.pragma('synchronous = NORMAL');
+  const regexCache = new Map<string, RegExp>();
+  const matcher = (flags: string) => (pattern: unknown, value: unknown) => {
+    if (value === null || value === undefined) return null;
+    const key = `${flags}/${String(pattern)}`;
+    let regex = regexCache.get(key);
+    if (!regex) {
+      regex = new RegExp(String(pattern), flags);
+      if (regexCache.size > 200) regexCache.clear();
+      regexCache.set(key, regex);
+    }
+    return regex.test(String(value)) ? 1 : 0;
+  };
+  conn.function('regexp', { deterministic: true }, matcher('u'));
+  conn.function('iregexp', { deterministic: true }, matcher('iu'));
+}

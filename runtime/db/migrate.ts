@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import type { ColumnSpec, IndexSpec, Migration, MigrationOp } from '../spec.js';
+import type { Database } from './connect.js';
+import { now } from './clock.js';
+
+const MIGRATIONS_TABLE = 'svc_migrations';
+/** Arbitrary key of the advisory lock that serialises migrating servers on PostgreSQL. */
+const PG_LOCK_KEY = 4_600_001;
+
+/** Applies the migrations that the database has not seen, each in its own transaction. Returns their names. */
+export async function migrate(db: Database, migrations: readonly Migration[]): Promise<string[]> {
+  const { knex } = db;
+  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) {
+    await knex.schema
+      .createTable(MIGRATIONS_TABLE, (t) => {
+        t.string('name', 200).primary();
+        t.string('applied', 40).notNullable();
+      })
+      .catch(async (error: unknown) => {
+        // Another server created it at the same moment.
+        if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) throw error;
+      });
+  }
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    const done = await knex.transaction(async (trx) => {
+      if (db.dialect === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [PG_LOCK_KEY]);
+      const seen = await trx(MIGRATIONS_TABLE).where({ name: migration.name }).first();
+      if (seen) return false;
+      for (const op of migration.ops) await applyOp(trx, db.dialect, op);
+      await trx(MIGRATIONS_TABLE).insert({ name: migration.name, applied: now() });
+      return true;
+    });
+    if (done) applied.push(migration.name);
+  }
+  return applied;
+}
+
+/** Names of the migrations not applied yet. */
+export async function pendingMigrations(db: Database, migrations: readonly Migration[]): Promise<string[]> {
+  if (!(await db.knex.schema.hasTable(MIGRATIONS_TABLE))) return migrations.map((m) => m.name);
+  const rows = (await db.knex(MIGRATIONS_TABLE).select('name')) as { name: string }[];
+  const seen = new Set(rows.map((r) => r.name));
+  return migrations.filter((m) => !seen.has(m.name)).map((m) => m.name);
+}
+
+async function applyOp(trx: Knex.Transaction, dialect: Database['dialect'], op: MigrationOp): Promise<void> {
+  switch (op.op) {
+    case 'createTable':
+      await trx.schema.createTable(op.table, (t) => {
+        if (dialect === 'postgres') t.bigIncrements('id').primary();
+        else t.increments('id').primary();
+        for (const column of op.columns ?? []) addColumn(t, dialect, column);
+      });
+      return;
+    case 'dropTable':
+      await trx.schema.dropTable(op.table);
+      return;
+    case 'addColumn':
+      await trx.schema.alterTable(op.table, (t) => addColumn(t, dialect, op.column!));
+      return;
+    case 'alterColumn':
+      await trx.schema.alterTable(op.table, (t) => addColumn(t, dialect, op.column!, true));
+      return;
+    case 'dropColumn':
+      await trx.schema.alterTable(op.table, (t) => t.dropColumn(op.columnName!));
+      return;
+    case 'createIndex':
+      await trx.raw(createIndexSql(op.table, op.index!));
+      return;
+    case 'dropIndex':
+      await trx.raw(`DROP INDEX ${quote(op.indexName!)}`);
+      return;
+    default:
+      throw new Error(`unknown migration operation ${(op as { op: string }).op}`);
+  }
+}
+
+function addColumn(t: Knex.CreateTableBuilder, dialect: Database['dialect'], spec: ColumnSpec, alter = false): void {
+  const { name, column } = spec;
+  const pgText = (type: string): string => `${type} COLLATE "C"`;
+  let builder: Knex.ColumnBuilder;
+  switch (column.type) {
+    case 'string':
+      builder = dialect === 'postgres' ? t.specificType(name, pgText(`varchar(${column.maxLength})`)) : t.string(name, column.maxLength);
+      break;
+    case 'text':
+      builder = dialect === 'postgres' ? t.specificType(name, pgText('text')) : t.text(name);
+      break;
+    case 'integer':
+      builder = t.integer(name);
+      break;
+    case 'bigint':
+      builder = t.bigInteger(name);
+      break;
+    case 'decimal':
+      builder = t.decimal(name, column.precision, column.scale);
+      break;
+    case 'boolean':
+      builder = t.boolean(name);
+      break;
+    case 'date':
+      builder = dialect === 'postgres' ? t.date(name) : t.specificType(name, 'text');
+      break;
+    case 'datetime':
+      builder = dialect === 'postgres' ? t.timestamp(name, { useTz: true, precision: 6 }) : t.specificType(name, 'text');
+      break;
+    case 'json':
+      builder = dialect === 'postgres' ? t.jsonb(name) : t.text(name);
+      break;
+  }
+  builder = spec.nullable ? builder.nullable() : builder.notNullable();
+  if (spec.default !== undefined) {
+    const value = spec.default;
+    builder.defaultTo(
+      column.type === 'json' ? JSON.stringify(value) : column.type === 'boolean' && dialect === 'sqlite' ? Number(value) : (value as string),
+    );
+  }
+  if (spec.references && !alter) {
+    const [table, col] = spec.references.split('.') as [string, string];
+    builder.references(col).inTable(table);
+  }
+  if (alter) builder.alter();
+}
+
+function quote(identifier: string): string {
+  return `"${identifier.replace(/"/g, '""')}"`;
+}
+
+/** Same SQL on both dialects: partial and expression indexes included. */
+function createIndexSql(table: string, index: IndexSpec): string {
+  const columns = index.columns.map((c, i) => (index.caseInsensitive && i === 0 ? `lower(${quote(c)})` : quote(c)));
+  const where = index.whereNull?.length ? ` WHERE ${index.whereNull.map((c) => `${quote(c)} IS NULL`).join(' AND ')}` : '';
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quote(index.name)} ON ${quote(table)} (${columns.join(', ')})${where}`;
+}

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import type { Dialect } from './connect.js';
+
+/**
+ * The few SQL fragments that differ between SQLite and PostgreSQL. Everything else is written once with
+ * Knex and runs on both.
+ */
+
+/** Tree paths: `<segment>(\x02<segment>)*`, segment = `<name>\x01<id, 10 digits>`. */
+export const PATH_SEPARATOR = '\u0002';
+export const PATH_AFTER_SEPARATOR = '\u0003';
+const SEGMENT_ID_SEPARATOR = '\u0001';
+
+/** A tree node's path segment: sorts siblings by name, then id. */
+export function pathSegment(name: string, id: number): string {
+  return `${name}${SEGMENT_ID_SEPARATOR}${String(id).padStart(10, '0')}`;
+}
+
+/** SQL text of `<expr> || <control character>` on the dialect. */
+export function concatChar(dialect: Dialect, expr: string, code: number): string {
+  return dialect === 'sqlite' ? `(${expr} || char(${code}))` : `(${expr} || chr(${code}))`;
+}
+
+/**
+ * SQL condition "node `d` is `a` or one of its descendants", for two aliases of the same tree table.
+ */
+export function descendantOrSelf(dialect: Dialect, d: string, a: string): string {
+  const lower = concatChar(dialect, `${a}._path`, PATH_SEPARATOR.charCodeAt(0));
+  const upper = concatChar(dialect, `${a}._path`, PATH_AFTER_SEPARATOR.charCodeAt(0));
+  return `(${d}.id = ${a}.id OR (${d}._path > ${lower} AND ${d}._path < ${upper}))`;
+}
+
+/** Case-insensitive LIKE with `\` as escape character. */
+export function ilike(dialect: Dialect, column: string): string {
+  return dialect === 'sqlite' ? `${column} LIKE ? ESCAPE '\\'` : `${column} ILIKE ? ESCAPE '\\'`;
+}
+
+/** Escapes LIKE wildcards in user text. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Regular-expression match (case-insensitive with `insensitive`). */
+export function regexMatch(dialect: Dialect, column: string, insensitive: boolean): string {
+  if (dialect === 'postgres') return `${column} ${insensitive ? '~*' : '~'} ?`;
+  return `${insensitive ? 'iregexp' : 'regexp'}(?, ${column})`;
+}
+
+/** `ORDER BY` item with PostgreSQL's NULL placement (last ascending, first descending) on both dialects. */
+export function orderByNullsLikePostgres(qb: Knex.QueryBuilder, column: string, descending: boolean): void {
+  qb.orderByRaw(`?? ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`, [column]);
+}
+
+/** Lower-cased text for case-insensitive comparisons (ASCII on SQLite, which matches PostgreSQL's C collation). */
+export function lower(column: string): string {
+  return `lower(${column})`;
+}

@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import type { Settings } from '../config.js';
+import type { Dialect } from '../db/connect.js';
+import type { FieldErrors } from '../http/errors.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
+
+/** The authenticated user of a request. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  isSuperuser: boolean;
+  isActive: boolean;
+}
+
+/** What a validator or prepare hook sees of one object being written. */
+export interface WriteItemContext {
+  q: Knex;
+  schema: Schema;
+  dialect: Dialect;
+  settings: Settings;
+  model: ModelInfo;
+  user: AuthUser | null;
+  /** Field name → value after the write (existing values merged with the written ones; FKs as ids). */
+  values: Record<string, unknown>;
+  /** Field name → value before the write; null on create. */
+  existing: Record<string, unknown> | null;
+  /** The body of this object as the client sent it. */
+  input: Record<string, unknown>;
+  errors: FieldErrors;
+  /** Per-object data handed from `prepare` to `present` (e.g. a token's plaintext). */
+  transient: Record<string, unknown>;
+}
+
+export type DisplayFunction = (values: Record<string, unknown>) => string;
+export type ValidatorFunction = (item: WriteItemContext) => void | Promise<void>;
+export type PrepareFunction = (item: WriteItemContext) => void | Promise<void>;
+/** Adjusts a rendered object; `transient` is set only in the response to the write that created it. */
+export type PresentFunction = (object: Record<string, unknown>, transient: Record<string, unknown> | undefined) => void;
+
+export type DomainEntry =
+  | { kind: 'display'; fn: DisplayFunction }
+  | { kind: 'validator'; fn: ValidatorFunction }
+  | { kind: 'prepare'; fn: PrepareFunction }
+  | { kind: 'present'; fn: PresentFunction };
+
+/** Typed access to the named domain functions. */
+export interface DomainFunctions {
+  display(name: string, values: Record<string, unknown>): string;
+  validator(name: string): ValidatorFunction;
+  prepare(name: string): PrepareFunction;
+  present(name: string): PresentFunction;
+}

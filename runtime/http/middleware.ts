@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { BadRequestError, NotAcceptableError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+
+/** Per-request state shared by the middleware and the handlers. */
+export interface RequestState {
+  requestId: string;
+  /** `http://host[:port][BASE_PATH]` */
+  siteRoot: string;
+  /** `<siteRoot>/api` */
+  apiRoot: string;
+  /** The request's absolute URL (for pagination links). */
+  url: URL;
+  params: URLSearchParams;
+  /** Pretty-print JSON with this indent (from `Accept: application/json; indent=N`). */
+  indent: number | undefined;
+}
+
+/** The state that `requestState` attached to the response. */
+export function stateOf(res: Response): RequestState {
+  return res.locals.state as RequestState;
+}
+
+/**
+ * Assigns the request id, sets the headers every response carries (errors included) and reads the
+ * Accept header.
+ */
+export function requestState(apiVersion: string, basePath: string) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const requestId = randomUUID();
+    res.setHeader('X-Request-ID', requestId);
+    res.setHeader('API-Version', apiVersion);
+    res.setHeader('Vary', 'Accept');
+    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    const url = new URL(req.originalUrl, origin);
+    const state: RequestState = {
+      requestId,
+      siteRoot: `${origin}${basePath}`,
+      apiRoot: `${origin}${basePath}/api`,
+      url,
+      params: url.searchParams,
+      indent: undefined,
+    };
+    res.locals.state = state;
+    const accept = req.get('accept') ?? '';
+    for (const part of accept.split(',')) {
+      const [type, ...parameters] = part.split(';').map((s) => s.trim());
+      if (type !== 'application/json') continue;
+      for (const parameter of parameters) {
+        const [name, value = ''] = parameter.split('=').map((s) => s.trim());
+        if (name === 'indent' && /^\d+$/.test(value)) state.indent = Math.min(Number(value), 8);
+        if (name === 'version' && value !== apiVersion) {
+          return next(new NotAcceptableError('Invalid version in "Accept" header.'));
+        }
+      }
+    }
+    next();
+  };
+}
+
+/**
+ * A path without its trailing slash: safe methods are redirected (302, query kept); writes get a 404 that
+ * names the right path, because a redirect would turn them into GETs and drop their bodies.
+ */
+export function trailingSlash(req: Request, res: Response, next: NextFunction): void {
+  const path = req.path;
+  if (path.endsWith('/') || !path.startsWith('/api') || path.startsWith('/api/schema/swagger-ui/')) return next();
+  const slashed = `${req.baseUrl}${path}/`;
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') {
+    const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+    res.redirect(302, `${slashed}${query}`);
+    return;
+  }
+  next(new NotFoundError(`Not found. ${req.method} requests need the trailing slash: ${slashed}`));
+}
+
+/**
+ * Reads JSON bodies: `application/json` with any parameters (also pynetbox's `application/json;`), a size
+ * limit, NetBox's errors for malformed JSON (400) and other media types (415). Multipart bodies are left to
+ * the upload handler of the endpoints that accept them.
+ */
+export function jsonBody(limit: number) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const length = Number(req.get('content-length') ?? 0);
+    const chunked = req.get('transfer-encoding') !== undefined;
+    if (!chunked && !(length > 0)) {
+      req.body = undefined;
+      return next();
+    }
+    const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType === 'multipart/form-data') return next();
+    if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) {
+      req.resume();
+      return next(new UnsupportedMediaTypeError(mediaType || 'none'));
+    }
+    if (length > limit) {
+      req.resume();
+      return next(new PayloadTooLargeError(limit));
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit && !failed) {
+        failed = true;
+        next(new PayloadTooLargeError(limit));
+      }
+      if (!failed) chunks.push(chunk);
+    });
+    req.on('error', (error) => {
+      if (!failed) next(error);
+      failed = true;
+    });
+    req.on('end', () => {
+      if (failed) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text.trim() === '') {
+        req.body = undefined;
+        return next();
+      }
+      try {
+        req.body = JSON.parse(text) as unknown;
+        next();
+      } catch (error) {
+        next(new BadRequestError(`JSON parse error - ${(error as Error).message}`));
+      }
+    });
+  };
+}

@@ -1,0 +1,43 @@
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import express, { type Router } from 'express';
+
+const require = createRequire(import.meta.url);
+
+/** Swagger UI from the locally installed swagger-ui-dist (no CDN), reading `/api/schema/?format=json`. */
+export function mountSwaggerUi(router: Router, basePath: string): void {
+  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>API documentation</title>
+  <link rel="stylesheet" href="swagger-ui.css">
+  <link rel="icon" type="image/png" href="favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="swagger-ui-bundle.js"></script>
+  <script src="swagger-ui-standalone-preset.js"></script>
+  <script src="init.js"></script>
+</body>
+</html>
+`;
+  const init = `window.ui = SwaggerUIBundle({
+  url: ${JSON.stringify(`${basePath}/api/schema/?format=json`)},
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout',
+  withCredentials: true,
+});
+`;
+  router.get('/api/schema/swagger-ui/', (_req, res) => {
+    res.type('html').send(page);
+  });
+  router.get('/api/schema/swagger-ui/init.js', (_req, res) => {
+    res.type('application/javascript').send(init);
+  });
+  router.use('/api/schema/swagger-ui/', express.static(assets, { index: false, maxAge: '1h' }));
+}

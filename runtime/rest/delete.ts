@@ -1,0 +1,106 @@
+import type { Knex } from 'knex';
+import { ConflictError } from '../http/errors.js';
+import type { DomainFunctions } from '../domain/types.js';
+import { chunks } from './fetch.js';
+import type { ModelInfo } from './schema.js';
+import { computeDisplay } from './render.js';
+import type { WriteContext } from './write.js';
+import { decodeColumn } from './values.js';
+
+type Row = Record<string, unknown>;
+
+interface Collected {
+  model: ModelInfo;
+  rows: Row[];
+}
+
+/**
+ * Deletes objects with NetBox's deletion rules, all or nothing: dependents on a `protect` FK block the
+ * delete (409 naming them), `cascade` dependents are deleted first (recursively), `set_null` FKs are
+ * cleared. Every deleted object is recorded as a change; `messages` gives the changelog message per id.
+ */
+export async function deleteObjects(
+  ctx: WriteContext,
+  model: ModelInfo,
+  ids: readonly number[],
+  messages: ReadonlyMap<number, string> = new Map(),
+): Promise<void> {
+  const q = ctx.q;
+  const order: Collected[] = [];
+  const seen = new Map<string, Set<number>>();
+  const blockers: { model: ModelInfo; row: Row }[] = [];
+  const nullings: { model: ModelInfo; column: string; ids: number[] }[] = [];
+
+  const collect = async (current: ModelInfo, idList: readonly number[]): Promise<void> => {
+    const visited = seen.get(current.label) ?? new Set<number>();
+    seen.set(current.label, visited);
+    const fresh = idList.filter((id) => !visited.has(id));
+    if (fresh.length === 0) return;
+    fresh.forEach((id) => visited.add(id));
+    const rows: Row[] = [];
+    for (const chunk of chunks(fresh, 500)) rows.push(...((await q(current.table).whereIn('id', chunk).select('*')) as Row[]));
+    order.push({ model: current, rows });
+    for (const relation of current.spec.reverse) {
+      const dependent = ctx.schema.model(relation.model);
+      const column = dependent.fields.get(relation.field)!.column!;
+      const found: Row[] = [];
+      for (const chunk of chunks(fresh, 500)) found.push(...((await q(dependent.table).whereIn(column, chunk).select('*')) as Row[]));
+      const outside = found.filter((r) => !(seen.get(dependent.label)?.has(Number(r.id)) ?? false));
+      if (outside.length === 0) continue;
+      if (relation.onDelete === 'protect') outside.forEach((row) => blockers.push({ model: dependent, row }));
+      else if (relation.onDelete === 'set_null') nullings.push({ model: dependent, column, ids: outside.map((r) => Number(r.id)) });
+      else await collect(dependent, outside.map((r) => Number(r.id)));
+    }
+  };
+  await collect(model, ids);
+
+  // A protected dependent that is itself being deleted does not block.
+  const remaining = blockers.filter((b) => !(seen.get(b.model.label)?.has(Number(b.row.id)) ?? false));
+  if (remaining.length > 0) {
+    const names = remaining.map((b) => `${displayOf(ctx.domain, b.model, b.row)} (${String(b.row.id)})`);
+    throw new ConflictError(`Unable to delete object. ${remaining.length} dependent objects were found: ${names.join(', ')}`);
+  }
+
+  for (const nulling of nullings) {
+    const ids = nulling.ids.filter((id) => !(seen.get(nulling.model.label)?.has(id) ?? false));
+    for (const chunk of chunks(ids, 500)) await q(nulling.model.table).whereIn('id', chunk).update({ [nulling.column]: null });
+  }
+  const itemModel = ctx.schema.withRole('tagged_item');
+  // Dependents were collected after the objects they depend on: delete in reverse.
+  for (const { model: current, rows } of [...order].reverse()) {
+    const idList = rows.map((r) => Number(r.id));
+    if (current.hasTags && itemModel) {
+      for (const chunk of chunks(idList, 500)) {
+        await q(itemModel.table).where('object_type', current.label).whereIn('object_id', chunk).delete();
+      }
+    }
+    await deleteRows(q, current, idList);
+    for (const row of rows) {
+      ctx.changes.push({ action: 'delete', model: current, id: Number(row.id), before: row, message: messages.get(Number(row.id)) ?? '' });
+    }
+  }
+}
+
+/** Tree tables reference themselves: delete the deepest nodes first so each statement leaves no orphan. */
+async function deleteRows(q: Knex, model: ModelInfo, ids: number[]): Promise<void> {
+  if (model.spec.tree) {
+    const rows = (await q(model.table).whereIn('id', ids).select('id', '_depth')) as { id: number; _depth: number }[];
+    rows.sort((a, b) => Number(b._depth) - Number(a._depth));
+    for (const chunk of chunks(
+      rows.map((r) => Number(r.id)),
+      500,
+    )) {
+      await q(model.table).whereIn('id', chunk).delete();
+    }
+    return;
+  }
+  for (const chunk of chunks(ids, 500)) await q(model.table).whereIn('id', chunk).delete();
+}
+
+/** The display text of a stored row (for messages). */
+export function displayOf(domain: DomainFunctions, model: ModelInfo, row: Row): string {
+  return computeDisplay(domain, model.spec.display, (name) => {
+    const field = model.fields.get(name);
+    return field?.column ? decodeColumn(field, row[field.column]) : row[name];
+  });
+}

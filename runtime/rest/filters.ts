@@ -1,0 +1,345 @@
+import type { Knex } from 'knex';
+import type { FilterSpec, LookupSet } from '../spec.js';
+import type { Dialect } from '../db/connect.js';
+import { escapeLike, ilike, lower, PATH_AFTER_SEPARATOR, PATH_SEPARATOR, regexMatch } from '../db/sql.js';
+import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
+import { ValidationError } from '../http/errors.js';
+import type { ModelInfo, Schema } from './schema.js';
+
+/** Query parameters that are never filters. */
+export const RESERVED_PARAMS = new Set(['limit', 'offset', 'start', 'ordering', 'fields', 'omit', 'brief', 'format', 'exclude']);
+
+const LOOKUPS: Record<LookupSet | 'tag' | 'search', readonly string[]> = {
+  string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
+  number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
+  exact: [''],
+  relation: ['', 'n'],
+  none: [''],
+  tag: ['', 'n'],
+  search: [''],
+};
+
+export interface FilterContext {
+  schema: Schema;
+  dialect: Dialect;
+}
+
+type Condition = (qb: Knex.QueryBuilder) => void;
+
+const invalidChoice = (value: string): string => `Select a valid choice. ${value} is not one of the available choices.`;
+
+/**
+ * Turns query parameters into conditions on alias `t0` of `query`. Repeated parameters are OR-ed, different
+ * parameters AND-ed; unknown parameters are ignored; every invalid value is reported in one 400.
+ */
+export async function applyFilters(
+  q: Knex,
+  ctx: FilterContext,
+  model: ModelInfo,
+  params: URLSearchParams,
+  query: Knex.QueryBuilder,
+): Promise<void> {
+  const errors: Record<string, string[]> = {};
+  const conditions: Condition[] = [];
+  for (const name of new Set(params.keys())) {
+    if (RESERVED_PARAMS.has(name)) continue;
+    const match = matchFilter(model, name);
+    if (!match) continue;
+    const values = params.getAll(name).filter((v) => v !== '');
+    if (values.length === 0) continue;
+    const result = await buildCondition(q, ctx, model, match.filter, match.lookup, values);
+    if (typeof result === 'string') errors[name] = [result];
+    else if (result) conditions.push(result);
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  for (const condition of conditions) query.where(condition);
+}
+
+function matchFilter(model: ModelInfo, name: string): { filter: FilterSpec; lookup: string } | null {
+  const direct = model.filters.get(name);
+  if (direct) return { filter: direct, lookup: '' };
+  const split = name.lastIndexOf('__');
+  if (split <= 0) return null;
+  const filter = model.filters.get(name.slice(0, split));
+  const lookup = name.slice(split + 2);
+  if (!filter) return null;
+  const allowed = filter.kind === 'value' ? LOOKUPS[filter.lookups] : filter.kind === 'relation' ? LOOKUPS.relation : LOOKUPS[filter.kind];
+  return allowed.includes(lookup) ? { filter, lookup } : null;
+}
+
+async function buildCondition(
+  q: Knex,
+  ctx: FilterContext,
+  model: ModelInfo,
+  filter: FilterSpec,
+  lookup: string,
+  values: string[],
+): Promise<Condition | string | null> {
+  switch (filter.kind) {
+    case 'search':
+      return searchCondition(ctx, model, values[0]!);
+    case 'tag':
+      return tagCondition(q, ctx, model, filter.by, lookup, values);
+    case 'relation':
+      return relationCondition(q, ctx, model, filter, lookup, values);
+    case 'value':
+      return valueCondition(ctx, model, filter, lookup, values);
+  }
+}
+
+/** Resolves `path` (FK names from the model) to a function that wraps a condition on the final table. */
+function viaPath(ctx: FilterContext, model: ModelInfo, path: readonly string[]): {
+  target: ModelInfo;
+  alias: string;
+  wrap: (inner: Condition) => Condition;
+} {
+  let current = model;
+  const steps: { column: string; table: string }[] = [];
+  for (const name of path) {
+    const field = current.fields.get(name);
+    if (!field || field.kind !== 'fk') throw new Error(`${current.label}.${name} is not an fk`);
+    const target = ctx.schema.model(field.target);
+    steps.push({ column: field.column!, table: target.table });
+    current = target;
+  }
+  if (steps.length === 0) return { target: model, alias: 't0', wrap: (inner) => inner };
+  const alias = `p${steps.length}`;
+  return {
+    target: current,
+    alias,
+    wrap: (inner) => {
+      // t0.fk1 IN (SELECT p1.id FROM T1 p1 WHERE p1.fk2 IN (SELECT p2.id FROM T2 p2 WHERE <inner on p2>))
+      const build = (index: number): Condition => (qb) => {
+        const step = steps[index]!;
+        const from = index === 0 ? 't0' : `p${index}`;
+        const own = `p${index + 1}`;
+        qb.whereIn(`${from}.${step.column}`, function subquery() {
+          this.select(`${own}.id`).from({ [own]: step.table });
+          if (index + 1 < steps.length) this.where(build(index + 1));
+          else this.where(inner);
+        });
+      };
+      return build(0);
+    },
+  };
+}
+
+function parseValue(kind: string, raw: string, choices?: readonly (string | number)[]): { value: unknown } | string {
+  switch (kind) {
+    case 'integer':
+      return /^-?\d+$/.test(raw.trim()) ? { value: Number(raw) } : 'Enter a whole number.';
+    case 'decimal':
+      return raw.trim() !== '' && Number.isFinite(Number(raw)) ? { value: Number(raw) } : 'Enter a number.';
+    case 'date': {
+      const date = parseDateInput(raw);
+      return date ? { value: date } : 'Enter a valid date.';
+    }
+    case 'datetime': {
+      const datetime = parseDateTimeInput(raw);
+      return datetime ? { value: datetime } : 'Enter a valid date/time.';
+    }
+    case 'boolean': {
+      const parsed = parseBoolean(raw);
+      return parsed === null ? invalidChoice(raw) : { value: parsed };
+    }
+    case 'choice': {
+      const found = choices?.find((c) => String(c) === raw);
+      return found === undefined ? invalidChoice(raw) : { value: found };
+    }
+    default:
+      return { value: raw };
+  }
+}
+
+/** `True`/`False`/`true`/`false`/`1`/`0`; null for anything else. */
+export function parseBoolean(raw: string): boolean | null {
+  const lowered = raw.trim().toLowerCase();
+  if (lowered === 'true' || lowered === '1') return true;
+  if (lowered === 'false' || lowered === '0') return false;
+  return null;
+}
+
+function valueCondition(
+  ctx: FilterContext,
+  model: ModelInfo,
+  filter: Extract<FilterSpec, { kind: 'value' }>,
+  lookup: string,
+  values: string[],
+): Condition | string {
+  const { target, alias, wrap } = viaPath(ctx, model, filter.path);
+  const field = filter.field === 'id' ? null : target.fields.get(filter.field);
+  const column = `${alias}.${filter.field === 'id' ? 'id' : field?.column ?? filter.field}`;
+  const isString = filter.valueKind === 'string' || filter.valueKind === 'choice';
+  const nullable = field?.nullable ?? false;
+
+  if (lookup === 'empty') {
+    const flag = parseBoolean(values[0]!);
+    if (flag === null) return invalidChoice(values[0]!);
+    return wrap((qb) => {
+      if (flag) qb.where((w) => (isString ? w.where(column, '').orWhereNull(column) : w.whereNull(column)));
+      else qb.where((w) => (isString ? w.whereNot(column, '').whereNotNull(column) : w.whereNotNull(column)));
+    });
+  }
+
+  const textLookups = ['ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'regex', 'iregex'];
+  if (textLookups.includes(lookup)) {
+    if (lookup.endsWith('regex')) {
+      for (const v of values) {
+        try {
+          new RegExp(v);
+        } catch {
+          return `Invalid regular expression: ${v}`;
+        }
+      }
+    }
+    const negated = lookup.startsWith('n') && lookup !== 'n';
+    const base = negated ? lookup.slice(1) : lookup;
+    const any: Condition = (qb) =>
+      qb.where((w) => {
+        for (const v of values) {
+          if (base === 'ie') w.orWhereRaw(`${lower('??')} = ${lower('?')}`, [column, v]);
+          else if (base === 'regex' || base === 'iregex') w.orWhereRaw(regexMatch(ctx.dialect, '??', base === 'iregex'), [column, v]);
+          else {
+            const pattern = base === 'ic' ? `%${escapeLike(v)}%` : base === 'isw' ? `${escapeLike(v)}%` : `%${escapeLike(v)}`;
+            w.orWhereRaw(ilike(ctx.dialect, '??'), [column, pattern]);
+          }
+        }
+      });
+    return wrap(negated ? (qb) => qb.where((w) => w.whereNot(any).orWhereNull(column)) : any);
+  }
+
+  const parsed: unknown[] = [];
+  const choices = field?.kind === 'choice' ? field.choices.map(([v]) => v) : undefined;
+  for (const raw of values) {
+    const result = parseValue(filter.valueKind, raw, choices);
+    if (typeof result === 'string') return result;
+    parsed.push(result.value);
+  }
+  const comparisons: Record<string, string> = { lt: '<', lte: '<=', gt: '>', gte: '>=' };
+  if (lookup in comparisons) {
+    const op = comparisons[lookup]!;
+    return wrap((qb) => qb.where((w) => parsed.forEach((v) => w.orWhere(column, op, v as Knex.Value))));
+  }
+  const encode = (v: unknown): Knex.Value => (filter.valueKind === 'boolean' && ctx.dialect === 'sqlite' ? (v ? 1 : 0) : (v as Knex.Value));
+  const encoded = parsed.map(encode);
+  const caseInsensitive = filter.caseInsensitive && isString;
+  const exact: Condition = (qb) => {
+    if (caseInsensitive) qb.where((w) => encoded.forEach((v) => w.orWhereRaw(`${lower('??')} = ${lower('?')}`, [column, v])));
+    else qb.whereIn(column, encoded as readonly Knex.Value[]);
+  };
+  if (lookup === 'n') return wrap((qb) => qb.where((w) => (nullable ? w.whereNot(exact).orWhereNull(column) : w.whereNot(exact))));
+  return wrap(exact);
+}
+
+async function relationCondition(
+  q: Knex,
+  ctx: FilterContext,
+  model: ModelInfo,
+  filter: Extract<FilterSpec, { kind: 'relation' }>,
+  lookup: string,
+  values: string[],
+): Promise<Condition | string> {
+  const target = ctx.schema.model(filter.target);
+  const wantsNull = values.includes('null');
+  const given = values.filter((v) => v !== 'null');
+  let ids: number[] = [];
+  if (given.length > 0) {
+    const byId = filter.by === 'id';
+    if (byId) {
+      const bad = given.find((v) => !/^\d+$/.test(v.trim()));
+      if (bad !== undefined) return invalidChoice(bad);
+    }
+    const column = byId ? 'id' : target.fields.get(filter.by)?.column ?? filter.by;
+    const keys = byId ? given.map(Number) : given;
+    const found = (await q(target.table)
+      .whereIn(column, keys)
+      .select(filter.tree ? ['id', column, '_path'] : ['id', column])) as Record<string, unknown>[];
+    const foundKeys = new Set(found.map((r) => String(r[column])));
+    const missing = given.find((v) => !foundKeys.has(byId ? String(Number(v)) : v));
+    if (missing !== undefined) return invalidChoice(missing);
+    ids = found.map((r) => Number(r.id));
+    if (filter.tree && found.length > 0) {
+      const descendants = (await q(target.table)
+        .where((w) => {
+          for (const row of found) {
+            const path = String(row._path);
+            w.orWhere((x) => x.where('_path', '>', path + PATH_SEPARATOR).andWhere('_path', '<', path + PATH_AFTER_SEPARATOR));
+          }
+        })
+        .select('id')) as { id: number }[];
+      ids = [...new Set([...ids, ...descendants.map((r) => Number(r.id))])];
+    }
+  }
+  const path = filter.path;
+  const { wrap } = viaPath(ctx, model, path.slice(0, -1));
+  const last = path[path.length - 1]!;
+  const owner = path.length === 1 ? model : viaPath(ctx, model, path.slice(0, -1)).target;
+  const fkColumn = `${path.length === 1 ? 't0' : `p${path.length - 1}`}.${owner.fields.get(last)!.column}`;
+  const matches: Condition = (qb) =>
+    qb.where((w) => {
+      if (ids.length > 0) w.orWhereIn(fkColumn, ids);
+      if (wantsNull) w.orWhereNull(fkColumn);
+      if (ids.length === 0 && !wantsNull) w.whereRaw('1 = 0');
+    });
+  if (lookup === 'n') {
+    return wrap((qb) => qb.where((w) => (wantsNull ? w.whereNot(matches) : w.whereNot(matches).orWhereNull(fkColumn))));
+  }
+  return wrap(matches);
+}
+
+async function tagCondition(
+  q: Knex,
+  ctx: FilterContext,
+  model: ModelInfo,
+  by: 'slug' | 'id',
+  lookup: string,
+  values: string[],
+): Promise<Condition | string> {
+  const tagModel = ctx.schema.withRole('tag');
+  const itemModel = ctx.schema.withRole('tagged_item');
+  if (!tagModel || !itemModel) return (qb) => qb.whereRaw('1 = 0');
+  if (by === 'id') {
+    const bad = values.find((v) => !/^\d+$/.test(v.trim()));
+    if (bad !== undefined) return invalidChoice(bad);
+  }
+  const keys = by === 'id' ? values.map(Number) : values;
+  const found = (await q(tagModel.table).whereIn(by, keys).select('id', by)) as Record<string, unknown>[];
+  const foundKeys = new Set(found.map((r) => String(r[by])));
+  const missing = values.find((v) => !foundKeys.has(by === 'id' ? String(Number(v)) : v));
+  if (missing !== undefined) return invalidChoice(missing);
+  const tagIds = found.map((r) => Number(r.id));
+  const has = (tagId: number | number[]) =>
+    function exists(this: Knex.QueryBuilder) {
+      this.select(q.raw('1'))
+        .from({ ti: itemModel.table })
+        .where('ti.object_type', model.label)
+        .whereRaw('ti.object_id = t0.id');
+      if (Array.isArray(tagId)) this.whereIn('ti.tag_id', tagId);
+      else this.where('ti.tag_id', tagId);
+    };
+  if (lookup === 'n') return (qb) => qb.whereNotExists(has(tagIds));
+  // Repeated tag parameters are AND-ed: the object carries every given tag.
+  return (qb) => tagIds.forEach((id) => qb.whereExists(has(id)));
+}
+
+function searchCondition(ctx: FilterContext, model: ModelInfo, text: string): Condition | null {
+  const term = text.trim();
+  if (!term) return null;
+  const pattern = `%${escapeLike(term)}%`;
+  return (qb) =>
+    qb.where((w) => {
+      for (const entry of model.spec.search) {
+        const [first, second] = entry.split('.') as [string, string | undefined];
+        const field = model.fields.get(first)!;
+        if (second === undefined) {
+          w.orWhereRaw(ilike(ctx.dialect, '??'), [`t0.${field.column}`, pattern]);
+          continue;
+        }
+        const target = ctx.schema.model((field as { target: string }).target);
+        const column = target.fields.get(second)!.column!;
+        w.orWhereIn(`t0.${field.column}`, function related() {
+          this.select('s.id').from({ s: target.table }).whereRaw(ilike(ctx.dialect, '??'), [`s.${column}`, pattern]);
+        });
+      }
+    });
+}

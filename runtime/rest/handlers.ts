@@ -1,0 +1,361 @@
+import type { Knex } from 'knex';
+import type { Request, Response } from 'express';
+import type { AppContext, WriteRequest } from '../app-context.js';
+import { principalOf } from '../app-context.js';
+import type { Action, Restriction } from '../auth/permissions.js';
+import { isoformatTimestamp } from '../db/clock.js';
+import {
+  MethodNotAllowedError,
+  NotFoundError,
+  PermissionDeniedError,
+  PreconditionFailedError,
+  ValidationError,
+} from '../http/errors.js';
+import { stateOf, type RequestState } from '../http/middleware.js';
+import { sendJson } from '../http/respond.js';
+import type { ModelHandlers } from '../spec.js';
+import { deleteObjects } from './delete.js';
+import { baseQuery, loadObjects, loadObjectsByIds, type ReadContext } from './fetch.js';
+import { applyFilters } from './filters.js';
+import { describeEndpoint } from './options.js';
+import { applyOrdering, parsePagination, selectKeys } from './params.js';
+import { RelatedResolver } from './related.js';
+import type { ModelInfo } from './schema.js';
+import { createObjects, updateObjects, type WriteContext, type WriteResult } from './write.js';
+import { pythonType } from './parse-field.js';
+
+type Row = Record<string, unknown>;
+
+/** The handlers of one model's endpoint: the generic REST algorithms, parameterised by the model. */
+export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHandlers {
+  const { schema, db, settings } = app;
+
+  const readContext = async (q: Knex, state: RequestState): Promise<ReadContext> => ({
+    schema,
+    dialect: db.dialect,
+    render: {
+      apiRoot: state.apiRoot,
+      siteRoot: state.siteRoot,
+      domain: app.domain,
+      ...(model.hasCustomFields ? { customFields: await app.customFields.renderer(q, model) } : {}),
+    },
+  });
+
+  const present = (objects: Row[], transient?: Map<number, Record<string, unknown>>): Row[] => {
+    const hook = model.spec.hooks.present;
+    if (hook) {
+      const fn = app.domain.present(hook);
+      for (const object of objects) fn(object, transient?.get(object.id as number));
+    }
+    return objects;
+  };
+
+  const restrictionFor = (res: Response, action: Action): Restriction =>
+    app.permissions.require(principalOf(res), model, action);
+
+  const restrict = (res: Response, query: Knex.QueryBuilder, restriction: Restriction): Knex.QueryBuilder => {
+    app.permissions.apply(query, model, restriction, principalOf(res));
+    return query;
+  };
+
+  /** The detail's id, or 404 when it is not numeric. */
+  const detailId = (req: Request): number => {
+    const raw = String(req.params.id ?? '');
+    if (!/^\d+$/.test(raw)) throw new NotFoundError();
+    return Number(raw);
+  };
+
+  const notFound = (): NotFoundError => new NotFoundError(`No ${model.spec.className} matches the given query.`);
+
+  const write = <T>(req: Request, res: Response, body: (ctx: WriteContext) => Promise<T>): Promise<T> =>
+    runWrite(app, { requestId: stateOf(res).requestId, method: req.method, path: req.path, principal: principalOf(res) }, body);
+
+  /** After a create or update: every written object must still be within the user's constraints. */
+  const ensureWithin = async (q: Knex, res: Response, ids: readonly number[], restriction: Restriction): Promise<void> => {
+    if (restriction.all || ids.length === 0) return;
+    const query = restrict(res, baseQuery(q, model).whereIn('t0.id', ids), restriction);
+    const row = (await query.count({ n: '*' }).first()) as { n: number | string };
+    if (Number(row.n) !== new Set(ids).size) throw new PermissionDeniedError();
+  };
+
+  const etagOf = async (q: Knex, id: number): Promise<string | null> => {
+    if (!model.hasTimestamps) return null;
+    const row = (await q(model.table).where('id', id).first('created', 'last_updated')) as Row | undefined;
+    const stamp = (row?.last_updated ?? row?.created) as string | null | undefined;
+    return stamp ? `W/"${isoformatTimestamp(stamp)}"` : null;
+  };
+
+  const checkIfMatch = async (q: Knex, req: Request, id: number): Promise<void> => {
+    const header = req.get('if-match');
+    if (!header) return;
+    const current = await etagOf(q, id);
+    const wanted = header.split(',').map((s) => s.trim());
+    if (wanted.includes('*')) return;
+    const normalize = (tag: string): string => tag.replace(/^W\//, '');
+    if (!current || !wanted.some((tag) => normalize(tag) === normalize(current))) throw new PreconditionFailedError(current);
+  };
+
+  const fetchFull = async (q: Knex, res: Response, ids: readonly number[], transient?: Map<number, Row>): Promise<Row[]> => {
+    const ctx = await readContext(q, stateOf(res));
+    return present(await loadObjectsByIds(q, ctx, model, selectKeys(model, stateOf(res).params), ids), transient);
+  };
+
+  const handlers: ModelHandlers = {
+    list: async (_req, res) => {
+      const state = stateOf(res);
+      const restriction = restrictionFor(res, 'view');
+      const q = db.knex;
+      const params = state.params;
+      const pagination = parsePagination(params, settings);
+      const requested = selectKeys(model, params);
+      // Cursor links need each page's last id, even when `fields` leaves it out.
+      const keys = pagination.mode === 'cursor' && !requested.includes('id') ? ['id', ...requested] : requested;
+      const query = restrict(res, baseQuery(q, model), restriction);
+      await applyFilters(q, { schema, dialect: db.dialect }, model, params, query);
+      let count: number | null = null;
+      const rows = query.clone();
+      if (pagination.mode === 'offset') {
+        const counted = (await query.clone().count({ n: '*' }).first()) as { n: number | string };
+        count = Number(counted.n);
+        applyOrdering(schema, model, params, rows);
+        if (pagination.limit !== null) rows.limit(pagination.limit);
+        if (pagination.offset > 0) rows.offset(pagination.offset);
+      } else {
+        rows.where('t0.id', '>=', pagination.start).orderBy('t0.id', 'asc');
+        if (pagination.limit !== null) rows.limit(pagination.limit);
+      }
+      const results = present(await loadObjects(q, await readContext(q, state), model, keys, rows));
+      const { next, previous } = pageLinks(state, pagination, count, results);
+      if (keys !== requested) for (const object of results) delete object.id;
+      res.setHeader('Allow', allowHeader(model, 'list'));
+      sendJson(res, 200, { count, next, previous, results });
+    },
+
+    retrieve: async (req, res) => {
+      const id = detailId(req);
+      const restriction = restrictionFor(res, 'view');
+      const q = db.knex;
+      const state = stateOf(res);
+      const query = restrict(res, baseQuery(q, model).where('t0.id', id), restriction);
+      const [object] = present(await loadObjects(q, await readContext(q, state), model, selectKeys(model, state.params), query));
+      if (!object) throw notFound();
+      const etag = await etagOf(q, id);
+      res.setHeader('Allow', allowHeader(model, 'detail'));
+      sendJson(res, 200, object, etag ? { ETag: etag } : {});
+    },
+
+    create: async (req, res) => {
+      const restriction = restrictionFor(res, 'add');
+      const body: unknown = req.body;
+      const bulk = Array.isArray(body);
+      if (!bulk && (typeof body !== 'object' || body === null)) {
+        throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`] });
+      }
+      if (bulk && body.length === 0) throw new ValidationError({ non_field_errors: ['This list may not be empty.'] });
+      const { objects, etag } = await write(req, res, async (ctx) => {
+        const result: WriteResult = await createObjects(ctx, model, bulk ? (body as unknown[]) : [body], bulk);
+        await ensureWithin(ctx.q, res, result.ids, restriction);
+        const objects = await fetchFull(ctx.q, res, result.ids, result.transient);
+        return { objects, etag: bulk ? null : await etagOf(ctx.q, result.ids[0]!) };
+      });
+      if (bulk) return sendJson(res, 201, objects);
+      const headers: Record<string, string> = {};
+      if (objects[0]?.url) headers.Location = String(objects[0].url);
+      if (etag) headers.ETag = etag;
+      sendJson(res, 201, objects[0], headers);
+    },
+
+    update: async (req, res) => {
+      const id = detailId(req);
+      const restriction = restrictionFor(res, 'change');
+      const body: unknown = req.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`] });
+      }
+      const { object, etag } = await write(req, res, async (ctx) => {
+        await findForWrite(ctx.q, res, id, restriction);
+        await checkIfMatch(ctx.q, req, id);
+        const result = await updateObjects(ctx, model, [{ id, input: body }], req.method === 'PATCH');
+        await ensureWithin(ctx.q, res, result.ids, restriction);
+        const [object] = await fetchFull(ctx.q, res, [id], result.transient);
+        return { object, etag: await etagOf(ctx.q, id) };
+      });
+      sendJson(res, 200, object, etag ? { ETag: etag } : {});
+    },
+
+    bulkUpdate: async (req, res) => {
+      const restriction = restrictionFor(res, 'change');
+      const items = bulkItems(req.body);
+      const objects = await write(req, res, async (ctx) => {
+        const visible = await visibleIds(ctx.q, res, items.map((i) => i.id), restriction);
+        const updates = items.filter((i) => visible.has(i.id));
+        const result = await updateObjects(ctx, model, updates, req.method === 'PATCH');
+        await ensureWithin(ctx.q, res, result.ids, restriction);
+        const state = stateOf(res);
+        const query = baseQuery(ctx.q, model).whereIn('t0.id', result.ids);
+        applyOrdering(schema, model, new URLSearchParams(), query);
+        return present(await loadObjects(ctx.q, await readContext(ctx.q, state), model, selectKeys(model, state.params), query), result.transient);
+      });
+      sendJson(res, 200, objects);
+    },
+
+    destroy: async (req, res) => {
+      const id = detailId(req);
+      const restriction = restrictionFor(res, 'delete');
+      const message = deleteMessage(req.body);
+      await write(req, res, async (ctx) => {
+        await findForWrite(ctx.q, res, id, restriction);
+        await checkIfMatch(ctx.q, req, id);
+        await deleteObjects(ctx, model, [id], new Map([[id, message]]));
+      });
+      res.status(204).end();
+    },
+
+    bulkDelete: async (req, res) => {
+      const restriction = restrictionFor(res, 'delete');
+      const items = bulkItems(req.body, true);
+      await write(req, res, async (ctx) => {
+        const visible = await visibleIds(ctx.q, res, items.map((i) => i.id), restriction);
+        const messages = new Map(items.map((i) => [i.id, typeof i.input.changelog_message === 'string' ? i.input.changelog_message : '']));
+        await deleteObjects(ctx, model, [...visible], messages);
+      });
+      res.status(204).end();
+    },
+
+    options: async (req, res) => {
+      const detail = req.params.id !== undefined;
+      if (detail) detailId(req);
+      const principal = principalOf(res);
+      const action = detail ? 'change' : 'add';
+      const writable = !model.spec.readOnly && app.permissions.allows(principal, model, action);
+      res.setHeader('Allow', allowHeader(model, detail ? 'detail' : 'list'));
+      sendJson(res, 200, describeEndpoint(schema, model, detail, writable));
+    },
+
+    methodNotAllowed: async (req) => {
+      throw new MethodNotAllowedError(req.method);
+    },
+  };
+
+  /** The object for a detail write, locked on PostgreSQL; 404 when missing or outside the user's view. */
+  async function findForWrite(q: Knex, res: Response, id: number, restriction: Restriction): Promise<void> {
+    const query = restrict(res, baseQuery(q, model).where('t0.id', id).select('t0.id'), restriction);
+    if (db.dialect === 'postgres') query.forUpdate('t0');
+    if (!(await query.first())) throw notFound();
+  }
+
+  async function visibleIds(q: Knex, res: Response, ids: readonly number[], restriction: Restriction): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = (await restrict(res, baseQuery(q, model).whereIn('t0.id', [...new Set(ids)]).select('t0.id'), restriction)) as Row[];
+    return new Set(rows.map((r) => Number(r.id)));
+  }
+
+  return handlers;
+}
+
+/**
+ * Runs a write in one transaction: the body's changes, then the write hooks (change records, event jobs),
+ * all committed together or not at all.
+ */
+export function runWrite<T>(app: AppContext, request: WriteRequest, body: (ctx: WriteContext) => Promise<T>): Promise<T> {
+  const { schema, db, settings } = app;
+  const { principal } = request;
+  return db.knex.transaction(async (trx) => {
+    const ctx: WriteContext = {
+      q: trx,
+      schema,
+      dialect: db.dialect,
+      settings,
+      domain: app.domain,
+      user: principal.user,
+      resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
+        // Objects given by attributes are looked up only among those the user may view.
+        let restriction: Restriction;
+        try {
+          restriction = app.permissions.require(principal, target, 'view');
+        } catch {
+          query.whereRaw('1 = 0');
+          return;
+        }
+        if (!restriction.all) {
+          const scoped = trx({ t0: target.table }).select('t0.id');
+          app.permissions.apply(scoped, target, restriction, principal);
+          query.whereIn('r0.id', scoped);
+        }
+      }),
+      customFields: (m, input, existing, errors) => app.customFields.validate(trx, m, input, existing, errors),
+      changes: [],
+    };
+    const result = await body(ctx);
+    for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
+    return result;
+  });
+}
+
+/** Bulk bodies: a list of objects that each carry an integer `id`. */
+function bulkItems(body: unknown, deleting = false): { id: number; input: Record<string, unknown> }[] {
+  if (!Array.isArray(body)) {
+    throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${pythonType(body ?? null)}".`] });
+  }
+  const errors = body.map((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return { non_field_errors: ['Invalid data. Expected a dictionary.'] };
+    const id = (item as Record<string, unknown>).id;
+    if (id === undefined || id === null) return { id: ['This field is required.'] };
+    if (!Number.isSafeInteger(typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id)) return { id: ['A valid integer is required.'] };
+    if (deleting) {
+      const extra = Object.keys(item).filter((k) => k !== 'id' && k !== 'changelog_message');
+      if (extra.length) return { non_field_errors: [`Unexpected keys: ${extra.join(', ')}. Send only id and changelog_message.`] };
+    }
+    return {};
+  });
+  if (errors.some((e) => Object.keys(e).length > 0)) throw new ValidationError(errors);
+  return (body as Record<string, unknown>[]).map((input) => ({ id: Number(input.id), input }));
+}
+
+/** A single DELETE may carry only `changelog_message`. */
+function deleteMessage(body: unknown): string {
+  if (body === undefined) return '';
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError({ non_field_errors: ['A DELETE body may only hold {"changelog_message": "…"}.'] });
+  }
+  const extra = Object.keys(body).filter((k) => k !== 'changelog_message');
+  if (extra.length > 0) throw new ValidationError({ non_field_errors: [`Unexpected keys: ${extra.join(', ')}. A DELETE body may only hold changelog_message.`] });
+  const message = (body as Record<string, unknown>).changelog_message;
+  if (message !== undefined && typeof message !== 'string') throw new ValidationError({ changelog_message: ['Not a valid string.'] });
+  return typeof message === 'string' ? message.slice(0, 200) : '';
+}
+
+function allowHeader(model: ModelInfo, kind: 'list' | 'detail'): string {
+  if (model.spec.readOnly) return 'GET, HEAD, OPTIONS';
+  return kind === 'list' ? 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS' : 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
+}
+
+/** Absolute `next`/`previous` links that keep every other parameter once. */
+function pageLinks(
+  state: RequestState,
+  pagination: ReturnType<typeof parsePagination>,
+  count: number | null,
+  results: readonly unknown[],
+): { next: string | null; previous: string | null } {
+  const link = (changes: Record<string, string | null>): string => {
+    const url = new URL(state.url.href);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value === null) url.searchParams.delete(name);
+      else url.searchParams.set(name, value);
+    }
+    return url.href;
+  };
+  const limit = pagination.limit;
+  if (pagination.mode === 'cursor') {
+    if (limit === null || results.length < limit) return { next: null, previous: null };
+    const lastId = (results[results.length - 1] as { id?: number }).id;
+    if (lastId === undefined) return { next: null, previous: null };
+    return { next: link({ start: String(lastId + 1), limit: String(limit), offset: null }), previous: null };
+  }
+  if (limit === null) return { next: null, previous: null };
+  const offset = pagination.offset;
+  const next = count !== null && offset + limit < count ? link({ limit: String(limit), offset: String(offset + limit) }) : null;
+  let previous: string | null = null;
+  if (offset > 0) previous = offset - limit <= 0 ? link({ limit: String(limit), offset: null }) : link({ limit: String(limit), offset: String(offset - limit) });
+  return { next, previous };
+}

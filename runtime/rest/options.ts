@@ -1,0 +1,136 @@
+import type { FieldSpec } from '../spec.js';
+import type { ModelInfo, Schema } from './schema.js';
+
+type Meta = Record<string, unknown>;
+
+/** DRF's OPTIONS metadata for a list (`actions.POST`) or detail (`actions.PUT`) endpoint. */
+export function describeEndpoint(schema: Schema, model: ModelInfo, detail: boolean, writable: boolean): Meta {
+  const title = model.spec.verboseName
+    .split(' ')
+    .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join(' ');
+  const body: Meta = {
+    name: `${title} ${detail ? 'Instance' : 'List'}`,
+    description: model.spec.description ?? '',
+    renders: ['application/json', 'text/html'],
+    parses: ['application/json', 'multipart/form-data'],
+  };
+  if (writable) body.actions = { [detail ? 'PUT' : 'POST']: describeFields(schema, model) };
+  return body;
+}
+
+/** Every field of the representation plus the write-only ones, in output order. */
+export function describeFields(schema: Schema, model: ModelInfo): Record<string, Meta> {
+  const fields: Record<string, Meta> = {};
+  for (const key of model.spec.output) fields[key] = describeKey(schema, model, key);
+  for (const field of model.spec.fields) {
+    if (field.writeOnly && !field.hidden) fields[field.name] = describeField(schema, field);
+  }
+  if (model.hasTags) {
+    fields.add_tags = { ...describeKey(schema, model, 'tags'), label: 'Add tags' };
+    fields.remove_tags = { ...describeKey(schema, model, 'tags'), label: 'Remove tags' };
+  }
+  fields.changelog_message = { type: 'string', required: false, read_only: false, label: 'Changelog message', max_length: 200 };
+  return fields;
+}
+
+function describeKey(schema: Schema, model: ModelInfo, key: string): Meta {
+  const field = model.fields.get(key);
+  if (field) return describeField(schema, field);
+  const readOnly = (type: string, label: string): Meta => ({ type, required: false, read_only: true, label });
+  switch (key) {
+    case 'id':
+      return readOnly('integer', 'ID');
+    case 'url':
+      return readOnly('field', 'Url');
+    case 'display_url':
+      return readOnly('field', 'Display url');
+    case 'display':
+      return readOnly('string', 'Display');
+    case 'created':
+      return readOnly('datetime', 'Created');
+    case 'last_updated':
+      return readOnly('datetime', 'Last updated');
+    case '_depth':
+      return readOnly('integer', 'Depth');
+    case 'custom_fields':
+      return { type: 'field', required: false, read_only: false, label: 'Custom fields' };
+    case 'tags': {
+      const tagModel = schema.withRole('tag');
+      return {
+        type: 'list',
+        required: false,
+        read_only: false,
+        label: 'Tags',
+        child: { type: 'nested object', required: true, read_only: false, children: tagModel ? nestedChildren(schema, tagModel, tagModel.spec.nested) : {} },
+      };
+    }
+    default:
+      return readOnly('integer', key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()));
+  }
+}
+
+function describeField(schema: Schema, field: FieldSpec): Meta {
+  const readOnly = field.readOnly || field.hidden;
+  const meta: Meta = { type: 'field', required: field.required && !readOnly, read_only: readOnly, label: field.label };
+  if (field.helpText) meta.help_text = field.helpText;
+  switch (field.kind) {
+    case 'string':
+      meta.type = { slug: 'slug', 'unicode-slug': 'slug', email: 'email', url: 'url', plain: 'string', text: 'string', color: 'string', timezone: 'choice' }[field.format];
+      if (field.maxLength !== undefined) meta.max_length = field.maxLength;
+      break;
+    case 'password':
+      meta.type = 'string';
+      meta.max_length = field.maxLength;
+      break;
+    case 'integer':
+      meta.type = 'integer';
+      if (field.min !== undefined) meta.min_value = field.min;
+      if (field.max !== undefined) meta.max_value = field.max;
+      break;
+    case 'decimal':
+      meta.type = 'decimal';
+      meta.max_digits = field.maxDigits;
+      meta.decimal_places = field.decimalPlaces;
+      if (field.min !== undefined) meta.min_value = field.min;
+      if (field.max !== undefined) meta.max_value = field.max;
+      break;
+    case 'boolean':
+      meta.type = 'boolean';
+      break;
+    case 'date':
+      meta.type = 'date';
+      break;
+    case 'datetime':
+      meta.type = 'datetime';
+      break;
+    case 'choice':
+      meta.type = field.raw ? 'choice' : 'field';
+      if (!readOnly) meta.choices = field.choices.map(([value, label]) => ({ value, display_name: label }));
+      break;
+    case 'fk': {
+      const target = schema.model(field.target);
+      meta.type = 'nested object';
+      meta.children = nestedChildren(schema, target, field.nested ?? target.spec.nested);
+      break;
+    }
+    case 'list':
+      meta.type = 'list';
+      meta.child = { type: field.items === 'integer' ? 'integer' : 'string', required: true, read_only: false };
+      break;
+    case 'json':
+    case 'object_types':
+      meta.type = 'field';
+      break;
+  }
+  return meta;
+}
+
+function nestedChildren(schema: Schema, model: ModelInfo, keys: readonly string[]): Record<string, Meta> {
+  const children: Record<string, Meta> = {};
+  for (const key of keys) {
+    const field = model.fields.get(key);
+    children[key] = field?.kind === 'fk' ? { type: 'nested object', required: false, read_only: true, label: field.label } : { ...describeKey(schema, model, key), read_only: true };
+  }
+  return children;
+}

@@ -1,0 +1,117 @@
+import type { Knex } from 'knex';
+import type { Settings } from '../config.js';
+import { orderByNullsLikePostgres } from '../db/sql.js';
+import { ValidationError } from '../http/errors.js';
+import type { ModelInfo, Schema } from './schema.js';
+
+/** The keys a response renders: `fields` wins over `brief`, which wins over `omit`. */
+export function selectKeys(model: ModelInfo, params: URLSearchParams): string[] {
+  const fields = params.get('fields');
+  if (fields !== null && fields.trim() !== '') {
+    const wanted = new Set(fields.split(',').map((f) => f.trim()));
+    return model.spec.output.filter((key) => wanted.has(key));
+  }
+  if (isBrief(params)) return model.spec.brief;
+  const omit = params.get('omit');
+  if (omit !== null && omit.trim() !== '') {
+    const omitted = new Set(omit.split(',').map((f) => f.trim()));
+    return model.spec.output.filter((key) => !omitted.has(key));
+  }
+  return model.spec.output;
+}
+
+/** `brief=true|True|1` selects the brief representation. */
+export function isBrief(params: URLSearchParams): boolean {
+  const value = params.get('brief');
+  return value !== null && ['true', '1'].includes(value.trim().toLowerCase());
+}
+
+export type Pagination =
+  | { mode: 'offset'; limit: number | null; offset: number }
+  | { mode: 'cursor'; limit: number | null; start: number };
+
+/** Reads `limit`/`offset`/`start` (NetBox's pagination; bad limits fall back to the default). */
+export function parsePagination(params: URLSearchParams, settings: Settings): Pagination {
+  const max = settings.MAX_PAGE_SIZE;
+  let limit: number | null = settings.PAGINATE_COUNT;
+  const rawLimit = params.get('limit');
+  if (rawLimit !== null && /^\d+$/.test(rawLimit.trim())) {
+    const requested = Number(rawLimit);
+    if (requested === 0) limit = max > 0 ? max : null;
+    else limit = max > 0 ? Math.min(requested, max) : requested;
+  }
+  if (max > 0 && limit !== null) limit = Math.min(limit, max);
+  const rawStart = params.get('start');
+  if (rawStart !== null) {
+    if (params.get('offset') !== null) throw new ValidationError(["'start' and 'offset' are mutually exclusive."]);
+    if (params.get('ordering') !== null) {
+      throw new ValidationError(['Ordering cannot be specified in conjunction with cursor-based pagination.']);
+    }
+    if (!/^\d+$/.test(rawStart.trim())) throw new ValidationError(["Invalid 'start' parameter: must be a non-negative integer."]);
+    return { mode: 'cursor', limit, start: Number(rawStart) };
+  }
+  const rawOffset = params.get('offset');
+  const offset = rawOffset !== null && /^\d+$/.test(rawOffset.trim()) ? Number(rawOffset) : 0;
+  return { mode: 'offset', limit, offset };
+}
+
+/**
+ * Orders the query: the `ordering` parameter (unknown names ignored) or the model's default, then `id`,
+ * so that every list has a total order. FK names order by the related model's own ordering.
+ */
+export function applyOrdering(schema: Schema, model: ModelInfo, params: URLSearchParams, query: Knex.QueryBuilder): void {
+  const requested = (params.get('ordering') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const terms: { field: string; descending: boolean }[] = [];
+  for (const entry of requested) {
+    const descending = entry.startsWith('-');
+    const field = descending ? entry.slice(1) : entry;
+    if (isOrderable(model, field)) terms.push({ field, descending });
+  }
+  if (terms.length === 0) terms.push(...model.spec.ordering);
+  let joins = 0;
+  let hasId = false;
+  const addDefault = (target: ModelInfo, alias: string, descending: boolean): void => {
+    if (target.spec.tree) orderByNullsLikePostgres(query, `${alias}._path`, descending);
+    else {
+      for (const term of target.spec.ordering) {
+        const column = term.field === 'id' ? 'id' : target.fields.get(term.field)?.column ?? term.field;
+        orderByNullsLikePostgres(query, `${alias}.${column}`, descending !== term.descending);
+      }
+    }
+    orderByNullsLikePostgres(query, `${alias}.id`, descending);
+  };
+  if (terms.length === 0 && model.spec.tree) orderByNullsLikePostgres(query, 't0._path', false);
+  for (const { field, descending } of terms) {
+    if (field === 'id') {
+      hasId = true;
+      orderByNullsLikePostgres(query, 't0.id', descending);
+      continue;
+    }
+    if (['_depth', 'created', 'last_updated'].includes(field)) {
+      orderByNullsLikePostgres(query, `t0.${field}`, descending);
+      continue;
+    }
+    const spec = model.fields.get(field)!;
+    if (spec.kind === 'fk') {
+      const target = schema.model(spec.target);
+      const alias = `o${++joins}`;
+      query.leftJoin({ [alias]: target.table }, `${alias}.id`, `t0.${spec.column}`);
+      addDefault(target, alias, descending);
+    } else {
+      orderByNullsLikePostgres(query, `t0.${spec.column}`, descending);
+    }
+  }
+  if (!hasId) query.orderBy('t0.id', 'asc');
+}
+
+function isOrderable(model: ModelInfo, name: string): boolean {
+  if (name === 'id') return true;
+  if (name === '_depth') return model.spec.tree;
+  if (name === 'created' || name === 'last_updated') return model.hasTimestamps;
+  const field = model.fields.get(name);
+  if (!field?.column || field.hidden || field.writeOnly) return false;
+  return !['json', 'list', 'object_types', 'password'].includes(field.kind);
+}

@@ -1,0 +1,149 @@
+import type { CountSpec, FieldSpec } from '../spec.js';
+import type { ModelInfo, Schema } from './schema.js';
+
+/**
+ * A read plan: which columns to select and which tables to join to render a set of keys of a model,
+ * including nested objects of FKs (joined, never fetched per row) and the batched parts (tags, counts)
+ * that are loaded after the rows. Plans are pure data and cached per model and key set.
+ */
+export interface Plan {
+  model: ModelInfo;
+  /** SQL alias of this model's table. */
+  alias: string;
+  keys: KeyPlan[];
+  /** Select alias of the `id` column. */
+  idColumn: string;
+}
+
+export type KeyPlan =
+  | { key: string; kind: 'id' | 'url' | 'display_url' }
+  | { key: string; kind: 'display'; columns: Record<string, string> }
+  | { key: string; kind: 'value'; field: FieldSpec; column: string }
+  | { key: string; kind: 'timestamp'; column: string }
+  | { key: string; kind: 'depth'; column: string }
+  | { key: string; kind: 'fk'; field: FieldSpec; column: string; nested: Plan }
+  | { key: string; kind: 'constant'; value: unknown }
+  | { key: string; kind: 'tags' }
+  | { key: string; kind: 'custom_fields'; column: string }
+  | { key: string; kind: 'count'; count: CountSpec };
+
+export interface Join {
+  alias: string;
+  table: string;
+  /** `<alias>.<column>` on the joining side. */
+  from: string;
+}
+
+/** The joins and selected columns of a plan, in the order they were needed. */
+export interface Selection {
+  plan: Plan;
+  joins: Join[];
+  /** Select alias → `<table alias>.<column>`. */
+  columns: Record<string, string>;
+}
+
+const MAX_NESTING = 3;
+const cache = new WeakMap<ModelInfo, Map<string, Selection>>();
+
+/** The selection that renders `keys` of `model` (cached). */
+export function planSelection(schema: Schema, model: ModelInfo, keys: readonly string[]): Selection {
+  let perModel = cache.get(model);
+  if (!perModel) cache.set(model, (perModel = new Map()));
+  const cacheKey = keys.join(',');
+  const found = perModel.get(cacheKey);
+  if (found) return found;
+  const state = { joins: [] as Join[], columns: {} as Record<string, string>, aliases: 0 };
+  const plan = buildPlan(schema, model, keys, 't0', 0, state);
+  const selection = { plan, joins: state.joins, columns: state.columns };
+  perModel.set(cacheKey, selection);
+  return selection;
+}
+
+interface BuildState {
+  joins: Join[];
+  columns: Record<string, string>;
+  aliases: number;
+}
+
+function select(state: BuildState, alias: string, column: string): string {
+  const name = `${alias}__${column}`;
+  state.columns[name] = `${alias}.${column}`;
+  return name;
+}
+
+function buildPlan(
+  schema: Schema,
+  model: ModelInfo,
+  keys: readonly string[],
+  alias: string,
+  depth: number,
+  state: BuildState,
+): Plan {
+  const nested = depth > 0;
+  const idColumn = select(state, alias, 'id');
+  const plan: Plan = { model, alias, keys: [], idColumn };
+  for (const key of keys) {
+    const field = model.fields.get(key);
+    if (field) {
+      if (!field.column) {
+        plan.keys.push({ key, kind: 'constant', value: null });
+      } else if (field.kind === 'fk') {
+        if (depth >= MAX_NESTING) continue;
+        const target = schema.model(field.target);
+        const joinAlias = `t${++state.aliases}`;
+        state.joins.push({ alias: joinAlias, table: target.table, from: `${alias}.${field.column}` });
+        const nestedKeys = field.nested ?? target.spec.nested;
+        plan.keys.push({
+          key,
+          kind: 'fk',
+          field,
+          column: select(state, alias, field.column),
+          nested: buildPlan(schema, target, nestedKeys, joinAlias, depth + 1, state),
+        });
+      } else {
+        plan.keys.push({ key, kind: 'value', field, column: select(state, alias, field.column) });
+      }
+      continue;
+    }
+    const count = model.counts.get(key);
+    if (count) {
+      if (!nested) plan.keys.push({ key, kind: 'count', count });
+      else if (count.nested === 'zero') plan.keys.push({ key, kind: 'constant', value: 0 });
+      continue;
+    }
+    switch (key) {
+      case 'id':
+      case 'url':
+      case 'display_url':
+        plan.keys.push({ key, kind: key });
+        break;
+      case 'display': {
+        const display = model.spec.display;
+        const uses = display.kind === 'field' ? [display.field] : display.uses;
+        const columns: Record<string, string> = {};
+        for (const name of uses) {
+          const used = model.fields.get(name);
+          columns[name] = select(state, alias, used?.column ?? name);
+        }
+        plan.keys.push({ key, kind: 'display', columns });
+        break;
+      }
+      case 'created':
+      case 'last_updated':
+        plan.keys.push({ key, kind: 'timestamp', column: select(state, alias, key) });
+        break;
+      case '_depth':
+        plan.keys.push({ key, kind: 'depth', column: select(state, alias, '_depth') });
+        break;
+      case 'tags':
+        if (!nested) plan.keys.push({ key, kind: 'tags' });
+        break;
+      case 'custom_fields':
+        plan.keys.push({ key, kind: 'custom_fields', column: select(state, alias, 'custom_field_data') });
+        break;
+      default:
+        throw new Error(`${model.label} has no key ${key}`);
+    }
+  }
+  return plan;
+}

@@ -1,0 +1,98 @@
+import os from 'node:os';
+import { createRequire } from 'node:module';
+import type { Request, Response, Router } from 'express';
+import { stringify as toYaml } from 'yaml';
+import type { AppContext } from '../app-context.js';
+import { principalOf } from '../app-context.js';
+import { stateOf } from '../http/middleware.js';
+import { sendJson } from '../http/respond.js';
+import { MethodNotAllowedError } from '../http/errors.js';
+
+const require = createRequire(import.meta.url);
+
+/** Versions of the packages the service runs on, for `/api/status/`. */
+function installedApps(): Record<string, string> {
+  const names = ['better-sqlite3', 'express', 'handlebars', 'knex', 'pg', 'pg-boss', 'yaml'];
+  const versions: Record<string, string> = {};
+  for (const name of names) {
+    try {
+      versions[name] = (require(`${name}/package.json`) as { version: string }).version;
+    } catch {
+      // not installed
+    }
+  }
+  return versions;
+}
+
+/**
+ * `/api/` (app roots), `/api/<app>/` (endpoints), `/api/status/`, `/api/plugins/` and the OpenAPI document.
+ * Other apps' extra roots (e.g. `/api/users/config/`) are mounted by their own modules.
+ */
+export function mountRoots(router: Router, app: AppContext, extraEndpoints: Record<string, Record<string, string>> = {}): void {
+  const apps = new Map<string, Record<string, string>>();
+  for (const model of app.schema.endpoints()) {
+    const endpoints = apps.get(model.spec.app) ?? {};
+    endpoints[model.spec.path!] = model.listPath!;
+    apps.set(model.spec.app, endpoints);
+  }
+  for (const [appName, endpoints] of Object.entries(extraEndpoints)) {
+    apps.set(appName, { ...(apps.get(appName) ?? {}), ...endpoints });
+  }
+  const readOnly = (handler: (req: Request, res: Response) => void | Promise<void>) => ({
+    get: handler,
+    other: (req: Request) => {
+      throw new MethodNotAllowedError(req.method);
+    },
+  });
+  const route = (path: string, handler: (req: Request, res: Response) => void | Promise<void>): void => {
+    const h = readOnly(handler);
+    router.route(path).get(h.get).all(h.other);
+  };
+
+  route('/', (_req, res) => {
+    app.permissions.requireLogin(principalOf(res));
+    const { apiRoot } = stateOf(res);
+    const names = [...new Set([...apps.keys(), 'plugins', 'status'])].sort();
+    res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+    sendJson(res, 200, Object.fromEntries(names.map((name) => [name, `${apiRoot}/${name}/`])));
+  });
+  route('/status/', (_req, res) => {
+    app.permissions.requireLogin(principalOf(res));
+    const apps = installedApps();
+    sendJson(res, 200, {
+      'django-version': null,
+      hostname: os.hostname(),
+      'installed_apps': apps,
+      'netbox-version': app.registry.version,
+      'netbox-full-version': app.registry.version,
+      'node-version': process.versions.node,
+      plugins: {},
+      'python-version': null,
+      'rq-workers-running': 0,
+      database: app.db.dialect,
+    });
+  });
+  route('/plugins/', (_req, res) => {
+    app.permissions.requireLogin(principalOf(res));
+    sendJson(res, 200, {});
+  });
+  for (const [name, endpoints] of apps) {
+    route(`/${name}/`, (_req, res) => {
+      app.permissions.requireLogin(principalOf(res));
+      const { apiRoot } = stateOf(res);
+      const sorted = Object.keys(endpoints).sort();
+      res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+      sendJson(res, 200, Object.fromEntries(sorted.map((key) => [key, `${apiRoot}${endpoints[key]}`])));
+    });
+  }
+
+  let yamlDocument: string | undefined;
+  route('/schema/', (req, res) => {
+    const format = stateOf(res).params.get('format');
+    const wantsJson = format === 'json' || (format === null && (req.get('accept') ?? '').includes('application/json'));
+    if (wantsJson) return sendJson(res, 200, app.registry.openapi);
+    yamlDocument ??= toYaml(app.registry.openapi, { aliasDuplicateObjects: false });
+    res.status(200).setHeader('Content-Type', 'application/vnd.oai.openapi; charset=utf-8');
+    res.end(yamlDocument);
+  });
+}

@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import type { UniqueSpec } from '../spec.js';
+import type { ModelInfo } from './schema.js';
+import type { PreparedItem } from './write.js';
+import { decodeColumn } from './values.js';
+import { chunks } from './fetch.js';
+
+/**
+ * Checks unique and unique-together constraints for a batch of prepared objects with one query per
+ * constraint, against stored rows and within the batch. Violations become errors under the constraint's
+ * key (the field for single-field constraints, `__all__` otherwise).
+ */
+export async function checkUniques(q: Knex, model: ModelInfo, items: readonly PreparedItem[]): Promise<void> {
+  for (const unique of model.spec.uniques) {
+    const candidates = items.filter((item) => applies(unique, item));
+    if (candidates.length === 0) continue;
+    const keyOf = (values: readonly unknown[]): string =>
+      JSON.stringify(values.map((v, i) => (v === null || v === undefined ? null : i === 0 && unique.caseInsensitive ? String(v).toLowerCase() : String(v))));
+    const fields = unique.fields.map((name) => model.fields.get(name)!);
+    const taken = new Map<string, number>();
+    const firstValues = [...new Set(candidates.map((item) => item.values[unique.fields[0]!]))];
+    const firstColumn = fields[0]!.column!;
+    for (const chunk of chunks(firstValues, 500)) {
+      const query = q(model.table).select(['id', ...fields.map((f) => f.column!)]);
+      if (unique.caseInsensitive) {
+        query.where((w) => chunk.forEach((v) => w.orWhereRaw('lower(??) = lower(?)', [firstColumn, v as string])));
+      } else {
+        query.whereIn(firstColumn, chunk as Knex.Value[]);
+      }
+      for (const name of unique.whereNull) query.whereNull(model.fields.get(name)!.column!);
+      for (const row of (await query) as Record<string, unknown>[]) {
+        taken.set(keyOf(fields.map((f) => decodeColumn(f, row[f.column!]))), Number(row.id));
+      }
+    }
+    const seen = new Map<string, PreparedItem>();
+    for (const item of candidates) {
+      const key = keyOf(unique.fields.map((name) => item.values[name]));
+      const owner = taken.get(key);
+      const duplicateInBatch = seen.has(key);
+      if ((owner !== undefined && owner !== item.id) || duplicateInBatch) item.errors.add(unique.errorKey, unique.message);
+      seen.set(key, item);
+    }
+  }
+}
+
+/** A constraint applies when its fields are set (NULLs never collide) and its null-condition holds. */
+function applies(unique: UniqueSpec, item: PreparedItem): boolean {
+  if (unique.errorKey === '__all__' ? item.errors.has() : item.errors.has(unique.errorKey)) return false;
+  if (unique.fields.some((name) => item.values[name] === null || item.values[name] === undefined)) return false;
+  if (unique.whereNull.some((name) => item.values[name] !== null && item.values[name] !== undefined)) return false;
+  if (item.existing) {
+    const touched = [...unique.fields, ...unique.whereNull].some((name) => item.values[name] !== item.existing![name]);
+    if (!touched) return false;
+  }
+  return true;
+}

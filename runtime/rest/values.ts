@@ -1,0 +1,80 @@
+import type { ChoiceField, FieldSpec } from '../spec.js';
+import { renderTimestamp } from '../db/clock.js';
+
+/**
+ * Turns a raw database value into its JavaScript value (same on both dialects): SQLite booleans are 0/1
+ * and JSON is text there.
+ */
+export function decodeColumn(field: FieldSpec, raw: unknown): unknown {
+  if (raw === null || raw === undefined) return null;
+  switch (field.kind) {
+    case 'boolean':
+      return raw === true || raw === 1 || raw === '1';
+    case 'json':
+    case 'list':
+    case 'object_types':
+      return typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+    case 'integer':
+    case 'decimal':
+    case 'fk':
+      return typeof raw === 'number' ? raw : Number(raw);
+    default:
+      return raw;
+  }
+}
+
+/** Decodes a JSON column (custom field data and the like). */
+export function decodeJson(raw: unknown): unknown {
+  if (raw === null || raw === undefined) return null;
+  return typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+}
+
+/** Encodes a value for a column: JSON as text on SQLite, booleans as 0/1 there. */
+export function encodeColumn(field: FieldSpec, value: unknown, dialect: 'sqlite' | 'postgres'): unknown {
+  if (value === null || value === undefined) return value ?? null;
+  switch (field.kind) {
+    case 'json':
+    case 'list':
+    case 'object_types':
+      return JSON.stringify(value);
+    case 'boolean':
+      return dialect === 'sqlite' ? (value ? 1 : 0) : value;
+    default:
+      return value;
+  }
+}
+
+/** The API representation of a decoded value: choices as `{value, label}`, timestamps in DRF's format. */
+export function presentValue(field: FieldSpec, value: unknown): unknown {
+  switch (field.kind) {
+    case 'choice':
+      return presentChoice(field, value);
+    case 'datetime':
+      return renderTimestamp(value as string | null);
+    default:
+      return value;
+  }
+}
+
+function presentChoice(field: ChoiceField, value: unknown): unknown {
+  if (field.raw) return value;
+  if (value === null || value === '') return null;
+  const label = field.choices.find(([v]) => v === value)?.[1] ?? '';
+  return { value, label };
+}
+
+/** Python's repr of a JSON-like value, for NetBox's "…provided attributes: {'slug': 'x'}" messages. */
+export function pythonRepr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(', ')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`)
+      .join(', ')}}`;
+  }
+  return String(value);
+}

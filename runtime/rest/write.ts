@@ -1,0 +1,344 @@
+import type { Knex } from 'knex';
+import type { Settings } from '../config.js';
+import type { Dialect } from '../db/connect.js';
+import { now } from '../db/clock.js';
+import type { AuthUser, DomainFunctions } from '../domain/types.js';
+import { FieldErrors, ValidationError } from '../http/errors.js';
+import type { FieldSpec, ForeignKeyField } from '../spec.js';
+import { parseFieldValue, pythonType } from './parse-field.js';
+import { RelatedResolver } from './related.js';
+import type { ModelInfo, Schema } from './schema.js';
+import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
+import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
+import { checkUniques } from './unique.js';
+import { decodeColumn, decodeJson, encodeColumn } from './values.js';
+import { chunks } from './fetch.js';
+import { hashPassword } from '../auth/passwords.js';
+
+type Row = Record<string, unknown>;
+
+/** One change made by a write, for change logging and event rules. */
+export interface Change {
+  action: 'create' | 'update' | 'delete';
+  model: ModelInfo;
+  id: number;
+  /** The row before the change (update, delete). */
+  before: Row | null;
+  message: string;
+}
+
+/** Everything a write needs; `q` is the write's transaction. */
+export interface WriteContext {
+  q: Knex.Transaction;
+  schema: Schema;
+  dialect: Dialect;
+  settings: Settings;
+  domain: DomainFunctions;
+  user: AuthUser | null;
+  resolver: RelatedResolver;
+  /** Validates and normalises `custom_fields` of a body; returns the data to store. */
+  customFields: (model: ModelInfo, input: unknown, existing: Record<string, unknown> | null, errors: FieldErrors) => Promise<Record<string, unknown> | null>;
+  /** Every change of this transaction, in order. */
+  changes: Change[];
+}
+
+/** One object of a write after validation. */
+export interface PreparedItem {
+  input: Record<string, unknown>;
+  /** Existing id (updates) or the new id once inserted. */
+  id: number | null;
+  existingRow: Row | null;
+  existing: Record<string, unknown> | null;
+  /** Field name → value after the write. */
+  values: Record<string, unknown>;
+  tags: TagOps | null;
+  customFields: Record<string, unknown> | null;
+  message: string;
+  errors: FieldErrors;
+  transient: Record<string, unknown>;
+}
+
+/** Result of a create or update: the ids in request order and per-object data for the response. */
+export interface WriteResult {
+  ids: number[];
+  transient: Map<number, Record<string, unknown>>;
+}
+
+/** Field values of a stored row (FKs as ids). */
+export function decodeRow(model: ModelInfo, row: Row): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of model.spec.fields) if (field.column) values[field.name] = decodeColumn(field, row[field.column]);
+  return values;
+}
+
+/** Validates and creates objects (all or none). Bulk errors come back aligned with the input. */
+export async function createObjects(ctx: WriteContext, model: ModelInfo, inputs: unknown[], bulk: boolean): Promise<WriteResult> {
+  const items = await prepareItems(ctx, model, inputs.map((input) => ({ input, existingRow: null })), false);
+  throwIfInvalid(items, bulk ? 'aligned' : 'single');
+
+  const timestamp = now();
+  const rows = items.map((item) => insertRow(ctx, model, item, timestamp));
+  const ids: number[] = [];
+  if (model.spec.tree) {
+    for (const row of rows) ids.push(await insertOne(ctx.q, model, row));
+    await placeNewNodes(
+      ctx.q,
+      model,
+      items.map((item, i) => ({ id: ids[i]!, parent: (item.values.parent as number | null) ?? null, name: nameOf(item) })),
+    );
+  } else {
+    const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) {
+      const inserted = (await ctx.q(model.table).insert(chunk).returning('id')) as ({ id: number } | number)[];
+      ids.push(...inserted.map((r) => Number(typeof r === 'object' ? r.id : r)));
+    }
+  }
+  items.forEach((item, i) => (item.id = ids[i]!));
+
+  const tagRows = newObjectTagRows(
+    model,
+    items.filter((item) => item.tags).map((item) => ({ id: item.id!, ops: item.tags! })),
+  );
+  const itemModel = ctx.schema.withRole('tagged_item');
+  if (itemModel) for (const chunk of chunks(tagRows, 300)) await ctx.q(itemModel.table).insert(chunk);
+
+  for (const item of items) ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
+  return { ids, transient: transientById(items) };
+}
+
+/**
+ * Validates and updates objects (all or none). `partial` is PATCH; PUT needs every required field.
+ * Items whose id does not exist are skipped (bulk) — callers check single objects beforehand.
+ */
+export async function updateObjects(
+  ctx: WriteContext,
+  model: ModelInfo,
+  updates: readonly { id: number; input: unknown }[],
+  partial: boolean,
+): Promise<WriteResult> {
+  const existingRows = new Map<number, Row>();
+  for (const chunk of chunks(
+    updates.map((u) => u.id),
+    500,
+  )) {
+    for (const row of (await ctx.q(model.table).whereIn('id', chunk).select('*')) as Row[]) existingRows.set(Number(row.id), row);
+  }
+  const present = updates.filter((u) => existingRows.has(u.id));
+  const items = await prepareItems(
+    ctx,
+    model,
+    present.map((u) => ({ input: u.input, existingRow: existingRows.get(u.id)! })),
+    partial,
+  );
+  throwIfInvalid(items, 'first');
+
+  const timestamp = now();
+  const tagChanges: { id: number; ops: TagOps }[] = [];
+  for (const item of items) {
+    const id = item.id!;
+    const changes = updateRow(ctx, model, item);
+    if (model.hasTimestamps) changes.last_updated = timestamp;
+    if (Object.keys(changes).length > 0) await ctx.q(model.table).where('id', id).update(changes);
+    if (model.spec.tree && (item.values.parent !== item.existing!.parent || nameOf(item) !== item.existing!.name)) {
+      await moveNode(ctx.q, model, id, (item.values.parent as number | null) ?? null, nameOf(item));
+    }
+    if (item.tags) tagChanges.push({ id, ops: item.tags });
+    ctx.changes.push({ action: 'update', model, id, before: item.existingRow, message: item.message });
+  }
+  await applyTags(ctx.q, ctx.schema, model, tagChanges);
+  return { ids: items.map((i) => i.id!), transient: transientById(items) };
+}
+
+function nameOf(item: PreparedItem): string {
+  return String(item.values.name ?? item.id ?? '');
+}
+
+function transientById(items: readonly PreparedItem[]): Map<number, Record<string, unknown>> {
+  return new Map(items.filter((i) => Object.keys(i.transient).length > 0).map((i) => [i.id!, i.transient]));
+}
+
+function throwIfInvalid(items: readonly PreparedItem[], shape: 'single' | 'aligned' | 'first'): void {
+  if (!items.some((i) => i.errors.has())) return;
+  if (shape === 'aligned') throw new ValidationError(items.map((i) => i.errors.errors));
+  throw new ValidationError(items.find((i) => i.errors.has())!.errors.errors);
+}
+
+async function insertOne(q: Knex, model: ModelInfo, row: Row): Promise<number> {
+  const [inserted] = (await q(model.table).insert(row).returning('id')) as ({ id: number } | number)[];
+  return Number(typeof inserted === 'object' ? inserted.id : inserted);
+}
+
+/** Parses and validates every body; FKs and tags of the whole batch are looked up first, in batches. */
+async function prepareItems(
+  ctx: WriteContext,
+  model: ModelInfo,
+  raw: readonly { input: unknown; existingRow: Row | null }[],
+  partial: boolean,
+): Promise<PreparedItem[]> {
+  const objects = raw.map((r) => (isPlainObject(r.input) ? r.input : null));
+  for (const field of model.writable) {
+    if (field.kind !== 'fk') continue;
+    const target = ctx.schema.model(field.target);
+    await ctx.resolver.prefetch(target, objects.map((o) => o?.[field.name]));
+  }
+  const tags = new TagResolver(ctx.q, ctx.schema);
+  if (model.hasTags) await tags.prefetch(objects.filter((o): o is Record<string, unknown> => o !== null));
+
+  const items: PreparedItem[] = [];
+  for (const [index, { input, existingRow }] of raw.entries()) {
+    const errors = new FieldErrors();
+    const object = objects[index];
+    const existing = existingRow ? decodeRow(model, existingRow) : null;
+    const item: PreparedItem = {
+      input: object ?? {},
+      id: existingRow ? Number(existingRow.id) : null,
+      existingRow,
+      existing,
+      values: { ...(existing ?? {}) },
+      tags: null,
+      customFields: null,
+      message: '',
+      errors,
+      transient: {},
+    };
+    items.push(item);
+    if (!object) {
+      errors.add('non_field_errors', `Invalid data. Expected a dictionary, but got ${pythonType(input)}.`);
+      continue;
+    }
+    await parseFields(ctx, model, item, partial);
+    if (model.hasTags) item.tags = tags.parse(model, object, existing === null, errors);
+    if (model.hasCustomFields && (existing === null || 'custom_fields' in object)) {
+      const current = existingRow ? ((decodeJson(existingRow.custom_field_data) ?? {}) as Record<string, unknown>) : null;
+      item.customFields = await ctx.customFields(model, object.custom_fields, current, errors);
+    }
+    parseMessage(object, errors, item);
+    if (errors.has()) continue;
+    await validateItem(ctx, model, item);
+  }
+  await checkUniques(ctx.q, model, items);
+  return items;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseMessage(object: Record<string, unknown>, errors: FieldErrors, item: PreparedItem): void {
+  const message = object.changelog_message;
+  if (message === undefined || message === null) return;
+  if (typeof message !== 'string') errors.add('changelog_message', 'Not a valid string.');
+  else if (message.length > 200) errors.add('changelog_message', 'Ensure this field has no more than 200 characters.');
+  else item.message = message;
+}
+
+async function parseFields(ctx: WriteContext, model: ModelInfo, item: PreparedItem, partial: boolean): Promise<void> {
+  const creating = item.existing === null;
+  for (const field of model.writable) {
+    const present = Object.hasOwn(item.input, field.name) && item.input[field.name] !== undefined;
+    if (!present) {
+      if (creating) {
+        if (field.required) item.errors.add(field.name, 'This field is required.');
+        else item.values[field.name] = defaultValue(field);
+      } else if (!partial && field.required && !field.createOnly) {
+        item.errors.add(field.name, 'This field is required.');
+      }
+      continue;
+    }
+    if (!creating && field.createOnly) continue;
+    const parsed = await parseInput(ctx, field, item.input[field.name]);
+    if (parsed.ok) item.values[field.name] = parsed.value;
+    else for (const message of parsed.errors) item.errors.add(field.name, message);
+  }
+  if (creating) {
+    for (const field of model.spec.fields) {
+      if (!(field.name in item.values)) item.values[field.name] = defaultValue(field);
+    }
+  }
+}
+
+async function parseInput(ctx: WriteContext, field: FieldSpec, value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; errors: string[] }> {
+  if (value === null) {
+    if (field.nullable) return { ok: true, value: null };
+    if (field.kind === 'choice' && !field.raw) return parseFieldValue(field, '');
+    return { ok: false, errors: ['This field may not be null.'] };
+  }
+  if (field.kind === 'fk') {
+    const resolved = await ctx.resolver.resolve(ctx.schema.model(field.target), value);
+    return resolved.ok ? { ok: true, value: resolved.id } : { ok: false, errors: [resolved.error] };
+  }
+  const parsed = parseFieldValue(field, value);
+  if (parsed.ok && field.kind === 'password') return { ok: true, value: await hashPassword(parsed.value as string) };
+  return parsed;
+}
+
+function defaultValue(field: FieldSpec): unknown {
+  if (field.default === 'now' && field.kind === 'datetime') return now();
+  if (field.default !== undefined) return structuredClone(field.default);
+  if (field.kind === 'string' && field.blank && !field.nullable) return '';
+  return null;
+}
+
+async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
+  if (model.spec.tree && item.existing && item.values.parent !== null && item.values.parent !== item.existing.parent) {
+    if (await isSelfOrDescendant(ctx.q, model, item.id!, item.values.parent as number)) {
+      item.errors.add('parent', `Cannot assign self or child ${model.spec.verboseName} as parent.`);
+      return;
+    }
+  }
+  const itemContext = {
+    q: ctx.q,
+    schema: ctx.schema,
+    dialect: ctx.dialect,
+    settings: ctx.settings,
+    model,
+    user: ctx.user,
+    values: item.values,
+    existing: item.existing,
+    input: item.input,
+    errors: item.errors,
+    transient: item.transient,
+  };
+  for (const name of model.spec.validators) {
+    await ctx.domain.validator(name)(itemContext);
+    if (item.errors.has()) return;
+  }
+  if (model.spec.hooks.prepare) await ctx.domain.prepare(model.spec.hooks.prepare)(itemContext);
+}
+
+function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, timestamp: string): Row {
+  const row: Row = {};
+  for (const field of model.spec.fields) {
+    if (!field.column) continue;
+    row[field.column] = encodeColumn(field, item.values[field.name] ?? null, ctx.dialect);
+  }
+  if (model.spec.tree) Object.assign(row, { _path: '', _depth: 0 });
+  if (model.hasCustomFields) row.custom_field_data = JSON.stringify(item.customFields ?? {});
+  if (model.hasTimestamps) Object.assign(row, { created: timestamp, last_updated: timestamp });
+  return row;
+}
+
+function updateRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Row {
+  const changes: Row = {};
+  for (const field of model.spec.fields) {
+    if (!field.column || !(field.name in item.values)) continue;
+    const value = item.values[field.name];
+    if (sameValue(value, item.existing![field.name])) continue;
+    changes[field.column] = encodeColumn(field, value ?? null, ctx.dialect);
+  }
+  if (item.customFields) changes.custom_field_data = JSON.stringify(item.customFields);
+  return changes;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'object' || typeof b === 'object') return JSON.stringify(a) === JSON.stringify(b);
+  return false;
+}
+
+/** The FK field of `model` named `name` (used by domain code and tests). */
+export function foreignKey(model: ModelInfo, name: string): ForeignKeyField {
+  const field = model.fields.get(name);
+  if (!field || field.kind !== 'fk') throw new Error(`${model.label}.${name} is not an fk`);
+  return field;
+}
