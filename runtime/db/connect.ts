@@ -82,7 +82,7 @@ function prepareSqlite(conn: SqliteConnection, filename: string): void {
   conn.pragma('busy_timeout = 10000');
   conn.pragma('synchronous = NORMAL');
   const regexCache = new Map<string, RegExp>();
-  const matcher = (flags: string) => (pattern: unknown, value: unknown) => {
+  const matcher = (flags: string) => (value: unknown, pattern: unknown) => {
     if (value === null || value === undefined) return null;
     const key = `${flags}/${String(pattern)}`;
     let regex = regexCache.get(key);
@@ -93,6 +93,6 @@ function prepareSqlite(conn: SqliteConnection, filename: string): void {
     }
     return regex.test(String(value)) ? 1 : 0;
   };
-  conn.function('regexp', { deterministic: true }, matcher('u'));
-  conn.function('iregexp', { deterministic: true }, matcher('iu'));
+  conn.function('svc_regexp', { deterministic: true }, matcher('u'));
+  conn.function('svc_iregexp', { deterministic: true }, matcher('iu'));
 }

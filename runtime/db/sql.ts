@@ -40,10 +40,10 @@ export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Regular-expression match (case-insensitive with `insensitive`). */
+/** Regular-expression match (case-insensitive with `insensitive`); bindings: column, then pattern. */
 export function regexMatch(dialect: Dialect, column: string, insensitive: boolean): string {
   if (dialect === 'postgres') return `${column} ${insensitive ? '~*' : '~'} ?`;
-  return `${insensitive ? 'iregexp' : 'regexp'}(?, ${column})`;
+  return `${insensitive ? 'svc_iregexp' : 'svc_regexp'}(${column}, ?)`;
 }
 
 /** `ORDER BY` item with PostgreSQL's NULL placement (last ascending, first descending) on both dialects. */

@@ -268,6 +268,14 @@ async function parseInput(ctx: WriteContext, field: FieldSpec, value: unknown): 
     return resolved.ok ? { ok: true, value: resolved.id } : { ok: false, errors: [resolved.error] };
   }
   const parsed = parseFieldValue(field, value);
+  if (parsed.ok && field.kind === 'object_types') {
+    for (const label of parsed.value as string[]) {
+      const model = ctx.schema.models.get(label);
+      if (!model || (field.feature && !model.spec.features.includes(field.feature))) {
+        return { ok: false, errors: [`Invalid content type: ${label}`] };
+      }
+    }
+  }
   if (parsed.ok && field.kind === 'password') return { ok: true, value: await hashPassword(parsed.value as string) };
   return parsed;
 }

@@ -1,0 +1,134 @@
+import Sqlite from 'better-sqlite3';
+import pg from 'pg';
+
+/**
+ * The baseline's data access: hand-written SQL on the drivers themselves (no query builder), one statement
+ * per question. Column aliases are flat so that rendering is a plain property walk.
+ */
+
+/** A site joined with its region, site group and tenant (the columns their nested forms render). */
+export interface SiteRow {
+  id: number;
+  name: string;
+  slug: string;
+  status: string;
+  facility: string;
+  time_zone: string | null;
+  description: string;
+  physical_address: string;
+  shipping_address: string;
+  latitude: number | null;
+  longitude: number | null;
+  comments: string;
+  created: string | null;
+  last_updated: string | null;
+  region_id: number | null;
+  r_name: string;
+  r_slug: string;
+  r_description: string;
+  r_depth: number;
+  group_id: number | null;
+  g_name: string;
+  g_slug: string;
+  g_description: string;
+  g_depth: number;
+  tenant_id: number | null;
+  t_name: string;
+  t_slug: string;
+  t_description: string;
+}
+
+/** A tag of one site. */
+export interface TagRow {
+  object_id: number;
+  id: number;
+  name: string;
+  slug: string;
+  color: string;
+}
+
+/** The three queries of a list page. Timestamps come back in the stored form `…SS.ffffffZ`. */
+export interface PageSource {
+  count(): Promise<number>;
+  page(limit: number, offset: number): Promise<SiteRow[]>;
+  /** Tags of these sites in the tag model's order (weight, name, id). */
+  tags(siteIds: readonly number[]): Promise<TagRow[]>;
+  close(): Promise<void>;
+}
+
+const PAGE_SQL = `
+SELECT s.id, s.name, s.slug, s.status, s.facility, s.time_zone, s.description, s.physical_address,
+       s.shipping_address, s.latitude, s.longitude, s.comments, s.created, s.last_updated,
+       s.region_id, r.name AS r_name, r.slug AS r_slug, r.description AS r_description, r._depth AS r_depth,
+       s.group_id, g.name AS g_name, g.slug AS g_slug, g.description AS g_description, g._depth AS g_depth,
+       s.tenant_id, t.name AS t_name, t.slug AS t_slug, t.description AS t_description
+FROM dcim_site s
+LEFT JOIN dcim_region r ON r.id = s.region_id
+LEFT JOIN dcim_sitegroup g ON g.id = s.group_id
+LEFT JOIN tenancy_tenant t ON t.id = s.tenant_id
+ORDER BY s.name, s.id`;
+
+const TAGS_SQL = `
+SELECT ti.object_id, tg.id, tg.name, tg.slug, tg.color
+FROM extras_taggeditem ti JOIN extras_tag tg ON tg.id = ti.tag_id
+WHERE ti.object_type = 'dcim.site' AND ti.object_id IN `;
+const TAGS_ORDER = ' ORDER BY tg.weight, tg.name, tg.id';
+
+/** better-sqlite3 on the service's SQLite file (a second connection; WAL lets both read). */
+export function openSqliteSource(file: string): PageSource {
+  const conn = new Sqlite(file, { fileMustExist: true });
+  conn.pragma('busy_timeout = 10000');
+  const count = conn.prepare<[], { n: number }>('SELECT count(*) AS n FROM dcim_site');
+  const page = conn.prepare<[number, number], SiteRow>(`${PAGE_SQL} LIMIT ? OFFSET ?`);
+  // One prepared statement per IN-list length; a page size rarely varies.
+  const tagStatements = new Map<number, Sqlite.Statement<number[], TagRow>>();
+  return {
+    count: async () => count.get()!.n,
+    page: async (limit, offset) => page.all(limit, offset),
+    tags: async (ids) => {
+      if (ids.length === 0) return [];
+      let statement = tagStatements.get(ids.length);
+      if (!statement) {
+        statement = conn.prepare<number[], TagRow>(`${TAGS_SQL}(${ids.map(() => '?').join(',')})${TAGS_ORDER}`);
+        tagStatements.set(ids.length, statement);
+      }
+      return statement.all(...ids);
+    },
+    close: async () => {
+      conn.close();
+    },
+  };
+}
+
+/** A `pg` Pool (10 connections, like the service's Knex pool) with its own type parsers. */
+export function openPostgresSource(url: string): PageSource {
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') => {
+      if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (v: string) => Number(v);
+      if (oid === pg.types.builtins.TIMESTAMPTZ) return storedTimestamp;
+      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+    },
+  } as pg.CustomTypesConfig;
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c timezone=UTC', types });
+  return {
+    count: async () => (await pool.query<{ n: number }>({ name: 'bench_count', text: 'SELECT count(*) AS n FROM dcim_site' })).rows[0]!.n,
+    page: async (limit, offset) => (await pool.query<SiteRow>({ name: 'bench_page', text: `${PAGE_SQL} LIMIT $1 OFFSET $2`, values: [limit, offset] })).rows,
+    tags: async (ids) => {
+      if (ids.length === 0) return [];
+      const text = `${TAGS_SQL}(SELECT unnest($1::bigint[]))${TAGS_ORDER}`;
+      return (await pool.query<TagRow>({ name: 'bench_tags', text, values: [ids] })).rows;
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** `2026-11-22 17:10:19.1234+00` (session time zone UTC) → `2026-11-22T17:10:19.123400Z`. */
+function storedTimestamp(text: string): string {
+  const space = text.indexOf(' ');
+  const plus = text.lastIndexOf('+');
+  const time = text.slice(space + 1, plus);
+  const dot = time.indexOf('.');
+  const whole = dot < 0 ? time : time.slice(0, dot);
+  const fraction = dot < 0 ? '' : time.slice(dot + 1);
+  return `${text.slice(0, space)}T${whole}.${fraction.padEnd(6, '0')}Z`;
+}

@@ -1,0 +1,97 @@
+import { Worker } from 'node:worker_threads';
+import type { SeedRefs } from './site-body.js';
+
+/**
+ * The load generator's main-thread side. The requests themselves run in a worker thread so that the client's
+ * work (sending, reading 100 kB pages) does not share the event loop with the server under test.
+ */
+
+/** What each request of a run is. */
+export type RequestPlan =
+  | { kind: 'get'; paths: string[] }
+  | { kind: 'post-sites'; path: string; prefix: string; refs: SeedRefs; perRequest: number };
+
+/** One load run: `concurrency` workers looping over keep-alive connections after a warm-up. */
+export interface LoadSpec {
+  port: number;
+  headers: Record<string, string>;
+  plan: RequestPlan;
+  /** Status every response must have. */
+  expectedStatus: number;
+  concurrency: number;
+  /** Measure for this long… */
+  durationMs?: number;
+  /** …or for exactly this many requests. */
+  requests?: number;
+  /** Warm-up by time (duration runs) or by count (request-count runs); not measured. */
+  warmupMs?: number;
+  warmupRequests?: number;
+}
+
+/** What the worker reports back. */
+export interface LoadOutcome {
+  latenciesMs: number[];
+  elapsedMs: number;
+  /** Requests sent in total, warm-up included (to divide query counts by). */
+  totalRequests: number;
+  errors: number;
+  firstError: string | null;
+}
+
+/** Measured numbers of one run. */
+export interface LoadStats {
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  maxMs: number;
+  totalRequests: number;
+}
+
+/** Runs a load in a fresh worker thread; fails loudly when any response had an unexpected status. */
+export async function runLoad(spec: LoadSpec): Promise<LoadStats> {
+  const outcome = await inWorker(spec);
+  if (outcome.errors > 0) throw new Error(`${outcome.errors} request(s) failed; first: ${outcome.firstError}`);
+  return summarize(outcome);
+}
+
+/** Request count, rate and latency percentiles (nearest rank) of a run. */
+export function summarize(outcome: LoadOutcome): LoadStats {
+  const sorted = [...outcome.latenciesMs].sort((a, b) => a - b);
+  const n = sorted.length;
+  const at = (p: number): number => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))]!);
+  return {
+    requests: n,
+    rps: n === 0 ? 0 : n / (outcome.elapsedMs / 1000),
+    p50Ms: at(50),
+    p99Ms: at(99),
+    meanMs: n === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / n,
+    maxMs: n === 0 ? 0 : sorted[n - 1]!,
+    totalRequests: outcome.totalRequests,
+  };
+}
+
+function inWorker(spec: LoadSpec): Promise<LoadOutcome> {
+  // tsx's hooks do not reach worker threads on Node 20, so the worker loads its TypeScript entry through
+  // tsx's own API.
+  const api = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./load-worker.ts', import.meta.url).href;
+  const source = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, { eval: true, workerData: spec });
+    let settled = false;
+    worker.once('message', (outcome: LoadOutcome) => {
+      settled = true;
+      resolve(outcome);
+      void worker.terminate();
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`load worker exited with code ${code} before reporting`));
+    });
+  });
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadStats } from './load.js';
+
+/** One measured scenario of one database. */
+export interface ScenarioResult extends LoadStats {
+  name: string;
+  /** req/s divided by the baseline list's req/s of the same database and run. */
+  ratio: number | null;
+  /** Service queries per request (warm-up included); null for the baseline. */
+  queriesPerRequest: number | null;
+}
+
+/** A target and whether this run met it. */
+export interface TargetResult {
+  name: string;
+  database: string;
+  met: boolean;
+  detail: string;
+}
+
+/** Everything measured on one database, or why it was skipped. */
+export interface DatabaseResult {
+  database: string;
+  skipped?: string;
+  seed?: { sites: number; totalMs: number; chunkMs: number[] };
+  scenarios: ScenarioResult[];
+}
+
+/** Prints one database's table. */
+export function printDatabase(result: DatabaseResult): void {
+  console.log('');
+  if (result.skipped) {
+    console.log(`${result.database}: skipped — ${result.skipped}`);
+    return;
+  }
+  const seed = result.seed;
+  if (seed) {
+    const chunks = [...seed.chunkMs].sort((a, b) => a - b);
+    const median = chunks[Math.floor(chunks.length / 2)] ?? 0;
+    console.log(
+      `${result.database} — seeded ${seed.sites.toLocaleString('en')} sites through the API in ${(seed.totalMs / 1000).toFixed(1)} s ` +
+        `(${chunks.length} bulk POSTs, median ${median.toFixed(0)} ms each)`,
+    );
+  }
+  const rows = result.scenarios.map((s) => [
+    s.name,
+    String(s.requests),
+    s.rps.toFixed(s.rps < 10 ? 2 : 0),
+    s.p50Ms.toFixed(1),
+    s.p99Ms.toFixed(1),
+    s.ratio === null ? '—' : `${(s.ratio * 100).toFixed(0)} %`,
+    s.queriesPerRequest === null ? '—' : s.queriesPerRequest.toFixed(1),
+  ]);
+  printTable(['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'queries/req'], rows);
+}
+
+/** Prints the targets with a verdict each. */
+export function printTargets(targets: readonly TargetResult[]): void {
+  console.log('\nTargets');
+  for (const target of targets) console.log(`  [${target.met ? 'MET' : 'NOT MET'}] ${target.name} (${target.database}): ${target.detail}`);
+}
+
+/** Writes the run's results (and where it ran) as JSON; returns the path written. */
+export function writeResults(file: string, payload: { options: unknown; databases: DatabaseResult[]; targets: TargetResult[] }): string {
+  const cpus = os.cpus();
+  const document = {
+    date: new Date().toISOString(),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    cpu: `${cpus[0]?.model ?? 'unknown'} × ${cpus.length}`,
+    ...payload,
+  };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
+  return file;
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}

@@ -1,0 +1,237 @@
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { openPostgresSource, openSqliteSource } from './baseline-sources.js';
+import { startBaseline } from './baseline.js';
+import { createPostgresDatabase, createSqliteDatabase, type BenchDatabase } from './databases.js';
+import { request } from './http-client.js';
+import { runLoad, type LoadSpec } from './load.js';
+import { printDatabase, printTargets, writeResults, type DatabaseResult, type ScenarioResult, type TargetResult } from './report.js';
+import { seedThroughApi } from './seed.js';
+import { startService, type RunningService } from './service.js';
+
+/**
+ * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
+ * Options: --db sqlite,postgres  --duration <s per scenario>  --warmup <s>  --concurrency <n>  --sites <n>
+ * --bulk-runs <n>  --out <file>.
+ */
+
+interface Options {
+  databases: ('sqlite' | 'postgres')[];
+  durationMs: number;
+  warmupMs: number;
+  concurrency: number;
+  sites: number;
+  bulkRuns: number;
+  bulkSize: number;
+  out: string;
+}
+
+const LIST_PATH = '/api/dcim/sites/?limit=50';
+const BASELINE_NAME = 'baseline list ?limit=50 (node:http + driver)';
+const LIST_NAME = 'GET list ?limit=50 (complete)';
+const BULK_NAME = 'POST bulk of 1,000 sites';
+
+function readOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      db: { type: 'string', default: 'sqlite,postgres' },
+      duration: { type: 'string', default: '6' },
+      warmup: { type: 'string', default: '2' },
+      concurrency: { type: 'string', default: '8' },
+      sites: { type: 'string', default: '10000' },
+      'bulk-runs': { type: 'string', default: '5' },
+      out: { type: 'string', default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json') },
+    },
+  });
+  const databases = values.db.split(',').map((d) => d.trim());
+  for (const d of databases) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`--db: unknown database '${d}'`);
+  const positive = (name: string, raw: string): number => {
+    const n = Number(raw);
+    if (!(n > 0)) throw new Error(`--${name} must be a positive number`);
+    return n;
+  };
+  return {
+    databases: databases as Options['databases'],
+    durationMs: positive('duration', values.duration) * 1000,
+    warmupMs: Number(values.warmup) * 1000,
+    concurrency: Math.round(positive('concurrency', values.concurrency)),
+    sites: Math.round(positive('sites', values.sites)),
+    bulkRuns: Math.round(positive('bulk-runs', values['bulk-runs'])),
+    bulkSize: 1000,
+    out: path.resolve(values.out),
+  };
+}
+
+async function benchDatabase(database: BenchDatabase, options: Options): Promise<DatabaseResult> {
+  const service = await startService(database.url);
+  try {
+    log(`${database.label}: seeding ${options.sites} sites through the API…`);
+    const seed = await seedThroughApi(service.port, service.authorization, {
+      sites: options.sites,
+      regions: 20,
+      tenants: 50,
+      tags: 10,
+      chunk: 1000,
+    });
+    const source = database.kind === 'sqlite' ? openSqliteSource(database.location) : openPostgresSource(database.location);
+    const baseline = await startBaseline(source);
+    try {
+      await verifySamePages(service, baseline.port);
+      const auth = { authorization: service.authorization };
+      const timed = { concurrency: options.concurrency, durationMs: options.durationMs, warmupMs: options.warmupMs, expectedStatus: 200 };
+      const scenarios: ScenarioResult[] = [];
+      const measure = async (name: string, spec: LoadSpec, counted: RunningService | null): Promise<void> => {
+        log(`${database.label}: ${name}…`);
+        const queriesBefore = counted?.db.queryCount() ?? 0;
+        const stats = await runLoad(spec);
+        const queries = counted ? (counted.db.queryCount() - queriesBefore) / stats.totalRequests : null;
+        scenarios.push({ name, ...stats, ratio: null, queriesPerRequest: queries });
+      };
+
+      await measure(BASELINE_NAME, { ...timed, port: baseline.port, headers: {}, plan: { kind: 'get', paths: [LIST_PATH] } }, null);
+      await measure(LIST_NAME, { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: [LIST_PATH] } }, service);
+      await measure(
+        'GET list ?limit=50&brief=1',
+        { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: ['/api/dcim/sites/?limit=50&brief=1'] } },
+        service,
+      );
+      await measure('GET detail /sites/<id>/', { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: detailPaths(seed.siteIds) } }, service);
+      await measure(
+        'POST single site',
+        {
+          ...timed,
+          port: service.port,
+          headers: auth,
+          expectedStatus: 201,
+          plan: { kind: 'post-sites', path: '/api/dcim/sites/', prefix: 'single', refs: seed.refs, perRequest: 1 },
+        },
+        service,
+      );
+      await measure(
+        BULK_NAME,
+        {
+          port: service.port,
+          headers: auth,
+          expectedStatus: 201,
+          concurrency: 1,
+          requests: options.bulkRuns,
+          warmupRequests: 1,
+          plan: { kind: 'post-sites', path: '/api/dcim/sites/', prefix: 'bulk', refs: seed.refs, perRequest: options.bulkSize },
+        },
+        service,
+      );
+      const baselineRps = scenarios[0]!.rps;
+      for (const scenario of scenarios) scenario.ratio = baselineRps > 0 ? scenario.rps / baselineRps : null;
+      return { database: database.label, seed: { sites: options.sites, totalMs: seed.totalMs, chunkMs: seed.chunkMs }, scenarios };
+    } finally {
+      await baseline.close();
+    }
+  } finally {
+    await service.close();
+  }
+}
+
+/**
+ * The comparison is only honest if the baseline does the service's job: two pages (the first, and one with
+ * both links) must be deep-equal (key order aside); anything else stops the benchmark.
+ */
+async function verifySamePages(service: RunningService, baselinePort: number): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true });
+  try {
+    for (const pagePath of [LIST_PATH, '/api/dcim/sites/?limit=50&offset=5000']) {
+      const fromService = await request(agent, service.port, 'GET', pagePath, { authorization: service.authorization });
+      const fromBaseline = await request(agent, baselinePort, 'GET', pagePath, {});
+      if (fromService.status !== 200 || fromBaseline.status !== 200) {
+        throw new Error(`verification of ${pagePath}: service ${fromService.status}, baseline ${fromBaseline.status}: ${fromBaseline.text.slice(0, 300)}`);
+      }
+      const expected: unknown = JSON.parse(fromService.text);
+      const actual: unknown = JSON.parse(fromBaseline.text);
+      if (!isDeepStrictEqual(expected, actual)) {
+        throw new Error(`the baseline's page differs from the service's for ${pagePath} at ${firstDifference(expected, actual, '$')}`);
+      }
+      log(`verified: baseline and service return the same ${pagePath} (${fromService.text === fromBaseline.text ? 'byte-identical' : 'deep-equal'})`);
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+function firstDifference(a: unknown, b: unknown, at: string): string {
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+    return `${at}: service ${JSON.stringify(a)} vs baseline ${JSON.stringify(b)}`;
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const left = (a as Record<string, unknown>)[key];
+    const right = (b as Record<string, unknown>)[key];
+    if (!isDeepStrictEqual(left, right)) return firstDifference(left, right, `${at}.${key}`);
+  }
+  return `${at} (no difference found)`;
+}
+
+/** Every seeded site once, in a scattered but fixed order, so that detail requests do not walk the index. */
+function detailPaths(ids: readonly number[]): string[] {
+  const step = 7919;
+  return ids.map((_, i) => `/api/dcim/sites/${ids[(i * step) % ids.length]}/`);
+}
+
+function evaluateTargets(results: readonly DatabaseResult[]): TargetResult[] {
+  const targets: TargetResult[] = [];
+  for (const result of results) {
+    const list = result.scenarios.find((s) => s.name === LIST_NAME);
+    const baseline = result.scenarios.find((s) => s.name === BASELINE_NAME);
+    if (list && baseline) {
+      targets.push({
+        name: 'list (complete) ≥ 50 % of baseline req/s',
+        database: result.database,
+        met: list.rps >= 0.5 * baseline.rps,
+        detail: `${list.rps.toFixed(0)} vs ${baseline.rps.toFixed(0)} req/s = ${(((list.ratio ?? 0) as number) * 100).toFixed(0)} %`,
+      });
+    }
+    const bulk = result.scenarios.find((s) => s.name === BULK_NAME);
+    if (bulk && result.database === 'SQLite') {
+      targets.push({
+        name: 'bulk create of 1,000 sites under 1 s',
+        database: result.database,
+        met: bulk.p50Ms < 1000 && bulk.maxMs < 1000,
+        detail: `median ${bulk.p50Ms.toFixed(0)} ms, slowest ${bulk.maxMs.toFixed(0)} ms over ${bulk.requests} runs`,
+      });
+    }
+  }
+  return targets;
+}
+
+function log(message: string): void {
+  console.error(`[bench] ${message}`);
+}
+
+async function main(): Promise<number> {
+  const options = readOptions(process.argv.slice(2));
+  const started = performance.now();
+  const results: DatabaseResult[] = [];
+  for (const kind of options.databases) {
+    const database = kind === 'sqlite' ? createSqliteDatabase() : await createPostgresDatabase();
+    if ('skipped' in database) {
+      log(`PostgreSQL skipped: ${database.skipped}`);
+      results.push({ database: 'PostgreSQL', skipped: database.skipped, scenarios: [] });
+      continue;
+    }
+    try {
+      results.push(await benchDatabase(database, options));
+    } finally {
+      await database.drop();
+    }
+  }
+  for (const result of results) printDatabase(result);
+  const targets = evaluateTargets(results);
+  printTargets(targets);
+  const { out, ...shown } = options;
+  const file = writeResults(out, { options: shown, databases: results, targets });
+  console.log(`\nResults written to ${path.relative(process.cwd(), file)} (total ${((performance.now() - started) / 1000).toFixed(0)} s).`);
+  return 0;
+}
+
+process.exitCode = await main();

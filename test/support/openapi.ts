@@ -1,0 +1,70 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ApiResponse } from './client.js';
+
+export interface ResponseValidator {
+  /** Throws when a JSON response of a documented operation does not match its schema. */
+  check(method: string, path: string, response: ApiResponse): void;
+  /** Operations that responses were checked against (`GET /api/dcim/sites/`). */
+  covered: Set<string>;
+}
+
+interface Operation {
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }>; $ref?: string }>;
+}
+
+/** Validates responses against the OpenAPI 3.1 document (JSON Schema 2020-12) with ajv. */
+export function responseValidator(document: Record<string, unknown>): ResponseValidator {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...document, $id: 'openapi.json' });
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
+  const templates = Object.keys(paths).map((template) => ({
+    template,
+    regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }));
+  const compiled = new Map<string, ValidateFunction>();
+  const covered = new Set<string>();
+  const resolveResponse = (entry: { $ref?: string; content?: Record<string, { schema?: unknown }> } | undefined) => {
+    if (!entry?.$ref) return entry;
+    const name = entry.$ref.split('/').pop()!;
+    return ((document.components as Record<string, Record<string, unknown>>).responses ?? {})[name] as typeof entry;
+  };
+  return {
+    covered,
+    check(method, path, response) {
+      if (!path.startsWith('/api/') || path.startsWith('/api/schema/')) return;
+      if (response.body === undefined) return;
+      const match = templates.find((t) => t.regex.test(path));
+      if (!match) throw new Error(`${method} ${path}: not in the OpenAPI document`);
+      const operation = paths[match.template]![method.toLowerCase()];
+      if (!operation) throw new Error(`${method} ${match.template}: operation not in the OpenAPI document`);
+      const statusEntry = resolveResponse(operation.responses?.[String(response.status)] ?? operation.responses?.default);
+      if (!statusEntry) throw new Error(`${method} ${match.template}: status ${response.status} not documented`);
+      const pointer = `${match.template}|${method.toLowerCase()}|${response.status}`;
+      let validate = compiled.get(pointer);
+      if (!validate) {
+        const schema = statusEntry.content?.['application/json']?.schema;
+        if (!schema) throw new Error(`${method} ${match.template}: status ${response.status} has no JSON schema`);
+        validate = ajv.compile({ $id: `response:${pointer}`, ...rewriteRefs(schema) as object });
+        compiled.set(pointer, validate);
+      }
+      covered.add(`${method.toUpperCase()} ${match.template}`);
+      if (!validate(response.body)) {
+        const errors = ajv.errorsText(validate.errors, { separator: '\n  ' });
+        throw new Error(`${method} ${path} → ${response.status} does not match the OpenAPI document:\n  ${errors}\nbody: ${response.text.slice(0, 2000)}`);
+      }
+    },
+  };
+}
+
+/** `#/components/…` inside an operation's schema points into the registered document. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : rewriteRefs(v)]),
+    );
+  }
+  return value;
+}
