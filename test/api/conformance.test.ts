@@ -189,7 +189,7 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
       const cursor = await app.api.get(`${list}?${inIds}&start=${ids[1]}&limit=1`);
       expect(cursor.body.count).toBeNull();
       expect(cursor.body.results.map((o: { id: number }) => o.id)).toEqual([ids[1]]);
-      expect(cursor.body.next).toContain(`start=${ids[1] + 1}`);
+      expect(cursor.body.next).toContain(`start=${ids[1]! + 1}`);
 
       for (const field of model.spec.fields) {
         if (!field.column || field.hidden || field.writeOnly || ['json', 'list', 'object_types'].includes(field.kind)) continue;
