@@ -168,7 +168,7 @@ function parseEnv(name: string, kind: SettingKind, raw: string): unknown {
       try {
         return JSON.parse(raw);
       } catch {
-        throw new SettingsError(`Invalid setting ${name}: must be JSON (e.g. ${kind === 'object' ? '{"1": "…"}' : '["dcim.site"]'})`);
+        throw new SettingsError(`Invalid setting ${name}: must be JSON (e.g. ${kind === 'object' ? '{"1": "…"}' : '["app.model"]'})`);
       }
   }
 }

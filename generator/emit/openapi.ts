@@ -1,12 +1,64 @@
 import type { ModelGraph } from '../resolve.js';
+import { securitySchemes, sharedResponses, sharedSchemas } from './openapi-components.js';
+import { sortKeys, type Json } from './openapi-json.js';
+import { sharedParameters } from './openapi-parameters.js';
+import { modelPaths } from './openapi-paths.js';
+import { addReadSchemas, assignBaseNames, type SchemaContext } from './openapi-read.js';
+import { addRequestSchemas } from './openapi-write.js';
+import { rootPaths } from './openapi-roots.js';
 
-/** The OpenAPI 3.1 document of the whole API. */
+const DESCRIPTION = `A NetBox-compatible REST API, generated from YAML models.
+
+**Authentication.** Send an API token in the \`Authorization\` header: \`Bearer svc_<KEY>.<TOKEN>\` (v2) or
+\`Token <TOKEN>\` (v1). \`POST /api/users/tokens/provision/\` exchanges a username and password for a token.
+
+**Representations.** For each model, \`<Model>\` is the full representation, \`Brief<Model>\` the one
+\`brief=true\` selects, \`Nested<Model>\` the one related objects use, and \`Selected<Model>\` what responses
+declare: \`fields\`, \`omit\` and \`brief\` choose which keys are rendered, so every key is optional there, but
+unknown keys are not allowed. \`<Model>Request\` and \`Patched<Model>Request\` are the write bodies.
+
+**Lists** are paginated with \`limit\`/\`offset\` or, with \`start\`, by cursor. Filters are ANDed; repeating a
+filter ORs its values (tags: AND). Lookups are appended to the filter name: \`name__ic=foo\`.`;
+
+/**
+ * The OpenAPI 3.1 document of the whole API, describing exactly what the runtime serves: the list and
+ * detail endpoints of every model with a path, the API and app roots, status, plugins, the schema itself
+ * and token provisioning. Pure and deterministic; maps whose order carries no meaning are sorted.
+ */
 export function emitOpenApi(graph: ModelGraph, version: string): Record<string, unknown> {
+  const ctx: SchemaContext = {
+    models: new Map(graph.models.map((m) => [m.label, m])),
+    baseNames: assignBaseNames(graph.models),
+    schemas: new Map(Object.entries(sharedSchemas())),
+  };
+  const endpoints = graph.models.filter((m) => m.path !== null);
+  let paths: Record<string, Json> = {};
+  for (const model of endpoints) {
+    addReadSchemas(ctx, model);
+    if (!model.readOnly) addRequestSchemas(ctx, model);
+    paths = { ...paths, ...modelPaths(ctx, model) };
+  }
+  paths = { ...paths, ...rootPaths(ctx, endpoints) };
+
+  const appsWithEndpoints = new Set(endpoints.map((m) => m.app));
+  const tags = [
+    ...graph.apps.filter((a) => appsWithEndpoints.has(a.name)).map((a) => ({ name: a.name, description: a.description ?? a.verboseName })),
+    { name: 'plugins', description: 'Plugins (none are installed).' },
+    { name: 'schema', description: 'This OpenAPI document.' },
+    { name: 'status', description: 'The API root and the service status.' },
+  ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
   return {
     openapi: '3.1.0',
-    info: { title: 'NetBox-compatible REST API', version },
-    paths: Object.fromEntries(
-      graph.models.filter((m) => m.path).map((m) => [`/api/${m.app}/${m.path}/`, {}]),
-    ),
+    info: { title: 'NetBox-compatible REST API', version, description: DESCRIPTION },
+    security: [{ tokenAuth: [] }],
+    tags,
+    paths: sortKeys(paths),
+    components: {
+      schemas: sortKeys(Object.fromEntries(ctx.schemas)),
+      parameters: sortKeys(sharedParameters()),
+      responses: sortKeys(sharedResponses()),
+      securitySchemes: securitySchemes(),
+    },
   };
 }

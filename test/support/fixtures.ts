@@ -32,6 +32,18 @@ export class Fixtures {
     return { ...body, ...overrides };
   }
 
+  /** `count` valid create bodies that share their dependencies (one object per required FK target). */
+  async payloads(label: string, count: number, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
+    const model = this.schema.model(label);
+    const shared: Record<string, unknown> = {};
+    for (const field of model.writable) {
+      if (field.kind === 'fk' && field.required && !(field.name in overrides)) shared[field.name] = (await this.create(field.target)).id;
+    }
+    const bodies: Record<string, unknown>[] = [];
+    for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, { ...shared, ...overrides }));
+    return bodies;
+  }
+
   /** Creates an object through the API and returns its representation. */
   async create(label: string, overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
     const model = this.schema.model(label);

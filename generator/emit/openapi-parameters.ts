@@ -1,0 +1,190 @@
+import type { FieldSpec, FilterSpec, LookupSet, ModelSpec } from '../../runtime/spec.js';
+import { parameterRef, type Json } from './openapi-json.js';
+import { enumSchema } from './openapi-read.js';
+
+/**
+ * Query parameters: pagination and field selection (runtime/rest/params.ts) and one parameter per filter
+ * and allowed lookup (runtime/rest/filters.ts).
+ */
+
+/** Lookup suffixes per lookup set; a copy of LOOKUPS in runtime/rest/filters.ts (the runtime does not export it). */
+export const FILTER_LOOKUPS: Record<LookupSet | 'tag' | 'search', readonly string[]> = {
+  string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
+  number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
+  exact: [''],
+  relation: ['', 'n'],
+  none: [''],
+  tag: ['', 'n'],
+  search: [''],
+};
+
+const LOOKUP_TEXT: Record<string, string> = {
+  '': 'equals (repeat the parameter to match any of several values)',
+  n: 'does not equal any of the values',
+  ic: 'contains (case-insensitive)',
+  nic: 'does not contain (case-insensitive)',
+  isw: 'starts with (case-insensitive)',
+  nisw: 'does not start with (case-insensitive)',
+  iew: 'ends with (case-insensitive)',
+  niew: 'does not end with (case-insensitive)',
+  ie: 'equals (case-insensitive)',
+  nie: 'does not equal (case-insensitive)',
+  empty: 'is empty (`true`) or not (`false`)',
+  regex: 'matches the regular expression',
+  iregex: 'matches the regular expression (case-insensitive)',
+  lt: 'is less than',
+  lte: 'is less than or equal to',
+  gt: 'is greater than',
+  gte: 'is greater than or equal to',
+};
+
+const TEXT_LOOKUPS = new Set(['ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'regex', 'iregex']);
+
+/** The shared parameters, referenced from every operation (components.parameters). */
+export function sharedParameters(): Record<string, Json> {
+  const query = (name: string, schema: Json, description: string): Json => ({ name, in: 'query', required: false, description, schema });
+  return {
+    brief: query('brief', { type: 'boolean' }, 'Render the brief representation (`true` or `1`).'),
+    fields: query('fields', { type: 'string' }, 'Comma-separated keys to render (unknown keys are ignored); wins over `brief` and `omit`.'),
+    limit: query('limit', { type: 'integer', minimum: 0 }, 'Results per page (capped by MAX_PAGE_SIZE; 0 means MAX_PAGE_SIZE).'),
+    offset: query('offset', { type: 'integer', minimum: 0 }, 'Number of results to skip.'),
+    omit: query('omit', { type: 'string' }, 'Comma-separated keys not to render.'),
+    start: query(
+      'start',
+      { type: 'integer', minimum: 0 },
+      'Cursor pagination: results with an id of at least this, ordered by id (not with `offset` or `ordering`).',
+    ),
+  };
+}
+
+/** `fields`, `omit` and `brief`: every response that renders objects honours them. */
+export const SELECTION_PARAMETERS = ['brief', 'fields', 'omit'] as const;
+
+/** Query parameters of a list operation, sorted by name. */
+export function listParameters(model: ModelSpec, models: ReadonlyMap<string, ModelSpec>): Json[] {
+  const named: [string, Json][] = [...SELECTION_PARAMETERS, 'limit', 'offset', 'start'].map((name) => [name, parameterRef(name)]);
+  named.push([
+    'ordering',
+    {
+      name: 'ordering',
+      in: 'query',
+      required: false,
+      description: `Comma-separated keys to order by, \`-\` for descending; unknown keys are ignored. Keys: ${orderableKeys(model)
+        .map((k) => `\`${k}\``)
+        .join(', ')}.`,
+      schema: { type: 'string' },
+    },
+  ]);
+  for (const filter of model.filters) {
+    for (const parameter of filterParameters(filter, model, models)) named.push([parameter.name as string, parameter]);
+  }
+  return named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, parameter]) => parameter);
+}
+
+/** Keys the `ordering` parameter accepts (runtime/rest/params.ts isOrderable). */
+function orderableKeys(model: ModelSpec): string[] {
+  const keys = ['id'];
+  for (const field of model.fields) {
+    if (!field.column || field.hidden || field.writeOnly) continue;
+    if (['json', 'list', 'object_types', 'password'].includes(field.kind)) continue;
+    keys.push(field.name);
+  }
+  if (model.features.includes('change_logging')) keys.push('created', 'last_updated');
+  if (model.tree) keys.push('_depth');
+  return keys;
+}
+
+function filterParameters(filter: FilterSpec, model: ModelSpec, models: ReadonlyMap<string, ModelSpec>): Json[] {
+  switch (filter.kind) {
+    case 'search':
+      return [
+        {
+          name: 'q',
+          in: 'query',
+          required: false,
+          description: `Search (case-insensitive substring) in ${model.search.map((s) => `\`${s}\``).join(', ')}.`,
+          schema: { type: 'string' },
+        },
+      ];
+    case 'tag': {
+      const item = filter.by === 'id' ? { type: 'integer', minimum: 0 } : { type: 'string' };
+      const by = filter.by === 'id' ? 'id' : 'slug';
+      return [
+        multi(filter.name, item, `Objects that carry every given tag (by ${by}).`),
+        multi(`${filter.name}__n`, item, `Objects that carry none of the given tags (by ${by}).`),
+      ];
+    }
+    case 'relation': {
+      const target = models.get(filter.target)!;
+      const nullable = fkPath(model, filter.path, models).some((f) => f.nullable);
+      const item = relationItem(filter.by, target, nullable);
+      const scope = filter.ancestor
+        ? `descendants of the given ${target.verboseNamePlural}`
+        : `objects whose \`${filter.path.join('.')}\` is one of the given ${target.verboseNamePlural}${filter.tree ? ' or their descendants' : ''}`;
+      const by = `(by ${filter.by}${nullable ? '; `null` matches objects without one' : ''})`;
+      return [
+        multi(filter.name, item, `Selects ${scope} ${by}.`),
+        multi(`${filter.name}__n`, item, `Excludes ${scope} ${by}.`),
+      ];
+    }
+    case 'value': {
+      const walked = fkPath(model, filter.path, models);
+      const last = walked[walked.length - 1];
+      const owner = last?.kind === 'fk' ? models.get(last.target) : model;
+      const field = owner?.fields.find((f) => f.name === filter.field);
+      const base = valueItem(filter.valueKind, field);
+      const subject = [...filter.path, filter.field].join('.');
+      return FILTER_LOOKUPS[filter.lookups].map((lookup) => {
+        const name = lookup ? `${filter.name}__${lookup}` : filter.name;
+        const text = `\`${subject}\` ${LOOKUP_TEXT[lookup]}.`;
+        if (lookup === 'empty') return { name, in: 'query', required: false, description: text, schema: { type: 'boolean' } };
+        return multi(name, TEXT_LOOKUPS.has(lookup) ? { type: 'string' } : base, text);
+      });
+    }
+  }
+}
+
+/** The FK fields a filter path walks through, from the model. */
+function fkPath(model: ModelSpec, path: readonly string[], models: ReadonlyMap<string, ModelSpec>): FieldSpec[] {
+  const fields: FieldSpec[] = [];
+  let current: ModelSpec | undefined = model;
+  for (const name of path) {
+    const field: FieldSpec | undefined = current?.fields.find((f) => f.name === name);
+    if (!field || field.kind !== 'fk') break;
+    fields.push(field);
+    current = models.get(field.target);
+  }
+  return fields;
+}
+
+function relationItem(by: string, target: ModelSpec, nullable: boolean): Json {
+  const field = target.fields.find((f) => f.name === by);
+  const numeric = by === 'id' || field?.kind === 'integer';
+  if (!numeric) return { type: 'string' };
+  const id = { type: 'integer', minimum: 0 };
+  return nullable ? { oneOf: [id, { type: 'string', enum: ['null'] }] } : id;
+}
+
+function valueItem(kind: Extract<FilterSpec, { kind: 'value' }>['valueKind'], field: FieldSpec | undefined): Json {
+  switch (kind) {
+    case 'string':
+      return { type: 'string' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'decimal':
+      return { type: 'number' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
+    case 'choice':
+      return field?.kind === 'choice' ? enumSchema(field.choices.map(([v]) => v)) : { type: 'string' };
+  }
+}
+
+/** A repeatable query parameter (`?a=1&a=2`). */
+function multi(name: string, item: Json, description: string): Json {
+  return { name, in: 'query', required: false, description, schema: { type: 'array', items: item }, style: 'form', explode: true };
+}

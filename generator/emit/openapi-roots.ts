@@ -1,0 +1,124 @@
+import type { ModelSpec } from '../../runtime/spec.js';
+import { errorResponses, jsonContent } from './openapi-components.js';
+import { closedObject, schemaRef, sortKeys, type Json } from './openapi-json.js';
+import { ensureSchema, representation, type SchemaContext } from './openapi-read.js';
+import { requestSchema } from './openapi-write.js';
+
+/**
+ * Paths that are not a model's list or detail: the API root and app roots, status, plugins and the schema
+ * (runtime/rest/roots.ts), and token provisioning (runtime/auth/provision.ts).
+ */
+
+/** Keys of the provision response; a copy of PROVISION_KEYS in runtime/auth/provision.ts (not exported there). */
+export const PROVISION_KEYS = [
+  'id', 'url', 'display_url', 'display', 'version', 'user', 'key', 'created', 'expires', 'last_used', 'enabled',
+  'write_enabled', 'description', 'allowed_ips', 'token',
+];
+
+const uriMap = (keys: readonly string[], description: string): Json =>
+  closedObject(Object.fromEntries(keys.map((k) => [k, { type: 'string', format: 'uri' }])), keys, description);
+
+/** Every root path, by path. */
+export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): Record<string, Json> {
+  const get = (operationId: string, summary: string, tag: string, schema: Json, extra: Json = {}): Json => ({
+    get: {
+      operationId,
+      summary,
+      tags: [tag],
+      ...extra,
+      responses: { '200': { description: summary, content: jsonContent(schema) }, ...errorResponses() },
+    },
+  });
+  const byApp = new Map<string, string[]>();
+  for (const model of endpoints) byApp.set(model.app, [...(byApp.get(model.app) ?? []), model.path!]);
+
+  const paths: Record<string, Json> = {};
+  const rootKeys = [...new Set([...byApp.keys(), 'plugins', 'status'])].sort();
+  paths['/api/'] = get('root_retrieve', 'The API root: the URL of every app root', 'status', uriMap(rootKeys, 'App name → URL of its root.'));
+  for (const [app, endpointPaths] of byApp) {
+    paths[`/api/${app}/`] = get(`${app}_root_retrieve`, `The ${app} root: the URL of every endpoint`, app, uriMap([...endpointPaths].sort(), 'Endpoint → list URL.'));
+  }
+  paths['/api/status/'] = get('status_retrieve', 'Service status and versions', 'status', statusSchema());
+  paths['/api/plugins/'] = get('plugins_retrieve', 'Installed plugins (none)', 'plugins', closedObject({}, [], 'Always empty.'));
+  paths['/api/schema/'] = {
+    get: {
+      operationId: 'schema_retrieve',
+      summary: 'This OpenAPI document',
+      description: 'YAML by default; JSON with `format=json` or `Accept: application/json`.',
+      tags: ['schema'],
+      security: [],
+      parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'yaml'] } }],
+      responses: {
+        '200': {
+          description: 'The OpenAPI document.',
+          content: {
+            'application/json': { schema: { type: 'object', additionalProperties: true } },
+            'application/vnd.oai.openapi': { schema: { type: 'string' } },
+          },
+        },
+        ...errorResponses(),
+      },
+    },
+  };
+  const provision = provisionPath(ctx);
+  if (provision) Object.assign(paths, provision);
+  return sortKeys(paths);
+}
+
+function statusSchema(): Json {
+  const properties: Json = {
+    'django-version': { type: 'null', description: 'Always null (kept for NetBox clients).' },
+    hostname: { type: 'string' },
+    installed_apps: { type: 'object', additionalProperties: { type: 'string' }, description: 'Package → version.' },
+    'netbox-version': { type: 'string' },
+    'netbox-full-version': { type: 'string' },
+    'node-version': { type: 'string' },
+    plugins: { type: 'object', additionalProperties: { type: 'string' } },
+    'python-version': { type: 'null', description: 'Always null (kept for NetBox clients).' },
+    'rq-workers-running': { type: 'integer', minimum: 0 },
+    database: { type: 'string', enum: ['sqlite', 'postgres'] },
+  };
+  return closedObject(properties, Object.keys(properties), 'Versions and environment of the running service.');
+}
+
+/** `POST <tokens>/provision/`, when there are token and user models and tokens have an endpoint. */
+function provisionPath(ctx: SchemaContext): Record<string, Json> | null {
+  const models = [...ctx.models.values()];
+  const token = models.find((m) => m.roles.includes('token'));
+  const user = models.find((m) => m.roles.includes('user'));
+  if (!token?.path || !user) return null;
+  const base = ctx.baseNames.get(token.label)!;
+  const requestName = ensureSchema(ctx, `${base}ProvisionRequest`, () => {
+    // The runtime sets `user` itself (the authenticated user) and reads no change-log message.
+    const tokenFields = requestSchema(ctx, token, 'create');
+    const { user: _user, changelog_message: _message, ...fields } = tokenFields.properties as Json;
+    return {
+      type: 'object',
+      description: `A username and password, and optionally the new ${token.verboseName}'s fields.`,
+      properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', format: 'password', minLength: 1, writeOnly: true }, ...fields },
+      required: ['username', 'password', ...((tokenFields.required as string[] | undefined) ?? []).filter((k) => k !== 'user')],
+    };
+  });
+  const responseName = ensureSchema(ctx, `Provisioned${base}`, () =>
+    representation(
+      ctx,
+      token,
+      PROVISION_KEYS.filter((k) => token.output.includes(k)),
+      'top',
+      true,
+      `The new ${token.verboseName}; \`token\` holds its plaintext, shown only in this response.`,
+    ),
+  );
+  return {
+    [`/api/${token.app}/${token.path}/provision/`]: {
+      post: {
+        operationId: `${token.app}_${token.path.replace(/-/g, '_')}_provision_create`,
+        summary: `Exchange a username and password for a new ${token.verboseName}`,
+        tags: [token.app],
+        security: [],
+        requestBody: { required: true, content: jsonContent(schemaRef(requestName)) },
+        responses: { '201': { description: `The new ${token.verboseName}.`, content: jsonContent(schemaRef(responseName)) }, ...errorResponses() },
+      },
+    },
+  };
+}
