@@ -19,12 +19,18 @@ const outcome = await generateProject({
   check: values.check,
 });
 if (!outcome.ok) {
-  console.error(values.check && outcome.messages.every((m) => /^(missing|differs|orphan):/.test(m))
-    ? `generated/ is out of date; run npm run generate:\n  ${outcome.messages.join('\n  ')}`
-    : `generation failed:\n  ${outcome.messages.join('\n  ')}`);
+  console.error(
+    values.check && outcome.messages.every((m) => /^(missing|differs|orphan):/.test(m))
+      ? `generated/ is out of date; run npm run generate:\n  ${outcome.messages.join('\n  ')}`
+      : `generation failed:\n  ${outcome.messages.join('\n  ')}`,
+  );
   process.exitCode = 1;
 } else if (values.check) {
   console.log('generated/ is up to date');
 } else {
-  console.log(outcome.written.length ? `wrote ${outcome.written.length} files:\n  ${outcome.written.join('\n  ')}` : 'generated/ is up to date');
+  console.log(
+    outcome.written.length
+      ? `wrote ${outcome.written.length} files:\n  ${outcome.written.join('\n  ')}`
+      : 'generated/ is up to date',
+  );
 }

@@ -24,9 +24,27 @@ export function deriveFilters(
   }
   if (model.tree) {
     filters.push(
-      { kind: 'relation', name: 'ancestor_id', path: ['parent'], target: model.label, by: 'id', tree: true, ancestor: true },
+      {
+        kind: 'relation',
+        name: 'ancestor_id',
+        path: ['parent'],
+        target: model.label,
+        by: 'id',
+        tree: true,
+        ancestor: true,
+      },
       ...(hasField(model, 'slug')
-        ? [{ kind: 'relation', name: 'ancestor', path: ['parent'], target: model.label, by: 'slug', tree: true, ancestor: true } satisfies FilterSpec]
+        ? [
+            {
+              kind: 'relation',
+              name: 'ancestor',
+              path: ['parent'],
+              target: model.label,
+              by: 'slug',
+              tree: true,
+              ancestor: true,
+            } satisfies FilterSpec,
+          ]
         : []),
     );
   }
@@ -46,7 +64,9 @@ export function deriveFilters(
       else filters.splice(existing, 1);
       continue;
     }
-    const resolved = resolvePathFilter(name, extra, model, models, (message) => report.error(`filters.${name}`, message));
+    const resolved = resolvePathFilter(name, extra, model, models, (message) =>
+      report.error(`filters.${name}`, message),
+    );
     if (!resolved) continue;
     if (existing >= 0) filters.splice(existing, 1, resolved);
     else filters.push(resolved);
@@ -64,7 +84,10 @@ function fieldFilters(
   models: Map<string, ModelSpec>,
   enabled: boolean | undefined,
 ): FilterSpec[] {
-  const value = (valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice', lookups: 'string' | 'number' | 'exact'): FilterSpec[] =>
+  const value = (
+    valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice',
+    lookups: 'string' | 'number' | 'exact',
+  ): FilterSpec[] =>
     enabled === false ? [] : [{ kind: 'value', name: field.name, path: [], field: field.name, valueKind, lookups }];
   switch (field.kind) {
     case 'string':
@@ -129,7 +152,14 @@ function resolvePathFilter(
         error(`path filters support string and integer fields, not '${field.kind}'`);
         return null;
       }
-      return { kind: 'value', name, path, field: segment, valueKind, lookups: valueKind === 'string' ? 'string' : 'number' };
+      return {
+        kind: 'value',
+        name,
+        path,
+        field: segment,
+        valueKind,
+        lookups: valueKind === 'string' ? 'string' : 'number',
+      };
     }
     path.push(segment);
     const target = models.get(field.target);

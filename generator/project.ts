@@ -33,7 +33,10 @@ export async function generateProject(options: GenerateOptions): Promise<Generat
     .sort()
     .map((f) => {
       const full = path.join(modelsDir, f);
-      return { path: relativeName(full).startsWith('..') ? full : relativeName(full), text: fs.readFileSync(full, 'utf8') };
+      return {
+        path: relativeName(full).startsWith('..') ? full : relativeName(full),
+        text: fs.readFileSync(full, 'utf8'),
+      };
     });
   const migrationsDir = path.join(outDir, 'migrations');
   const migrations = fs.existsSync(migrationsDir)

@@ -74,13 +74,15 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
   const models = new Map<string, ModelSpec>();
   for (const entry of entries.values()) {
     const report: Reporter = {
-      error: (at, message) => errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
+      error: (at, message) =>
+        errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
     };
     models.set(entry.label, resolveModel(entry, entries, choiceSets, report));
   }
   for (const entry of entries.values()) {
     const report: Reporter = {
-      error: (at, message) => errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
+      error: (at, message) =>
+        errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
     };
     const model = models.get(entry.label)!;
     model.counts = resolveCounts(entry, models, report);
@@ -183,13 +185,25 @@ function resolveField(
     ...(def.default !== undefined ? { default: def.default } : {}),
   };
   const blank = def.blank ?? false;
-  const required =
-    def.required ?? (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored);
+  const required = def.required ?? (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored);
 
   const checkOnly = (allowed: (keyof FieldDef)[]): void => {
     const common: (keyof FieldDef)[] = [
-      'type', 'description', 'label', 'help_text', 'column', 'nullable', 'default', 'required', 'read_only',
-      'write_only', 'create_only', 'stored', 'hidden', 'unique', 'filter',
+      'type',
+      'description',
+      'label',
+      'help_text',
+      'column',
+      'nullable',
+      'default',
+      'required',
+      'read_only',
+      'write_only',
+      'create_only',
+      'stored',
+      'hidden',
+      'unique',
+      'filter',
     ];
     for (const key of Object.keys(def) as (keyof FieldDef)[]) {
       if (!common.includes(key) && !allowed.includes(key)) {
@@ -207,10 +221,16 @@ function resolveField(
     case 'url':
     case 'timezone': {
       checkOnly(['max_length', 'blank', 'unicode']);
-      if (def.type === 'string' && def.max_length === undefined && stored) report.error('', "a string field needs 'max_length' (or use type text)");
+      if (def.type === 'string' && def.max_length === undefined && stored)
+        report.error('', "a string field needs 'max_length' (or use type text)");
       const format: StringFormat =
         def.type === 'string' ? 'plain' : def.type === 'slug' ? (def.unicode ? 'unicode-slug' : 'slug') : def.type;
-      const implicitLength: Partial<Record<FieldDef['type'], number>> = { color: 6, email: 254, url: 200, timezone: 63 };
+      const implicitLength: Partial<Record<FieldDef['type'], number>> = {
+        color: 6,
+        email: 254,
+        url: 200,
+        timezone: 63,
+      };
       const maxLength = def.max_length ?? implicitLength[def.type];
       return {
         ...base,
@@ -400,7 +420,8 @@ function resolveCounts(entry: ModelEntry, models: Map<string, ModelSpec>, report
         report.error(`counts.${name}.field`, `'${def.model}.${def.field}' is not an fk to '${entry.label}'`);
       }
     }
-    if (def.cumulative && !model.tree) report.error(`counts.${name}.cumulative`, 'only tree models have cumulative counts');
+    if (def.cumulative && !model.tree)
+      report.error(`counts.${name}.cumulative`, 'only tree models have cumulative counts');
     if (model.fields.some((f) => f.name === name)) report.error(`counts.${name}`, 'a field has the same name');
     return {
       name,

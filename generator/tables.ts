@@ -20,7 +20,11 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
       const target = models.get(field.target);
       if (target) column.references = `${target.table}.id`;
       if (!field.unique) {
-        indexes.push({ name: limitIdentifier(`${model.table}_${field.column}_idx`), columns: [field.column], unique: false });
+        indexes.push({
+          name: limitIdentifier(`${model.table}_${field.column}_idx`),
+          columns: [field.column],
+          unique: false,
+        });
       }
     }
     columns.push(column);

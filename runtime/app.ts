@@ -17,7 +17,12 @@ import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
 
 /** Assembles the application context from the generated registry, the settings and an open database. */
-export function createContext(registry: Registry, settings: Settings, db: Database, log: (message: string) => void = console.error): AppContext {
+export function createContext(
+  registry: Registry,
+  settings: Settings,
+  db: Database,
+  log: (message: string) => void = console.error,
+): AppContext {
   const schema = new Schema(registry);
   const domain = createDomainFunctions();
   for (const model of schema.models.values()) {

@@ -67,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
  * database file, so that a newcomer gets working v2 tokens; production sets API_TOKEN_PEPPERS.
  */
 function withLocalPeppers(settings: Settings): Settings {
-  if (Object.keys(settings.API_TOKEN_PEPPERS).length > 0 || !settings.DATABASE_URL.startsWith('sqlite:')) return settings;
+  if (Object.keys(settings.API_TOKEN_PEPPERS).length > 0 || !settings.DATABASE_URL.startsWith('sqlite:'))
+    return settings;
   const dbFile = settings.DATABASE_URL.slice('sqlite:'.length);
   if (!dbFile || dbFile === ':memory:') return settings;
   const file = path.join(path.dirname(path.resolve(dbFile)), 'api-token-peppers.json');
@@ -109,14 +110,16 @@ async function serve(reg: Registry, settings: Settings): Promise<number> {
   const context = createContext(reg, settings, db);
   const server = createApp(context).listen(settings.PORT, () => {
     const where = settings.DATABASE_URL.startsWith('sqlite:') ? settings.DATABASE_URL : 'PostgreSQL';
-    console.error(`Serving the API on http://localhost:${settings.PORT}${settings.BASE_PATH}/api/ (database: ${where})`);
+    console.error(
+      `Serving the API on http://localhost:${settings.PORT}${settings.BASE_PATH}/api/ (database: ${where})`,
+    );
   });
   const users = context.schema.withRole('user');
   if (users) {
     const row = (await db.knex(users.table).count({ n: '*' }).first()) as { n: number | string };
     if (Number(row.n) === 0) {
       console.error(
-        'No users yet. Create one and get a token with:\n  npx svc createsuperuser --username admin --password <password> --token',
+        'No users yet. Create one and get a token with:\n  npm run svc -- createsuperuser --username admin --password <password> --token',
       );
     }
   }

@@ -48,12 +48,18 @@ interface SettingDef {
 }
 
 const DEFINITIONS: Record<keyof Settings, SettingDef> = {
-  PORT: { kind: 'integer', envOnly: true, default: () => 8000, check: (v: number) => (v > 0 && v < 65536 ? null : 'must be a TCP port') },
+  PORT: {
+    kind: 'integer',
+    envOnly: true,
+    default: () => 8000,
+    check: (v: number) => (v > 0 && v < 65536 ? null : 'must be a TCP port'),
+  },
   DATABASE_URL: {
     kind: 'string',
     envOnly: true,
     default: () => `sqlite:${path.join('data', 'netbox.sqlite3')}`,
-    check: (v: string) => (/^(sqlite:|postgres(ql)?:\/\/)/.test(v) ? null : "must start with 'sqlite:' or 'postgres://'"),
+    check: (v: string) =>
+      /^(sqlite:|postgres(ql)?:\/\/)/.test(v) ? null : "must start with 'sqlite:' or 'postgres://'",
   },
   PAGINATE_COUNT: { kind: 'integer', default: () => 50, check: (v: number) => (v >= 1 ? null : 'must be at least 1') },
   MAX_PAGE_SIZE: { kind: 'integer', default: () => 1000, check: (v: number) => (v >= 0 ? null : 'must be 0 or more') },
@@ -61,7 +67,9 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     kind: 'string-list',
     default: () => [],
     check: (v: string[]) =>
-      v.every((label) => label === '*' || /^[a-z_]+\.[a-z0-9]+$/.test(label)) ? null : "items must be 'app.model' or '*'",
+      v.every((label) => label === '*' || /^[a-z_]+\.[a-z0-9]+$/.test(label))
+        ? null
+        : "items must be 'app.model' or '*'",
   },
   LOGIN_REQUIRED: { kind: 'boolean', default: () => false },
   API_TOKEN_PEPPERS: { kind: 'object', default: () => ({}), check: checkPeppers },
@@ -85,7 +93,11 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   },
   AUTO_MIGRATE: { kind: 'boolean', default: () => true },
   ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
-  MAX_BODY_SIZE: { kind: 'integer', default: () => 10 * 1024 * 1024, check: (v: number) => (v > 0 ? null : 'must be positive') },
+  MAX_BODY_SIZE: {
+    kind: 'integer',
+    default: () => 10 * 1024 * 1024,
+    check: (v: number) => (v > 0 ? null : 'must be positive'),
+  },
 };
 
 /** Every setting name with its kind and default, for documentation and `svc settings`. */
@@ -146,7 +158,8 @@ function readConfigFile(env: NodeJS.ProcessEnv): Record<string, unknown> {
     throw new SettingsError(`Config file ${file} is not valid YAML/JSON: ${(error as Error).message}`);
   }
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new SettingsError(`Config file ${file} must be a mapping`);
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new SettingsError(`Config file ${file} must be a mapping`);
   return parsed as Record<string, unknown>;
 }
 
@@ -168,7 +181,9 @@ function parseEnv(name: string, kind: SettingKind, raw: string): unknown {
       try {
         return JSON.parse(raw);
       } catch {
-        throw new SettingsError(`Invalid setting ${name}: must be JSON (e.g. ${kind === 'object' ? '{"1": "…"}' : '["app.model"]'})`);
+        throw new SettingsError(
+          `Invalid setting ${name}: must be JSON (e.g. ${kind === 'object' ? '{"1": "…"}' : '["app.model"]'})`,
+        );
       }
   }
 }
@@ -185,7 +200,13 @@ function checkKind(name: string, kind: SettingKind, value: unknown): void {
             ? Array.isArray(value) && value.every((v) => typeof v === 'string')
             : typeof value === 'object' && value !== null && !Array.isArray(value);
   if (!ok) {
-    const expected = { integer: 'an integer', boolean: 'true or false', string: 'a string', 'string-list': 'a list of strings', object: 'a mapping' }[kind];
+    const expected = {
+      integer: 'an integer',
+      boolean: 'true or false',
+      string: 'a string',
+      'string-list': 'a list of strings',
+      object: 'a mapping',
+    }[kind];
     throw new SettingsError(`Invalid setting ${name}: must be ${expected}`);
   }
 }

@@ -166,6 +166,36 @@ export interface OrderingSpec {
 
 export type LookupSet = 'string' | 'number' | 'exact' | 'relation' | 'none';
 
+/** The lookup suffixes (`name__ic`) each kind of filter accepts; `''` is the filter itself. */
+export const FILTER_LOOKUPS: Readonly<Record<LookupSet | 'tag' | 'search', readonly string[]>> = {
+  string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
+  number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
+  exact: [''],
+  relation: ['', 'n'],
+  none: [''],
+  tag: ['', 'n'],
+  search: [''],
+};
+
+/** Keys of the response to `POST …/tokens/provision/`, in NetBox's order (no pepper_id). */
+export const TOKEN_PROVISION_KEYS: readonly string[] = [
+  'id',
+  'url',
+  'display_url',
+  'display',
+  'version',
+  'user',
+  'key',
+  'created',
+  'expires',
+  'last_used',
+  'enabled',
+  'write_enabled',
+  'description',
+  'allowed_ips',
+  'token',
+];
+
 /**
  * A query filter. Value filters compare a column (optionally reached through FK `path`), relation filters
  * select by related object id or attribute, tag filters look at the tagged items.

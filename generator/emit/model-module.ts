@@ -28,7 +28,9 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
       isExported: true,
       name: choiceTypeName(model, field),
       type: choiceUnion(field),
-      docs: [`Values of ${model.verboseName} \`${field.name}\`: ${field.choices.map(([v, l]) => `${v} (${l})`).join(', ')}.`],
+      docs: [
+        `Values of ${model.verboseName} \`${field.name}\`: ${field.choices.map(([v, l]) => `${v} (${l})`).join(', ')}.`,
+      ],
     });
   }
 
@@ -47,7 +49,9 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
             { name: '_path', type: 'string', docs: ['Materialised path; sorts depth-first, siblings by name.'] },
           ]
         : []),
-      ...(model.features.includes('custom_fields') ? [{ name: 'custom_field_data', type: 'Record<string, unknown>' }] : []),
+      ...(model.features.includes('custom_fields')
+        ? [{ name: 'custom_field_data', type: 'Record<string, unknown>' }]
+        : []),
       ...(model.features.includes('change_logging')
         ? [
             { name: 'created', type: 'string | null' },

@@ -14,7 +14,7 @@ export function securitySchemes(): Record<string, Json> {
       name: 'Authorization',
       description:
         'An API token in the `Authorization` header: `Bearer svc_<KEY>.<TOKEN>` for a v2 token or `Token <TOKEN>` for a ' +
-        'v1 token (the version is read from the value, not the keyword). `POST /api/users/tokens/provision/` ' +
+        "v1 token (the version is read from the value, not the keyword). The tokens endpoint's `provision/` action " +
         'exchanges a username and password for a token. Bad or missing credentials are answered with 403.',
     },
   };
@@ -98,10 +98,10 @@ export function sharedSchemas(): Record<string, Json> {
         decimal_places: { type: 'integer' },
         choices: {
           type: 'array',
-          items: closedObject(
-            { value: { type: ['string', 'number', 'boolean'] }, display_name: { type: 'string' } },
-            ['value', 'display_name'],
-          ),
+          items: closedObject({ value: { type: ['string', 'number', 'boolean'] }, display_name: { type: 'string' } }, [
+            'value',
+            'display_name',
+          ]),
         },
         child: schemaRef('FieldMetadata'),
         children: { type: 'object', additionalProperties: schemaRef('FieldMetadata') },

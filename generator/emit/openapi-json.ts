@@ -35,7 +35,8 @@ export function withNull(schema: Json): Json {
   }
   const out: Json = { ...schema };
   if (typeof schema.type === 'string') out.type = [schema.type, 'null'];
-  else if (Array.isArray(schema.type) && !schema.type.includes('null')) out.type = [...(schema.type as string[]), 'null'];
+  else if (Array.isArray(schema.type) && !schema.type.includes('null'))
+    out.type = [...(schema.type as string[]), 'null'];
   if (Array.isArray(schema.enum) && !schema.enum.includes(null)) out.enum = [...(schema.enum as unknown[]), null];
   return out;
 }

@@ -1,4 +1,4 @@
-import type { FieldSpec, FilterSpec, LookupSet, ModelSpec } from '../../runtime/spec.js';
+import { FILTER_LOOKUPS, type FieldSpec, type FilterSpec, type ModelSpec } from '../../runtime/spec.js';
 import { parameterRef, type Json } from './openapi-json.js';
 import { enumSchema } from './openapi-read.js';
 
@@ -6,17 +6,6 @@ import { enumSchema } from './openapi-read.js';
  * Query parameters: pagination and field selection (runtime/rest/params.ts) and one parameter per filter
  * and allowed lookup (runtime/rest/filters.ts).
  */
-
-/** Lookup suffixes per lookup set; a copy of LOOKUPS in runtime/rest/filters.ts (the runtime does not export it). */
-export const FILTER_LOOKUPS: Record<LookupSet | 'tag' | 'search', readonly string[]> = {
-  string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
-  number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
-  exact: [''],
-  relation: ['', 'n'],
-  none: [''],
-  tag: ['', 'n'],
-  search: [''],
-};
 
 const LOOKUP_TEXT: Record<string, string> = {
   '': 'equals (repeat the parameter to match any of several values)',
@@ -42,11 +31,19 @@ const TEXT_LOOKUPS = new Set(['ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', '
 
 /** The shared parameters, referenced from every operation (components.parameters). */
 export function sharedParameters(): Record<string, Json> {
-  const query = (name: string, schema: Json, description: string): Json => ({ name, in: 'query', required: false, description, schema });
+  const query = (name: string, schema: Json, description: string): Json => ({ name, in: 'query', description, schema });
   return {
     brief: query('brief', { type: 'boolean' }, 'Render the brief representation (`true` or `1`).'),
-    fields: query('fields', { type: 'string' }, 'Comma-separated keys to render (unknown keys are ignored); wins over `brief` and `omit`.'),
-    limit: query('limit', { type: 'integer', minimum: 0 }, 'Results per page (capped by MAX_PAGE_SIZE; 0 means MAX_PAGE_SIZE).'),
+    fields: query(
+      'fields',
+      { type: 'string' },
+      'Comma-separated keys to render (unknown keys are ignored); wins over `brief` and `omit`.',
+    ),
+    limit: query(
+      'limit',
+      { type: 'integer', minimum: 0 },
+      'Results per page (capped by MAX_PAGE_SIZE; 0 means MAX_PAGE_SIZE).',
+    ),
     offset: query('offset', { type: 'integer', minimum: 0 }, 'Number of results to skip.'),
     omit: query('omit', { type: 'string' }, 'Comma-separated keys not to render.'),
     start: query(
@@ -62,14 +59,18 @@ export const SELECTION_PARAMETERS = ['brief', 'fields', 'omit'] as const;
 
 /** Query parameters of a list operation, sorted by name. */
 export function listParameters(model: ModelSpec, models: ReadonlyMap<string, ModelSpec>): Json[] {
-  const named: [string, Json][] = [...SELECTION_PARAMETERS, 'limit', 'offset', 'start'].map((name) => [name, parameterRef(name)]);
+  const named: [string, Json][] = [...SELECTION_PARAMETERS, 'limit', 'offset', 'start'].map((name) => [
+    name,
+    parameterRef(name),
+  ]);
   named.push([
     'ordering',
     {
       name: 'ordering',
       in: 'query',
-      required: false,
-      description: `Comma-separated keys to order by, \`-\` for descending; unknown keys are ignored. Keys: ${orderableKeys(model)
+      description: `Comma-separated keys to order by, \`-\` for descending; unknown keys are ignored. Keys: ${orderableKeys(
+        model,
+      )
         .map((k) => `\`${k}\``)
         .join(', ')}.`,
       schema: { type: 'string' },
@@ -101,7 +102,6 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
         {
           name: 'q',
           in: 'query',
-          required: false,
           description: `Search (case-insensitive substring) in ${model.search.map((s) => `\`${s}\``).join(', ')}.`,
           schema: { type: 'string' },
         },
@@ -137,7 +137,7 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
       return FILTER_LOOKUPS[filter.lookups].map((lookup) => {
         const name = lookup ? `${filter.name}__${lookup}` : filter.name;
         const text = `\`${subject}\` ${LOOKUP_TEXT[lookup]}.`;
-        if (lookup === 'empty') return { name, in: 'query', required: false, description: text, schema: { type: 'boolean' } };
+        if (lookup === 'empty') return { name, in: 'query', description: text, schema: { type: 'boolean' } };
         return multi(name, TEXT_LOOKUPS.has(lookup) ? { type: 'string' } : base, text);
       });
     }
@@ -186,5 +186,37 @@ function valueItem(kind: Extract<FilterSpec, { kind: 'value' }>['valueKind'], fi
 
 /** A repeatable query parameter (`?a=1&a=2`). */
 function multi(name: string, item: Json, description: string): Json {
-  return { name, in: 'query', required: false, description, schema: { type: 'array', items: item }, style: 'form', explode: true };
+  return { name, in: 'query', description, schema: { type: 'array', items: item }, style: 'form', explode: true };
+}
+
+/**
+ * Moves filter parameters that are identical wherever they appear (`id__gte`, `tag`, `created__lt`, …) into
+ * `components.parameters` and references them, which keeps the document a fraction of its size. A name
+ * used with different definitions stays inline everywhere.
+ */
+export function shareParameters(paths: Record<string, Json>, shared: Record<string, Json>): void {
+  const lists = Object.values(paths).flatMap((item) =>
+    Object.values(item).filter(
+      (op): op is Json => typeof op === 'object' && op !== null && Array.isArray((op as Json).parameters),
+    ),
+  );
+  const seen = new Map<string, { text: string; count: number; same: boolean }>();
+  for (const op of lists) {
+    for (const parameter of op.parameters as Json[]) {
+      if (parameter.in !== 'query' || typeof parameter.name !== 'string' || parameter.name in shared) continue;
+      const text = JSON.stringify(parameter);
+      const entry = seen.get(parameter.name);
+      if (!entry) seen.set(parameter.name, { text, count: 1, same: true });
+      else Object.assign(entry, { count: entry.count + 1, same: entry.same && entry.text === text });
+    }
+  }
+  const common = new Set([...seen].filter(([, e]) => e.same && e.count > 1).map(([name]) => name));
+  for (const op of lists) {
+    op.parameters = (op.parameters as Json[]).map((parameter) => {
+      const name = parameter.name as string;
+      if (parameter.in !== 'query' || !common.has(name)) return parameter;
+      shared[name] = parameter;
+      return parameterRef(name);
+    });
+  }
 }

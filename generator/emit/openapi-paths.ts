@@ -32,10 +32,18 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
     ...(headers ? { headers } : {}),
     content: jsonContent(schema),
   });
-  const etag = { ETag: { description: 'Weak ETag of the object (`W/"<last_updated>"`), for `If-Match`.', schema: { type: 'string' } } };
+  const etag = {
+    ETag: {
+      description: 'Weak ETag of the object (`W/"<last_updated>"`), for `If-Match`.',
+      schema: { type: 'string' },
+    },
+  };
   const noContent = { '204': { description: 'Deleted.' } };
   const bulkItem = (request: string): Json => ({
-    allOf: [schemaRef(request), { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 0 } } }],
+    allOf: [
+      schemaRef(request),
+      { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 0 } } },
+    ],
   });
   const options = (operationId: string, detail: boolean): Json => ({
     operationId,
@@ -53,7 +61,15 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
     }),
   };
   const detail: Json = {
-    parameters: [{ name: 'id', in: 'path', required: true, description: `The ${one}'s id.`, schema: { type: 'integer', minimum: 0 } }],
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: `The ${one}'s id.`,
+        schema: { type: 'integer', minimum: 0 },
+      },
+    ],
     get: operation(`${id}_retrieve`, `Get a ${one}`, {
       parameters: selection,
       responses: { '200': ok(`The ${one}.`, selected, etag) },
@@ -63,14 +79,22 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
     const update = updateRequestName(ctx, model);
     const array = (schema: Json): Json => ({ type: 'array', items: schema });
     list.post = operation(`${id}_create`, `Create one ${one} or several`, {
-      description: 'A JSON object creates one object; a JSON array creates several, all or none (errors come back aligned).',
+      description:
+        'A JSON object creates one object; a JSON array creates several, all or none (errors come back aligned).',
       parameters: selection,
       ...body({ oneOf: [schemaRef(names.request), { ...array(schemaRef(names.request)), minItems: 1 }] }),
       responses: {
-        '201': ok(`The created ${one} (object), or the created ${plural} in request order (array).`, { oneOf: [selected, array(selected)] }, {
-          Location: { description: 'URL of the created object (single create).', schema: { type: 'string', format: 'uri' } },
-          ...etag,
-        }),
+        '201': ok(
+          `The created ${one} (object), or the created ${plural} in request order (array).`,
+          { oneOf: [selected, array(selected)] },
+          {
+            Location: {
+              description: 'URL of the created object (single create).',
+              schema: { type: 'string', format: 'uri' },
+            },
+            ...etag,
+          },
+        ),
       },
     });
     list.put = operation(`${id}_bulk_update`, `Replace several ${plural}`, {
@@ -93,16 +117,29 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
     detail.put = operation(
       `${id}_update`,
       `Replace a ${one}`,
-      { parameters: selection, ...body(schemaRef(update)), responses: { '200': ok(`The updated ${one}.`, selected, etag) } },
+      {
+        parameters: selection,
+        ...body(schemaRef(update)),
+        responses: { '200': ok(`The updated ${one}.`, selected, etag) },
+      },
       true,
     );
     detail.patch = operation(
       `${id}_partial_update`,
       `Change a ${one}`,
-      { parameters: selection, ...body(schemaRef(names.patched)), responses: { '200': ok(`The updated ${one}.`, selected, etag) } },
+      {
+        parameters: selection,
+        ...body(schemaRef(names.patched)),
+        responses: { '200': ok(`The updated ${one}.`, selected, etag) },
+      },
       true,
     );
-    detail.delete = operation(`${id}_destroy`, `Delete a ${one}`, { ...body(schemaRef('DeleteRequest'), false), responses: noContent }, true);
+    detail.delete = operation(
+      `${id}_destroy`,
+      `Delete a ${one}`,
+      { ...body(schemaRef('DeleteRequest'), false), responses: noContent },
+      true,
+    );
   }
   list.options = options(`${id}_list_options`, false);
   detail.options = options(`${id}_options`, true);

@@ -71,7 +71,14 @@ export function addReadSchemas(ctx: SchemaContext, model: ModelSpec): void {
     representation(ctx, model, model.output, 'top', true, model.description ?? `A ${model.verboseName}.`),
   );
   ensureSchema(ctx, names.brief, () =>
-    representation(ctx, model, model.brief, 'top', true, `The brief representation of a ${model.verboseName} (\`brief=true\`).`),
+    representation(
+      ctx,
+      model,
+      model.brief,
+      'top',
+      true,
+      `The brief representation of a ${model.verboseName} (\`brief=true\`).`,
+    ),
   );
   ensureSchema(ctx, names.nested, () => nestedSchema(ctx, model, model.nested));
   // Responses reference this variant: `fields`, `omit` and `brief` choose which keys are rendered (on
@@ -92,9 +99,17 @@ export function addReadSchemas(ctx: SchemaContext, model: ModelSpec): void {
   ensureSchema(ctx, names.paginated, () =>
     closedObject(
       {
-        count: { type: ['integer', 'null'], minimum: 0, description: 'Total number of matches; null in cursor mode (`start`).' },
+        count: {
+          type: ['integer', 'null'],
+          minimum: 0,
+          description: 'Total number of matches; null in cursor mode (`start`).',
+        },
         next: { type: ['string', 'null'], format: 'uri', description: 'The next page, or null on the last page.' },
-        previous: { type: ['string', 'null'], format: 'uri', description: 'The previous page (always null in cursor mode).' },
+        previous: {
+          type: ['string', 'null'],
+          format: 'uri',
+          description: 'The previous page (always null in cursor mode).',
+        },
         results: { type: 'array', items: schemaRef(names.selected) },
       },
       ['count', 'next', 'previous', 'results'],
@@ -124,7 +139,14 @@ export function representation(
 }
 
 function nestedSchema(ctx: SchemaContext, model: ModelSpec, keys: readonly string[], description?: string): Json {
-  return representation(ctx, model, keys, 'nested', true, description ?? `A ${model.verboseName} nested in another object.`);
+  return representation(
+    ctx,
+    model,
+    keys,
+    'nested',
+    true,
+    description ?? `A ${model.verboseName} nested in another object.`,
+  );
 }
 
 /** The schema of an FK's value: the target's nested schema, or one of its own when the field names its keys. */
@@ -149,9 +171,17 @@ function tagItemSchema(ctx: SchemaContext): Json {
   const tagModel = [...ctx.models.values()].find((m) => m.roles.includes('tag'));
   if (!tagModel) return { type: 'array', maxItems: 0 };
   const nested = schemaNames(ctx, tagModel).nested;
-  const asTop = representation(ctx, tagModel, tagModel.nested, 'top', true, `A ${tagModel.verboseName} nested in another object.`);
+  const asTop = representation(
+    ctx,
+    tagModel,
+    tagModel.nested,
+    'top',
+    true,
+    `A ${tagModel.verboseName} nested in another object.`,
+  );
   const asNested = nestedSchema(ctx, tagModel, tagModel.nested);
-  const name = JSON.stringify(asTop) === JSON.stringify(asNested) ? nested : `Assigned${ctx.baseNames.get(tagModel.label)!}`;
+  const name =
+    JSON.stringify(asTop) === JSON.stringify(asNested) ? nested : `Assigned${ctx.baseNames.get(tagModel.label)!}`;
   ensureSchema(ctx, name, () => asTop);
   return { type: 'array', items: schemaRef(name) };
 }
@@ -179,17 +209,26 @@ function readProperty(
   if (field) {
     if (field.kind === 'fk' && field.column) {
       const value = schemaRef(nestedSchemaName(ctx, model, field));
-      return { schema: described(field.nullable ? withNull(value) : value, fieldDescription(field)), always: depth === 'top' };
+      return {
+        schema: described(field.nullable ? withNull(value) : value, fieldDescription(field)),
+        always: depth === 'top',
+      };
     }
     // A field without a column renders null unless a present hook fills it in (tokens' plaintext).
     const value = readValue(field);
-    return { schema: described(field.nullable || !field.column ? withNull(value) : value, fieldDescription(field)), always: true };
+    return {
+      schema: described(field.nullable || !field.column ? withNull(value) : value, fieldDescription(field)),
+      always: true,
+    };
   }
   const count = model.counts.find((c) => c.name === key);
   if (count) {
     if (depth === 'top') return { schema: described({ type: 'integer', minimum: 0 }, count.description), always: true };
     if (count.nested === 'omit') return null;
-    return { schema: { type: 'integer', const: 0, description: 'Not counted in nested objects: always 0.' }, always: true };
+    return {
+      schema: { type: 'integer', const: 0, description: 'Not counted in nested objects: always 0.' },
+      always: true,
+    };
   }
   const description = HEADER_DESCRIPTIONS[key];
   const linked = model.path !== null;
@@ -199,7 +238,9 @@ function readProperty(
     case 'url':
     case 'display_url':
       return {
-        schema: linked ? described({ type: 'string', format: 'uri' }, description) : { type: 'null', description: 'Null: the model has no endpoint.' },
+        schema: linked
+          ? described({ type: 'string', format: 'uri' }, description)
+          : { type: 'null', description: 'Null: the model has no endpoint.' },
         always: true,
       };
     case 'display':
@@ -264,6 +305,8 @@ function readValue(field: FieldSpec): Json {
 
 /** `{type, enum}` for choice values (the type only when all values share it). */
 export function enumSchema(values: readonly (string | number)[]): Json {
-  const types = new Set(values.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : 'string')));
+  const types = new Set(
+    values.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : 'string')),
+  );
   return types.size === 1 ? { type: [...types][0], enum: [...values] } : { enum: [...values] };
 }

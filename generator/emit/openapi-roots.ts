@@ -1,4 +1,4 @@
-import type { ModelSpec } from '../../runtime/spec.js';
+import { TOKEN_PROVISION_KEYS, type ModelSpec } from '../../runtime/spec.js';
 import { errorResponses, jsonContent } from './openapi-components.js';
 import { closedObject, schemaRef, sortKeys, type Json } from './openapi-json.js';
 import { ensureSchema, representation, type SchemaContext } from './openapi-read.js';
@@ -8,12 +8,6 @@ import { requestSchema } from './openapi-write.js';
  * Paths that are not a model's list or detail: the API root and app roots, status, plugins and the schema
  * (runtime/rest/roots.ts), and token provisioning (runtime/auth/provision.ts).
  */
-
-/** Keys of the provision response; a copy of PROVISION_KEYS in runtime/auth/provision.ts (not exported there). */
-export const PROVISION_KEYS = [
-  'id', 'url', 'display_url', 'display', 'version', 'user', 'key', 'created', 'expires', 'last_used', 'enabled',
-  'write_enabled', 'description', 'allowed_ips', 'token',
-];
 
 const uriMap = (keys: readonly string[], description: string): Json =>
   closedObject(Object.fromEntries(keys.map((k) => [k, { type: 'string', format: 'uri' }])), keys, description);
@@ -34,12 +28,27 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
 
   const paths: Record<string, Json> = {};
   const rootKeys = [...new Set([...byApp.keys(), 'plugins', 'status'])].sort();
-  paths['/api/'] = get('root_retrieve', 'The API root: the URL of every app root', 'status', uriMap(rootKeys, 'App name → URL of its root.'));
+  paths['/api/'] = get(
+    'root_retrieve',
+    'The API root: the URL of every app root',
+    'status',
+    uriMap(rootKeys, 'App name → URL of its root.'),
+  );
   for (const [app, endpointPaths] of byApp) {
-    paths[`/api/${app}/`] = get(`${app}_root_retrieve`, `The ${app} root: the URL of every endpoint`, app, uriMap([...endpointPaths].sort(), 'Endpoint → list URL.'));
+    paths[`/api/${app}/`] = get(
+      `${app}_root_retrieve`,
+      `The ${app} root: the URL of every endpoint`,
+      app,
+      uriMap([...endpointPaths].sort(), 'Endpoint → list URL.'),
+    );
   }
   paths['/api/status/'] = get('status_retrieve', 'Service status and versions', 'status', statusSchema());
-  paths['/api/plugins/'] = get('plugins_retrieve', 'Installed plugins (none)', 'plugins', closedObject({}, [], 'Always empty.'));
+  paths['/api/plugins/'] = get(
+    'plugins_retrieve',
+    'Installed plugins (none)',
+    'plugins',
+    closedObject({}, [], 'Always empty.'),
+  );
   paths['/api/schema/'] = {
     get: {
       operationId: 'schema_retrieve',
@@ -47,7 +56,9 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
       description: 'YAML by default; JSON with `format=json` or `Accept: application/json`.',
       tags: ['schema'],
       security: [],
-      parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'yaml'] } }],
+      parameters: [
+        { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'yaml'] } },
+      ],
       responses: {
         '200': {
           description: 'The OpenAPI document.',
@@ -95,15 +106,23 @@ function provisionPath(ctx: SchemaContext): Record<string, Json> | null {
     return {
       type: 'object',
       description: `A username and password, and optionally the new ${token.verboseName}'s fields.`,
-      properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', format: 'password', minLength: 1, writeOnly: true }, ...fields },
-      required: ['username', 'password', ...((tokenFields.required as string[] | undefined) ?? []).filter((k) => k !== 'user')],
+      properties: {
+        username: { type: 'string', minLength: 1 },
+        password: { type: 'string', format: 'password', minLength: 1, writeOnly: true },
+        ...fields,
+      },
+      required: [
+        'username',
+        'password',
+        ...((tokenFields.required as string[] | undefined) ?? []).filter((k) => k !== 'user'),
+      ],
     };
   });
   const responseName = ensureSchema(ctx, `Provisioned${base}`, () =>
     representation(
       ctx,
       token,
-      PROVISION_KEYS.filter((k) => token.output.includes(k)),
+      TOKEN_PROVISION_KEYS.filter((k) => token.output.includes(k)),
       'top',
       true,
       `The new ${token.verboseName}; \`token\` holds its plaintext, shown only in this response.`,
@@ -117,7 +136,10 @@ function provisionPath(ctx: SchemaContext): Record<string, Json> | null {
         tags: [token.app],
         security: [],
         requestBody: { required: true, content: jsonContent(schemaRef(requestName)) },
-        responses: { '201': { description: `The new ${token.verboseName}.`, content: jsonContent(schemaRef(responseName)) }, ...errorResponses() },
+        responses: {
+          '201': { description: `The new ${token.verboseName}.`, content: jsonContent(schemaRef(responseName)) },
+          ...errorResponses(),
+        },
       },
     },
   };

@@ -22,8 +22,11 @@ export function addRequestSchemas(ctx: SchemaContext, model: ModelSpec): void {
   const names = schemaNames(ctx, model);
   ensureSchema(ctx, names.request, () => requestSchema(ctx, model, 'create'));
   ensureSchema(ctx, names.patched, () => requestSchema(ctx, model, 'partial'));
+  // A separate PUT schema only when create-only fields make the required keys differ.
   const update = requestSchema(ctx, model, 'update');
-  if (JSON.stringify(update) !== JSON.stringify(ctx.schemas.get(names.request))) ensureSchema(ctx, names.updateRequest, () => update);
+  const create = ctx.schemas.get(names.request)!;
+  if (JSON.stringify(update.required) !== JSON.stringify(create.required))
+    ensureSchema(ctx, names.updateRequest, () => update);
 }
 
 /** The schema PUT bodies use: the create schema unless create-only fields make them differ. */
@@ -44,7 +47,11 @@ export function requestSchema(ctx: SchemaContext, model: ModelSpec, mode: Reques
     if (needed) required.push(field.name);
   }
   if (model.features.includes('tags')) {
-    const tagList = (description: string): Json => ({ type: 'array', items: schemaRef(tagReferenceName(ctx)), description });
+    const tagList = (description: string): Json => ({
+      type: 'array',
+      items: schemaRef(tagReferenceName(ctx)),
+      description,
+    });
     properties.tags = tagList('Replaces every tag of the object; `[]` clears them.');
     properties.add_tags = tagList('Tags to add, keeping the others. Not together with `tags`.');
     properties.remove_tags = tagList('Tags to remove (updates only). Not together with `tags`.');
@@ -56,7 +63,11 @@ export function requestSchema(ctx: SchemaContext, model: ModelSpec, mode: Reques
       description: 'Custom field values by name; on update the given names are merged into the stored ones.',
     };
   }
-  properties.changelog_message = { type: 'string', maxLength: 200, description: 'Message stored with the change record.' };
+  properties.changelog_message = {
+    type: 'string',
+    maxLength: 200,
+    description: 'Message stored with the change record.',
+  };
   const verb = mode === 'create' ? 'creates' : mode === 'update' ? 'replaces' : 'changes';
   return {
     type: 'object',
@@ -136,7 +147,9 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
         type: 'array',
         items: field.items === 'integer' ? { type: 'integer' } : { type: 'string' },
         ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
-        ...(field.items === 'ip_network' ? { description: 'IPv4/IPv6 networks or addresses, e.g. `192.0.2.0/24`.' } : {}),
+        ...(field.items === 'ip_network'
+          ? { description: 'IPv4/IPv6 networks or addresses, e.g. `192.0.2.0/24`.' }
+          : {}),
       };
     case 'object_types': {
       const labels = [...ctx.models.values()]

@@ -1,7 +1,7 @@
 import type { ModelGraph } from '../resolve.js';
 import { securitySchemes, sharedResponses, sharedSchemas } from './openapi-components.js';
 import { sortKeys, type Json } from './openapi-json.js';
-import { sharedParameters } from './openapi-parameters.js';
+import { shareParameters, sharedParameters } from './openapi-parameters.js';
 import { modelPaths } from './openapi-paths.js';
 import { addReadSchemas, assignBaseNames, type SchemaContext } from './openapi-read.js';
 import { addRequestSchemas } from './openapi-write.js';
@@ -10,7 +10,7 @@ import { rootPaths } from './openapi-roots.js';
 const DESCRIPTION = `A NetBox-compatible REST API, generated from YAML models.
 
 **Authentication.** Send an API token in the \`Authorization\` header: \`Bearer svc_<KEY>.<TOKEN>\` (v2) or
-\`Token <TOKEN>\` (v1). \`POST /api/users/tokens/provision/\` exchanges a username and password for a token.
+\`Token <TOKEN>\` (v1). The tokens endpoint's \`provision/\` action exchanges a username and password for a token.
 
 **Representations.** For each model, \`<Model>\` is the full representation, \`Brief<Model>\` the one
 \`brief=true\` selects, \`Nested<Model>\` the one related objects use, and \`Selected<Model>\` what responses
@@ -39,10 +39,14 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
     paths = { ...paths, ...modelPaths(ctx, model) };
   }
   paths = { ...paths, ...rootPaths(ctx, endpoints) };
+  const parameters = sharedParameters();
+  shareParameters(paths, parameters);
 
   const appsWithEndpoints = new Set(endpoints.map((m) => m.app));
   const tags = [
-    ...graph.apps.filter((a) => appsWithEndpoints.has(a.name)).map((a) => ({ name: a.name, description: a.description ?? a.verboseName })),
+    ...graph.apps
+      .filter((a) => appsWithEndpoints.has(a.name))
+      .map((a) => ({ name: a.name, description: a.description ?? a.verboseName })),
     { name: 'plugins', description: 'Plugins (none are installed).' },
     { name: 'schema', description: 'This OpenAPI document.' },
     { name: 'status', description: 'The API root and the service status.' },
@@ -56,7 +60,7 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
     paths: sortKeys(paths),
     components: {
       schemas: sortKeys(Object.fromEntries(ctx.schemas)),
-      parameters: sortKeys(sharedParameters()),
+      parameters: sortKeys(parameters),
       responses: sortKeys(sharedResponses()),
       securitySchemes: securitySchemes(),
     },

@@ -39,10 +39,13 @@ export async function authenticateHeader(
   const keyword = parts[0]?.toLowerCase();
   if (keyword !== 'token' && keyword !== 'bearer') return null;
   if (parts.length !== 2) {
-    throw new AuthenticationError('Invalid authorization header: Must be in the form "Bearer <key>.<token>" or "Token <token>"');
+    throw new AuthenticationError(
+      'Invalid authorization header: Must be in the form "Bearer <key>.<token>" or "Token <token>"',
+    );
   }
   const value = parts[1]!;
-  if (!/^[\x21-\x7e]+$/.test(value)) throw new AuthenticationError('Invalid authorization header: Token contains invalid characters');
+  if (!/^[\x21-\x7e]+$/.test(value))
+    throw new AuthenticationError('Invalid authorization header: Token contains invalid characters');
   const tokenModel = schema.withRole('token');
   const userModel = schema.withRole('user');
   if (!tokenModel || !userModel) throw new AuthenticationError('Invalid v1 token');
@@ -67,7 +70,8 @@ export async function authenticateHeader(
     }
   } else {
     version = 1;
-    row = (await q(tokenModel.table).where({ plaintext: value, version: 1 }).first()) as Record<string, unknown> | undefined;
+    row = (await q(tokenModel.table).where({ plaintext: value, version: 1 }).first()) as
+      Record<string, unknown> | undefined;
     if (!row || !safeEqual(String(row.plaintext ?? ''), value)) throw new AuthenticationError('Invalid v1 token');
   }
 
@@ -79,11 +83,14 @@ export async function authenticateHeader(
         'Client IP address could not be determined for validation. Check that the HTTP server is correctly configured to pass the required header(s).',
       );
     }
-    if (!addressAllowed(clientIp, allowed)) throw new AuthenticationError(`Source IP ${clientIp} is not permitted to authenticate using this token.`);
+    if (!addressAllowed(clientIp, allowed))
+      throw new AuthenticationError(`Source IP ${clientIp} is not permitted to authenticate using this token.`);
   }
   if (token.enabled === false) throw new AuthenticationError('Token disabled');
   if (typeof token.expires === 'string' && token.expires <= now()) throw new AuthenticationError('Token expired');
-  const userRow = (await q(userModel.table).where('id', token.user as number).first()) as Record<string, unknown> | undefined;
+  const userRow = (await q(userModel.table)
+    .where('id', token.user as number)
+    .first()) as Record<string, unknown> | undefined;
   const user = userRow ? toAuthUser(userModel, userRow) : null;
   if (!user || !user.isActive) throw new AuthenticationError('User inactive');
 
@@ -113,5 +120,7 @@ async function touchLastUsed(q: Knex, model: ModelInfo, token: Record<string, un
   const current = now();
   const last = token.last_used as string | null;
   if (last && Date.parse(current) - Date.parse(last) < LAST_USED_INTERVAL_MS) return;
-  await q(model.table).where('id', token.id as number).update({ last_used: current });
+  await q(model.table)
+    .where('id', token.id as number)
+    .update({ last_used: current });
 }

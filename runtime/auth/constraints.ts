@@ -6,7 +6,22 @@ import type { ModelInfo, Schema } from '../rest/schema.js';
 /** A permission constraint: a dict is AND, a list of dicts is OR (Django queryset filter semantics). */
 export type Constraint = Record<string, unknown>;
 
-const LOOKUPS = new Set(['exact', 'iexact', 'in', 'lt', 'lte', 'gt', 'gte', 'isnull', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith']);
+const LOOKUPS = new Set([
+  'exact',
+  'iexact',
+  'in',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'isnull',
+  'contains',
+  'icontains',
+  'startswith',
+  'istartswith',
+  'endswith',
+  'iendswith',
+]);
 
 /** A constraint that names something the model does not have. */
 export class ConstraintError extends Error {}
@@ -26,7 +41,8 @@ export function applyConstraints(
   query.where((any) => {
     for (const constraint of constraints) {
       any.orWhere((all) => {
-        for (const [key, raw] of Object.entries(constraint)) addCondition(all, schema, dialect, model, key, substitute(raw, userId));
+        for (const [key, raw] of Object.entries(constraint))
+          addCondition(all, schema, dialect, model, key, substitute(raw, userId));
       });
     }
     if (constraints.length === 0) any.whereRaw('1 = 0');
@@ -39,7 +55,14 @@ function substitute(value: unknown, userId: number | null): unknown {
   return value;
 }
 
-function addCondition(qb: Knex.QueryBuilder, schema: Schema, dialect: Dialect, model: ModelInfo, key: string, value: unknown): void {
+function addCondition(
+  qb: Knex.QueryBuilder,
+  schema: Schema,
+  dialect: Dialect,
+  model: ModelInfo,
+  key: string,
+  value: unknown,
+): void {
   const segments = key.split('__');
   let lookup = 'exact';
   if (segments.length > 1 && LOOKUPS.has(segments[segments.length - 1]!)) lookup = segments.pop()!;
@@ -69,15 +92,17 @@ function addCondition(qb: Knex.QueryBuilder, schema: Schema, dialect: Dialect, m
     qb.where(inner);
     return;
   }
-  const build = (index: number): ((w: Knex.QueryBuilder) => void) => (w) => {
-    const step = steps[index]!;
-    const from = index === 0 ? 't0' : `c${index}`;
-    const own = `c${index + 1}`;
-    w.whereIn(`${from}.${step.column}`, function sub() {
-      this.select(`${own}.id`).from({ [own]: step.table });
-      this.where(index + 1 < steps.length ? build(index + 1) : inner);
-    });
-  };
+  const build =
+    (index: number): ((w: Knex.QueryBuilder) => void) =>
+    (w) => {
+      const step = steps[index]!;
+      const from = index === 0 ? 't0' : `c${index}`;
+      const own = `c${index + 1}`;
+      w.whereIn(`${from}.${step.column}`, function sub() {
+        this.select(`${own}.id`).from({ [own]: step.table });
+        this.where(index + 1 < steps.length ? build(index + 1) : inner);
+      });
+    };
   qb.where(build(0));
 }
 
@@ -106,7 +131,11 @@ function compare(qb: Knex.QueryBuilder, dialect: Dialect, column: string, lookup
       return;
     default: {
       const text = escapeLike(String(value));
-      const pattern = lookup.endsWith('contains') ? `%${text}%` : lookup.endsWith('startswith') ? `${text}%` : `%${text}`;
+      const pattern = lookup.endsWith('contains')
+        ? `%${text}%`
+        : lookup.endsWith('startswith')
+          ? `${text}%`
+          : `%${text}`;
       if (lookup.startsWith('i')) qb.whereRaw(ilike(dialect, '??'), [column, pattern]);
       else qb.whereRaw(`?? LIKE ? ESCAPE '\\'`, [column, pattern]);
     }

@@ -4,8 +4,12 @@ const PARAMS = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions & { keylen: number }): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password, salt, options.keylen, { N: options.N, r: options.r, p: options.p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password,
+      salt,
+      options.keylen,
+      { N: options.N, r: options.r, p: options.p, maxmem: 64 * 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
 }
@@ -27,6 +31,11 @@ export async function verifyPassword(password: string, stored: string | null): P
   }
   const [, n, r, p, salt, hash] = parts as [string, string, string, string, string, string];
   const expected = Buffer.from(hash, 'base64');
-  const key = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p), keylen: expected.length });
+  const key = await derive(password, Buffer.from(salt, 'base64'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    keylen: expected.length,
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

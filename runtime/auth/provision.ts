@@ -9,12 +9,7 @@ import { createObjects } from '../rest/write.js';
 import { toAuthUser } from './authenticate.js';
 import { verifyPassword } from './passwords.js';
 import type { Principal } from './permissions.js';
-
-/** Keys of the provision response (NetBox's order; no pepper_id). */
-const PROVISION_KEYS = [
-  'id', 'url', 'display_url', 'display', 'version', 'user', 'key', 'created', 'expires', 'last_used', 'enabled',
-  'write_enabled', 'description', 'allowed_ips', 'token',
-];
+import { TOKEN_PROVISION_KEYS } from '../spec.js';
 
 /**
  * `POST /api/users/tokens/provision/`: exchanges a username and password for a new token (no other
@@ -37,21 +32,38 @@ export function mountProvision(router: Router, app: AppContext): void {
       if (typeof username !== 'string' || username === '') errors.username = ['This field is required.'];
       if (typeof password !== 'string' || password === '') errors.password = ['This field is required.'];
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const row = (await app.db.knex(userModel.table).where('username', username as string).first()) as Record<string, unknown> | undefined;
+      const row = (await app.db
+        .knex(userModel.table)
+        .where('username', username as string)
+        .first()) as Record<string, unknown> | undefined;
       const valid = await verifyPassword(password as string, (row?.password as string | undefined) ?? null);
       const user = row ? toAuthUser(userModel, row) : null;
       if (!valid || !user || !user.isActive) throw new AuthenticationError('Invalid username/password');
       const principal: Principal = { user, token: null };
       app.permissions.require(principal, tokenModel, 'add');
       const state = stateOf(res);
-      const object = await runWrite(app, { requestId: state.requestId, method: 'POST', path: req.path, principal }, async (ctx) => {
-        const result = await createObjects(ctx, tokenModel, [{ ...tokenFields, user: user.id }], false);
-        const render = { schema: app.schema, dialect: app.db.dialect, render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain } };
-        const [created] = await loadObjectsByIds(ctx.q, render, tokenModel, PROVISION_KEYS.filter((k) => tokenModel.outputKeys.has(k)), result.ids);
-        const present = tokenModel.spec.hooks.present;
-        if (present && created) app.domain.present(present)(created, result.transient.get(result.ids[0]!));
-        return created;
-      });
+      const object = await runWrite(
+        app,
+        { requestId: state.requestId, method: 'POST', path: req.path, principal },
+        async (ctx) => {
+          const result = await createObjects(ctx, tokenModel, [{ ...tokenFields, user: user.id }], false);
+          const render = {
+            schema: app.schema,
+            dialect: app.db.dialect,
+            render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
+          };
+          const [created] = await loadObjectsByIds(
+            ctx.q,
+            render,
+            tokenModel,
+            TOKEN_PROVISION_KEYS.filter((k) => tokenModel.outputKeys.has(k)),
+            result.ids,
+          );
+          const present = tokenModel.spec.hooks.present;
+          if (present && created) app.domain.present(present)(created, result.transient.get(result.ids[0]!));
+          return created;
+        },
+      );
       sendJson(res, 201, object);
     })
     .all((req) => {

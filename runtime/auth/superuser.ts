@@ -27,12 +27,25 @@ export async function createSuperuser(
       const created = await createObjects(
         ctx,
         userModel,
-        [{ username: options.username, password: options.password, email: options.email, is_superuser: true, is_active: true }],
+        [
+          {
+            username: options.username,
+            password: options.password,
+            email: options.email,
+            is_superuser: true,
+            is_active: true,
+          },
+        ],
         false,
       );
       const userId = created.ids[0]!;
       if (!options.token || !tokenModel) return { userId, header: null };
-      const token = await createObjects(ctx, tokenModel, [{ user: userId, description: 'Created by createsuperuser' }], false);
+      const token = await createObjects(
+        ctx,
+        tokenModel,
+        [{ user: userId, description: 'Created by createsuperuser' }],
+        false,
+      );
       const id = token.ids[0]!;
       const key = ((await ctx.q(tokenModel.table).where('id', id).first('key')) as { key: string }).key;
       const secret = token.transient.get(id)?.token as string;

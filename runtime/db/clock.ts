@@ -26,7 +26,9 @@ export function normalizeTimestamp(text: string): string {
   if (!match) return text;
   const [, date, time, fraction = '', zone = 'Z'] = match;
   if (zone === 'Z' || /^[+-]00(:?00)?$/.test(zone)) return `${date}T${time}.${fraction.padEnd(6, '0')}Z`;
-  const millis = Date.parse(`${date}T${time}.${fraction.padEnd(3, '0').slice(0, 3)}${zone.length === 3 ? `${zone}:00` : zone}`);
+  const millis = Date.parse(
+    `${date}T${time}.${fraction.padEnd(3, '0').slice(0, 3)}${zone.length === 3 ? `${zone}:00` : zone}`,
+  );
   return formatMicros(millis * 1000 + Number(fraction.padEnd(6, '0').slice(3)));
 }
 
@@ -49,7 +51,9 @@ export function isoformatTimestamp(stored: string): string {
  */
 export function parseDateTimeInput(text: string): string | null {
   const match =
-    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+    /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/.exec(
+      text.trim(),
+    );
   if (!match) return null;
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match;
   const offset = zone === 'Z' ? 'Z' : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;

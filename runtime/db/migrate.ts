@@ -25,7 +25,7 @@ export async function migrate(db: Database, migrations: readonly Migration[]): P
   for (const migration of migrations) {
     const done = await knex.transaction(async (trx) => {
       if (db.dialect === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [PG_LOCK_KEY]);
-      const seen = await trx(MIGRATIONS_TABLE).where({ name: migration.name }).first();
+      const seen = (await trx(MIGRATIONS_TABLE).where({ name: migration.name }).first()) as unknown;
       if (seen) return false;
       for (const op of migration.ops) await applyOp(trx, db.dialect, op);
       await trx(MIGRATIONS_TABLE).insert({ name: migration.name, applied: now() });
@@ -82,7 +82,10 @@ function addColumn(t: Knex.CreateTableBuilder, dialect: Database['dialect'], spe
   let builder: Knex.ColumnBuilder;
   switch (column.type) {
     case 'string':
-      builder = dialect === 'postgres' ? t.specificType(name, pgText(`varchar(${column.maxLength})`)) : t.string(name, column.maxLength);
+      builder =
+        dialect === 'postgres'
+          ? t.specificType(name, pgText(`varchar(${column.maxLength})`))
+          : t.string(name, column.maxLength);
       break;
     case 'text':
       builder = dialect === 'postgres' ? t.specificType(name, pgText('text')) : t.text(name);
@@ -103,7 +106,8 @@ function addColumn(t: Knex.CreateTableBuilder, dialect: Database['dialect'], spe
       builder = dialect === 'postgres' ? t.date(name) : t.specificType(name, 'text');
       break;
     case 'datetime':
-      builder = dialect === 'postgres' ? t.timestamp(name, { useTz: true, precision: 6 }) : t.specificType(name, 'text');
+      builder =
+        dialect === 'postgres' ? t.timestamp(name, { useTz: true, precision: 6 }) : t.specificType(name, 'text');
       break;
     case 'json':
       builder = dialect === 'postgres' ? t.jsonb(name) : t.text(name);
@@ -113,7 +117,11 @@ function addColumn(t: Knex.CreateTableBuilder, dialect: Database['dialect'], spe
   if (spec.default !== undefined) {
     const value = spec.default;
     builder.defaultTo(
-      column.type === 'json' ? JSON.stringify(value) : column.type === 'boolean' && dialect === 'sqlite' ? Number(value) : (value as string),
+      column.type === 'json'
+        ? JSON.stringify(value)
+        : column.type === 'boolean' && dialect === 'sqlite'
+          ? Number(value)
+          : (value as string),
     );
   }
   if (spec.references && !alter) {
@@ -130,6 +138,8 @@ function quote(identifier: string): string {
 /** Same SQL on both dialects: partial and expression indexes included. */
 function createIndexSql(table: string, index: IndexSpec): string {
   const columns = index.columns.map((c, i) => (index.caseInsensitive && i === 0 ? `lower(${quote(c)})` : quote(c)));
-  const where = index.whereNull?.length ? ` WHERE ${index.whereNull.map((c) => `${quote(c)} IS NULL`).join(' AND ')}` : '';
+  const where = index.whereNull?.length
+    ? ` WHERE ${index.whereNull.map((c) => `${quote(c)} IS NULL`).join(' AND ')}`
+    : '';
   return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quote(index.name)} ON ${quote(table)} (${columns.join(', ')})${where}`;
 }

@@ -18,7 +18,10 @@ export function displayToken(values: Record<string, unknown>): string {
 export function validateUsername(item: WriteItemContext): void {
   const username = item.values.username;
   if (typeof username === 'string' && !/^[\p{L}\p{N}@.+\-_]+$/u.test(username)) {
-    item.errors.add('username', 'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.');
+    item.errors.add(
+      'username',
+      'Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.',
+    );
   }
 }
 

@@ -12,7 +12,11 @@ export class ApiError extends Error {
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
   ) {
-    super(typeof (body as { detail?: unknown }).detail === 'string' ? (body as { detail: string }).detail : JSON.stringify(body));
+    super(
+      typeof (body as { detail?: unknown }).detail === 'string'
+        ? (body as { detail: string }).detail
+        : JSON.stringify(body),
+    );
   }
 }
 

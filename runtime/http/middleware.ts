@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { BadRequestError, NotAcceptableError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+import {
+  BadRequestError,
+  NotAcceptableError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from './errors.js';
 
 /** Per-request state shared by the middleware and the handlers. */
 export interface RequestState {

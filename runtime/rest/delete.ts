@@ -38,18 +38,25 @@ export async function deleteObjects(
     if (fresh.length === 0) return;
     fresh.forEach((id) => visited.add(id));
     const rows: Row[] = [];
-    for (const chunk of chunks(fresh, 500)) rows.push(...((await q(current.table).whereIn('id', chunk).select('*')) as Row[]));
+    for (const chunk of chunks(fresh, 500))
+      rows.push(...((await q(current.table).whereIn('id', chunk).select('*')) as Row[]));
     order.push({ model: current, rows });
     for (const relation of current.spec.reverse) {
       const dependent = ctx.schema.model(relation.model);
       const column = dependent.fields.get(relation.field)!.column!;
       const found: Row[] = [];
-      for (const chunk of chunks(fresh, 500)) found.push(...((await q(dependent.table).whereIn(column, chunk).select('*')) as Row[]));
+      for (const chunk of chunks(fresh, 500))
+        found.push(...((await q(dependent.table).whereIn(column, chunk).select('*')) as Row[]));
       const outside = found.filter((r) => !(seen.get(dependent.label)?.has(Number(r.id)) ?? false));
       if (outside.length === 0) continue;
       if (relation.onDelete === 'protect') outside.forEach((row) => blockers.push({ model: dependent, row }));
-      else if (relation.onDelete === 'set_null') nullings.push({ model: dependent, column, ids: outside.map((r) => Number(r.id)) });
-      else await collect(dependent, outside.map((r) => Number(r.id)));
+      else if (relation.onDelete === 'set_null')
+        nullings.push({ model: dependent, column, ids: outside.map((r) => Number(r.id)) });
+      else
+        await collect(
+          dependent,
+          outside.map((r) => Number(r.id)),
+        );
     }
   };
   await collect(model, ids);
@@ -58,12 +65,17 @@ export async function deleteObjects(
   const remaining = blockers.filter((b) => !(seen.get(b.model.label)?.has(Number(b.row.id)) ?? false));
   if (remaining.length > 0) {
     const names = remaining.map((b) => `${displayOf(ctx.domain, b.model, b.row)} (${String(b.row.id)})`);
-    throw new ConflictError(`Unable to delete object. ${remaining.length} dependent objects were found: ${names.join(', ')}`);
+    throw new ConflictError(
+      `Unable to delete object. ${remaining.length} dependent objects were found: ${names.join(', ')}`,
+    );
   }
 
   for (const nulling of nullings) {
     const ids = nulling.ids.filter((id) => !(seen.get(nulling.model.label)?.has(id) ?? false));
-    for (const chunk of chunks(ids, 500)) await q(nulling.model.table).whereIn('id', chunk).update({ [nulling.column]: null });
+    for (const chunk of chunks(ids, 500))
+      await q(nulling.model.table)
+        .whereIn('id', chunk)
+        .update({ [nulling.column]: null });
   }
   const itemModel = ctx.schema.withRole('tagged_item');
   // Dependents were collected after the objects they depend on: delete in reverse.
@@ -76,7 +88,13 @@ export async function deleteObjects(
     }
     await deleteRows(q, current, idList);
     for (const row of rows) {
-      ctx.changes.push({ action: 'delete', model: current, id: Number(row.id), before: row, message: messages.get(Number(row.id)) ?? '' });
+      ctx.changes.push({
+        action: 'delete',
+        model: current,
+        id: Number(row.id),
+        before: row,
+        message: messages.get(Number(row.id)) ?? '',
+      });
     }
   }
 }

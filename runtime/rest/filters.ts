@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { FilterSpec, LookupSet } from '../spec.js';
+import { FILTER_LOOKUPS as LOOKUPS, type FilterSpec } from '../spec.js';
 import type { Dialect } from '../db/connect.js';
 import { escapeLike, ilike, lower, PATH_AFTER_SEPARATOR, PATH_SEPARATOR, regexMatch } from '../db/sql.js';
 import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
@@ -7,17 +7,17 @@ import { ValidationError } from '../http/errors.js';
 import type { ModelInfo, Schema } from './schema.js';
 
 /** Query parameters that are never filters. */
-export const RESERVED_PARAMS = new Set(['limit', 'offset', 'start', 'ordering', 'fields', 'omit', 'brief', 'format', 'exclude']);
-
-const LOOKUPS: Record<LookupSet | 'tag' | 'search', readonly string[]> = {
-  string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
-  number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
-  exact: [''],
-  relation: ['', 'n'],
-  none: [''],
-  tag: ['', 'n'],
-  search: [''],
-};
+export const RESERVED_PARAMS = new Set([
+  'limit',
+  'offset',
+  'start',
+  'ordering',
+  'fields',
+  'omit',
+  'brief',
+  'format',
+  'exclude',
+]);
 
 export interface FilterContext {
   schema: Schema;
@@ -63,7 +63,12 @@ function matchFilter(model: ModelInfo, name: string): { filter: FilterSpec; look
   const filter = model.filters.get(name.slice(0, split));
   const lookup = name.slice(split + 2);
   if (!filter) return null;
-  const allowed = filter.kind === 'value' ? LOOKUPS[filter.lookups] : filter.kind === 'relation' ? LOOKUPS.relation : LOOKUPS[filter.kind];
+  const allowed =
+    filter.kind === 'value'
+      ? LOOKUPS[filter.lookups]
+      : filter.kind === 'relation'
+        ? LOOKUPS.relation
+        : LOOKUPS[filter.kind];
   return allowed.includes(lookup) ? { filter, lookup } : null;
 }
 
@@ -88,7 +93,11 @@ async function buildCondition(
 }
 
 /** Resolves `path` (FK names from the model) to a function that wraps a condition on the final table. */
-function viaPath(ctx: FilterContext, model: ModelInfo, path: readonly string[]): {
+function viaPath(
+  ctx: FilterContext,
+  model: ModelInfo,
+  path: readonly string[],
+): {
   target: ModelInfo;
   alias: string;
   wrap: (inner: Condition) => Condition;
@@ -109,16 +118,18 @@ function viaPath(ctx: FilterContext, model: ModelInfo, path: readonly string[]):
     alias,
     wrap: (inner) => {
       // t0.fk1 IN (SELECT p1.id FROM T1 p1 WHERE p1.fk2 IN (SELECT p2.id FROM T2 p2 WHERE <inner on p2>))
-      const build = (index: number): Condition => (qb) => {
-        const step = steps[index]!;
-        const from = index === 0 ? 't0' : `p${index}`;
-        const own = `p${index + 1}`;
-        qb.whereIn(`${from}.${step.column}`, function subquery() {
-          this.select(`${own}.id`).from({ [own]: step.table });
-          if (index + 1 < steps.length) this.where(build(index + 1));
-          else this.where(inner);
-        });
-      };
+      const build =
+        (index: number): Condition =>
+        (qb) => {
+          const step = steps[index]!;
+          const from = index === 0 ? 't0' : `p${index}`;
+          const own = `p${index + 1}`;
+          qb.whereIn(`${from}.${step.column}`, function subquery() {
+            this.select(`${own}.id`).from({ [own]: step.table });
+            if (index + 1 < steps.length) this.where(build(index + 1));
+            else this.where(inner);
+          });
+        };
       return build(0);
     },
   };
@@ -168,7 +179,7 @@ function valueCondition(
 ): Condition | string {
   const { target, alias, wrap } = viaPath(ctx, model, filter.path);
   const field = filter.field === 'id' ? null : target.fields.get(filter.field);
-  const column = `${alias}.${filter.field === 'id' ? 'id' : field?.column ?? filter.field}`;
+  const column = `${alias}.${filter.field === 'id' ? 'id' : (field?.column ?? filter.field)}`;
   const isString = filter.valueKind === 'string' || filter.valueKind === 'choice';
   const nullable = field?.nullable ?? false;
 
@@ -198,9 +209,11 @@ function valueCondition(
       qb.where((w) => {
         for (const v of values) {
           if (base === 'ie') w.orWhereRaw(`${lower('??')} = ${lower('?')}`, [column, v]);
-          else if (base === 'regex' || base === 'iregex') w.orWhereRaw(regexMatch(ctx.dialect, '??', base === 'iregex'), [column, v]);
+          else if (base === 'regex' || base === 'iregex')
+            w.orWhereRaw(regexMatch(ctx.dialect, '??', base === 'iregex'), [column, v]);
           else {
-            const pattern = base === 'ic' ? `%${escapeLike(v)}%` : base === 'isw' ? `${escapeLike(v)}%` : `%${escapeLike(v)}`;
+            const pattern =
+              base === 'ic' ? `%${escapeLike(v)}%` : base === 'isw' ? `${escapeLike(v)}%` : `%${escapeLike(v)}`;
             w.orWhereRaw(ilike(ctx.dialect, '??'), [column, pattern]);
           }
         }
@@ -220,14 +233,17 @@ function valueCondition(
     const op = comparisons[lookup]!;
     return wrap((qb) => qb.where((w) => parsed.forEach((v) => w.orWhere(column, op, v as Knex.Value))));
   }
-  const encode = (v: unknown): Knex.Value => (filter.valueKind === 'boolean' && ctx.dialect === 'sqlite' ? (v ? 1 : 0) : (v as Knex.Value));
+  const encode = (v: unknown): Knex.Value =>
+    filter.valueKind === 'boolean' && ctx.dialect === 'sqlite' ? (v ? 1 : 0) : (v as Knex.Value);
   const encoded = parsed.map(encode);
   const caseInsensitive = filter.caseInsensitive && isString;
   const exact: Condition = (qb) => {
-    if (caseInsensitive) qb.where((w) => encoded.forEach((v) => w.orWhereRaw(`${lower('??')} = ${lower('?')}`, [column, v])));
+    if (caseInsensitive)
+      qb.where((w) => encoded.forEach((v) => w.orWhereRaw(`${lower('??')} = ${lower('?')}`, [column, v])));
     else qb.whereIn(column, encoded as readonly Knex.Value[]);
   };
-  if (lookup === 'n') return wrap((qb) => qb.where((w) => (nullable ? w.whereNot(exact).orWhereNull(column) : w.whereNot(exact))));
+  if (lookup === 'n')
+    return wrap((qb) => qb.where((w) => (nullable ? w.whereNot(exact).orWhereNull(column) : w.whereNot(exact))));
   return wrap(exact);
 }
 
@@ -249,7 +265,7 @@ async function relationCondition(
       const bad = given.find((v) => !/^\d+$/.test(v.trim()));
       if (bad !== undefined) return invalidChoice(bad);
     }
-    const column = byId ? 'id' : target.fields.get(filter.by)?.column ?? filter.by;
+    const column = byId ? 'id' : (target.fields.get(filter.by)?.column ?? filter.by);
     const keys = byId ? given.map(Number) : given;
     const found = (await q(target.table)
       .whereIn(column, keys)
@@ -263,7 +279,9 @@ async function relationCondition(
         .where((w) => {
           for (const row of found) {
             const path = String(row._path);
-            w.orWhere((x) => x.where('_path', '>', path + PATH_SEPARATOR).andWhere('_path', '<', path + PATH_AFTER_SEPARATOR));
+            w.orWhere((x) =>
+              x.where('_path', '>', path + PATH_SEPARATOR).andWhere('_path', '<', path + PATH_AFTER_SEPARATOR),
+            );
           }
         })
         .select('id')) as { id: number }[];
@@ -338,7 +356,9 @@ function searchCondition(ctx: FilterContext, model: ModelInfo, text: string): Co
         const target = ctx.schema.model((field as { target: string }).target);
         const column = target.fields.get(second)!.column!;
         w.orWhereIn(`t0.${field.column}`, function related() {
-          this.select('s.id').from({ s: target.table }).whereRaw(ilike(ctx.dialect, '??'), [`s.${column}`, pattern]);
+          this.select('s.id')
+            .from({ s: target.table })
+            .whereRaw(ilike(ctx.dialect, '??'), [`s.${column}`, pattern]);
         });
       }
     });

@@ -68,10 +68,19 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   const notFound = (): NotFoundError => new NotFoundError(`No ${model.spec.className} matches the given query.`);
 
   const write = <T>(req: Request, res: Response, body: (ctx: WriteContext) => Promise<T>): Promise<T> =>
-    runWrite(app, { requestId: stateOf(res).requestId, method: req.method, path: req.path, principal: principalOf(res) }, body);
+    runWrite(
+      app,
+      { requestId: stateOf(res).requestId, method: req.method, path: req.path, principal: principalOf(res) },
+      body,
+    );
 
   /** After a create or update: every written object must still be within the user's constraints. */
-  const ensureWithin = async (q: Knex, res: Response, ids: readonly number[], restriction: Restriction): Promise<void> => {
+  const ensureWithin = async (
+    q: Knex,
+    res: Response,
+    ids: readonly number[],
+    restriction: Restriction,
+  ): Promise<void> => {
     if (restriction.all || ids.length === 0) return;
     const query = restrict(res, baseQuery(q, model).whereIn('t0.id', ids), restriction);
     const row = (await query.count({ n: '*' }).first()) as { n: number | string };
@@ -92,10 +101,16 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     const wanted = header.split(',').map((s) => s.trim());
     if (wanted.includes('*')) return;
     const normalize = (tag: string): string => tag.replace(/^W\//, '');
-    if (!current || !wanted.some((tag) => normalize(tag) === normalize(current))) throw new PreconditionFailedError(current);
+    if (!current || !wanted.some((tag) => normalize(tag) === normalize(current)))
+      throw new PreconditionFailedError(current);
   };
 
-  const fetchFull = async (q: Knex, res: Response, ids: readonly number[], transient?: Map<number, Row>): Promise<Row[]> => {
+  const fetchFull = async (
+    q: Knex,
+    res: Response,
+    ids: readonly number[],
+    transient?: Map<number, Row>,
+  ): Promise<Row[]> => {
     const ctx = await readContext(q, stateOf(res));
     return present(await loadObjectsByIds(q, ctx, model, selectKeys(model, stateOf(res).params), ids), transient);
   };
@@ -137,7 +152,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const q = db.knex;
       const state = stateOf(res);
       const query = restrict(res, baseQuery(q, model).where('t0.id', id), restriction);
-      const [object] = present(await loadObjects(q, await readContext(q, state), model, selectKeys(model, state.params), query));
+      const [object] = present(
+        await loadObjects(q, await readContext(q, state), model, selectKeys(model, state.params), query),
+      );
       if (!object) throw notFound();
       const etag = await etagOf(q, id);
       res.setHeader('Allow', allowHeader(model, 'detail'));
@@ -149,7 +166,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const body: unknown = req.body;
       const bulk = Array.isArray(body);
       if (!bulk && (typeof body !== 'object' || body === null)) {
-        throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`] });
+        throw new ValidationError({
+          non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`],
+        });
       }
       if (bulk && body.length === 0) throw new ValidationError({ non_field_errors: ['This list may not be empty.'] });
       const { objects, etag } = await write(req, res, async (ctx) => {
@@ -170,7 +189,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const restriction = restrictionFor(res, 'change');
       const body: unknown = req.body;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-        throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`] });
+        throw new ValidationError({
+          non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`],
+        });
       }
       const { object, etag } = await write(req, res, async (ctx) => {
         await findForWrite(ctx.q, res, id, restriction);
@@ -187,14 +208,22 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const restriction = restrictionFor(res, 'change');
       const items = bulkItems(req.body);
       const objects = await write(req, res, async (ctx) => {
-        const visible = await visibleIds(ctx.q, res, items.map((i) => i.id), restriction);
+        const visible = await visibleIds(
+          ctx.q,
+          res,
+          items.map((i) => i.id),
+          restriction,
+        );
         const updates = items.filter((i) => visible.has(i.id));
         const result = await updateObjects(ctx, model, updates, req.method === 'PATCH');
         await ensureWithin(ctx.q, res, result.ids, restriction);
         const state = stateOf(res);
         const query = baseQuery(ctx.q, model).whereIn('t0.id', result.ids);
         applyOrdering(schema, model, new URLSearchParams(), query);
-        return present(await loadObjects(ctx.q, await readContext(ctx.q, state), model, selectKeys(model, state.params), query), result.transient);
+        return present(
+          await loadObjects(ctx.q, await readContext(ctx.q, state), model, selectKeys(model, state.params), query),
+          result.transient,
+        );
       });
       sendJson(res, 200, objects);
     },
@@ -215,8 +244,15 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const restriction = restrictionFor(res, 'delete');
       const items = bulkItems(req.body, true);
       await write(req, res, async (ctx) => {
-        const visible = await visibleIds(ctx.q, res, items.map((i) => i.id), restriction);
-        const messages = new Map(items.map((i) => [i.id, typeof i.input.changelog_message === 'string' ? i.input.changelog_message : '']));
+        const visible = await visibleIds(
+          ctx.q,
+          res,
+          items.map((i) => i.id),
+          restriction,
+        );
+        const messages = new Map(
+          items.map((i) => [i.id, typeof i.input.changelog_message === 'string' ? i.input.changelog_message : '']),
+        );
         await deleteObjects(ctx, model, [...visible], messages);
       });
       res.status(204).end();
@@ -244,9 +280,20 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     if (!(await query.first())) throw notFound();
   }
 
-  async function visibleIds(q: Knex, res: Response, ids: readonly number[], restriction: Restriction): Promise<Set<number>> {
+  async function visibleIds(
+    q: Knex,
+    res: Response,
+    ids: readonly number[],
+    restriction: Restriction,
+  ): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = (await restrict(res, baseQuery(q, model).whereIn('t0.id', [...new Set(ids)]).select('t0.id'), restriction)) as Row[];
+    const rows = (await restrict(
+      res,
+      baseQuery(q, model)
+        .whereIn('t0.id', [...new Set(ids)])
+        .select('t0.id'),
+      restriction,
+    )) as Row[];
     return new Set(rows.map((r) => Number(r.id)));
   }
 
@@ -257,7 +304,11 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
  * Runs a write in one transaction: the body's changes, then the write hooks (change records, event jobs),
  * all committed together or not at all.
  */
-export function runWrite<T>(app: AppContext, request: WriteRequest, body: (ctx: WriteContext) => Promise<T>): Promise<T> {
+export function runWrite<T>(
+  app: AppContext,
+  request: WriteRequest,
+  body: (ctx: WriteContext) => Promise<T>,
+): Promise<T> {
   const { schema, db, settings } = app;
   const { principal } = request;
   return db.knex.transaction(async (trx) => {
@@ -295,16 +346,21 @@ export function runWrite<T>(app: AppContext, request: WriteRequest, body: (ctx: 
 /** Bulk bodies: a list of objects that each carry an integer `id`. */
 function bulkItems(body: unknown, deleting = false): { id: number; input: Record<string, unknown> }[] {
   if (!Array.isArray(body)) {
-    throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${pythonType(body ?? null)}".`] });
+    throw new ValidationError({
+      non_field_errors: [`Expected a list of items but got type "${pythonType(body ?? null)}".`],
+    });
   }
-  const errors = body.map((item) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return { non_field_errors: ['Invalid data. Expected a dictionary.'] };
+  const errors = body.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return { non_field_errors: ['Invalid data. Expected a dictionary.'] };
     const id = (item as Record<string, unknown>).id;
     if (id === undefined || id === null) return { id: ['This field is required.'] };
-    if (!Number.isSafeInteger(typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id)) return { id: ['A valid integer is required.'] };
+    if (!Number.isSafeInteger(typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id))
+      return { id: ['A valid integer is required.'] };
     if (deleting) {
       const extra = Object.keys(item).filter((k) => k !== 'id' && k !== 'changelog_message');
-      if (extra.length) return { non_field_errors: [`Unexpected keys: ${extra.join(', ')}. Send only id and changelog_message.`] };
+      if (extra.length)
+        return { non_field_errors: [`Unexpected keys: ${extra.join(', ')}. Send only id and changelog_message.`] };
     }
     return {};
   });
@@ -319,9 +375,13 @@ function deleteMessage(body: unknown): string {
     throw new ValidationError({ non_field_errors: ['A DELETE body may only hold {"changelog_message": "…"}.'] });
   }
   const extra = Object.keys(body).filter((k) => k !== 'changelog_message');
-  if (extra.length > 0) throw new ValidationError({ non_field_errors: [`Unexpected keys: ${extra.join(', ')}. A DELETE body may only hold changelog_message.`] });
+  if (extra.length > 0)
+    throw new ValidationError({
+      non_field_errors: [`Unexpected keys: ${extra.join(', ')}. A DELETE body may only hold changelog_message.`],
+    });
   const message = (body as Record<string, unknown>).changelog_message;
-  if (message !== undefined && typeof message !== 'string') throw new ValidationError({ changelog_message: ['Not a valid string.'] });
+  if (message !== undefined && typeof message !== 'string')
+    throw new ValidationError({ changelog_message: ['Not a valid string.'] });
   return typeof message === 'string' ? message.slice(0, 200) : '';
 }
 
@@ -354,8 +414,13 @@ function pageLinks(
   }
   if (limit === null) return { next: null, previous: null };
   const offset = pagination.offset;
-  const next = count !== null && offset + limit < count ? link({ limit: String(limit), offset: String(offset + limit) }) : null;
+  const next =
+    count !== null && offset + limit < count ? link({ limit: String(limit), offset: String(offset + limit) }) : null;
   let previous: string | null = null;
-  if (offset > 0) previous = offset - limit <= 0 ? link({ limit: String(limit), offset: null }) : link({ limit: String(limit), offset: String(offset - limit) });
+  if (offset > 0)
+    previous =
+      offset - limit <= 0
+        ? link({ limit: String(limit), offset: null })
+        : link({ limit: String(limit), offset: String(offset - limit) });
   return { next, previous };
 }

@@ -30,7 +30,13 @@ export function describeFields(schema: Schema, model: ModelInfo): Record<string,
     fields.add_tags = { ...describeKey(schema, model, 'tags'), label: 'Add tags' };
     fields.remove_tags = { ...describeKey(schema, model, 'tags'), label: 'Remove tags' };
   }
-  fields.changelog_message = { type: 'string', required: false, read_only: false, label: 'Changelog message', max_length: 200 };
+  fields.changelog_message = {
+    type: 'string',
+    required: false,
+    read_only: false,
+    label: 'Changelog message',
+    max_length: 200,
+  };
   return fields;
 }
 
@@ -62,11 +68,19 @@ function describeKey(schema: Schema, model: ModelInfo, key: string): Meta {
         required: false,
         read_only: false,
         label: 'Tags',
-        child: { type: 'nested object', required: true, read_only: false, children: tagModel ? nestedChildren(schema, tagModel, tagModel.spec.nested) : {} },
+        child: {
+          type: 'nested object',
+          required: true,
+          read_only: false,
+          children: tagModel ? nestedChildren(schema, tagModel, tagModel.spec.nested) : {},
+        },
       };
     }
     default:
-      return readOnly('integer', key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()));
+      return readOnly(
+        'integer',
+        key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()),
+      );
   }
 }
 
@@ -76,7 +90,16 @@ function describeField(schema: Schema, field: FieldSpec): Meta {
   if (field.helpText) meta.help_text = field.helpText;
   switch (field.kind) {
     case 'string':
-      meta.type = { slug: 'slug', 'unicode-slug': 'slug', email: 'email', url: 'url', plain: 'string', text: 'string', color: 'string', timezone: 'choice' }[field.format];
+      meta.type = {
+        slug: 'slug',
+        'unicode-slug': 'slug',
+        email: 'email',
+        url: 'url',
+        plain: 'string',
+        text: 'string',
+        color: 'string',
+        timezone: 'choice',
+      }[field.format];
       if (field.maxLength !== undefined) meta.max_length = field.maxLength;
       break;
     case 'password':
@@ -130,7 +153,10 @@ function nestedChildren(schema: Schema, model: ModelInfo, keys: readonly string[
   const children: Record<string, Meta> = {};
   for (const key of keys) {
     const field = model.fields.get(key);
-    children[key] = field?.kind === 'fk' ? { type: 'nested object', required: false, read_only: true, label: field.label } : { ...describeKey(schema, model, key), read_only: true };
+    children[key] =
+      field?.kind === 'fk'
+        ? { type: 'nested object', required: false, read_only: true, label: field.label }
+        : { ...describeKey(schema, model, key), read_only: true };
   }
   return children;
 }

@@ -27,8 +27,7 @@ export function isBrief(params: URLSearchParams): boolean {
 }
 
 export type Pagination =
-  | { mode: 'offset'; limit: number | null; offset: number }
-  | { mode: 'cursor'; limit: number | null; start: number };
+  { mode: 'offset'; limit: number | null; offset: number } | { mode: 'cursor'; limit: number | null; start: number };
 
 /** Reads `limit`/`offset`/`start` (NetBox's pagination; bad limits fall back to the default). */
 export function parsePagination(params: URLSearchParams, settings: Settings): Pagination {
@@ -47,7 +46,8 @@ export function parsePagination(params: URLSearchParams, settings: Settings): Pa
     if (params.get('ordering') !== null) {
       throw new ValidationError(['Ordering cannot be specified in conjunction with cursor-based pagination.']);
     }
-    if (!/^\d+$/.test(rawStart.trim())) throw new ValidationError(["Invalid 'start' parameter: must be a non-negative integer."]);
+    if (!/^\d+$/.test(rawStart.trim()))
+      throw new ValidationError(["Invalid 'start' parameter: must be a non-negative integer."]);
     return { mode: 'cursor', limit, start: Number(rawStart) };
   }
   const rawOffset = params.get('offset');
@@ -59,7 +59,12 @@ export function parsePagination(params: URLSearchParams, settings: Settings): Pa
  * Orders the query: the `ordering` parameter (unknown names ignored) or the model's default, then `id`,
  * so that every list has a total order. FK names order by the related model's own ordering.
  */
-export function applyOrdering(schema: Schema, model: ModelInfo, params: URLSearchParams, query: Knex.QueryBuilder): void {
+export function applyOrdering(
+  schema: Schema,
+  model: ModelInfo,
+  params: URLSearchParams,
+  query: Knex.QueryBuilder,
+): void {
   const requested = (params.get('ordering') ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -77,7 +82,7 @@ export function applyOrdering(schema: Schema, model: ModelInfo, params: URLSearc
     if (target.spec.tree) orderByNullsLikePostgres(query, `${alias}._path`, descending);
     else {
       for (const term of target.spec.ordering) {
-        const column = term.field === 'id' ? 'id' : target.fields.get(term.field)?.column ?? term.field;
+        const column = term.field === 'id' ? 'id' : (target.fields.get(term.field)?.column ?? term.field);
         orderByNullsLikePostgres(query, `${alias}.${column}`, descending !== term.descending);
       }
     }

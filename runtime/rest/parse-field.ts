@@ -38,7 +38,9 @@ export function parseFieldValue(field: FieldSpec, value: unknown): Parsed {
       const parsed = typeof value === 'string' ? parseDateTimeInput(value) : null;
       return parsed
         ? ok(parsed)
-        : fail('Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].');
+        : fail(
+            'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+          );
     }
     case 'json':
       return ok(value);
@@ -57,7 +59,8 @@ export function parseFieldValue(field: FieldSpec, value: unknown): Parsed {
 }
 
 function parseString(field: FieldSpec & { kind: 'string' | 'password' }, value: unknown): Parsed {
-  if (typeof value === 'boolean' || (typeof value !== 'string' && typeof value !== 'number')) return fail('Not a valid string.');
+  if (typeof value === 'boolean' || (typeof value !== 'string' && typeof value !== 'number'))
+    return fail('Not a valid string.');
   const text = field.kind === 'password' ? String(value) : String(value).trim();
   const blank = field.kind === 'string' && field.blank;
   if (text === '') return blank ? ok('') : fail('This field may not be blank.');
@@ -67,7 +70,9 @@ function parseString(field: FieldSpec & { kind: 'string' | 'password' }, value: 
   if (field.kind === 'password') return ok(text);
   switch (field.format) {
     case 'slug':
-      return SLUG.test(text) ? ok(text) : fail('Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.');
+      return SLUG.test(text)
+        ? ok(text)
+        : fail('Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.');
     case 'unicode-slug':
       return UNICODE_SLUG.test(text)
         ? ok(text)
@@ -75,7 +80,9 @@ function parseString(field: FieldSpec & { kind: 'string' | 'password' }, value: 
     case 'color':
       return COLOR.test(text) ? ok(text) : fail('Enter a valid hexadecimal RGB color code.');
     case 'email':
-      return EMAIL.test(text) ? ok(text.replace(/@(.*)$/, (_, domain: string) => `@${domain.toLowerCase()}`)) : fail('Enter a valid email address.');
+      return EMAIL.test(text)
+        ? ok(text.replace(/@(.*)$/, (_, domain: string) => `@${domain.toLowerCase()}`))
+        : fail('Enter a valid email address.');
     case 'url':
       return URL_PATTERN.test(text) ? ok(text) : fail('Enter a valid URL.');
     case 'timezone':
@@ -91,8 +98,10 @@ function parseInteger(field: FieldSpec & { kind: 'integer' }, value: unknown): P
   else if (typeof value === 'string' && /^\s*-?\d+(\.0*)?\s*$/.test(value)) number = Number(value);
   else return fail('A valid integer is required.');
   if (!Number.isInteger(number) || !Number.isSafeInteger(number)) return fail('A valid integer is required.');
-  if (field.max !== undefined && number > field.max) return fail(`Ensure this value is less than or equal to ${field.max}.`);
-  if (field.min !== undefined && number < field.min) return fail(`Ensure this value is greater than or equal to ${field.min}.`);
+  if (field.max !== undefined && number > field.max)
+    return fail(`Ensure this value is less than or equal to ${field.max}.`);
+  if (field.min !== undefined && number < field.min)
+    return fail(`Ensure this value is greater than or equal to ${field.min}.`);
   return ok(number);
 }
 
@@ -112,10 +121,14 @@ function parseDecimal(field: FieldSpec & { kind: 'decimal' }, value: unknown): P
     return fail(`Ensure that there are no more than ${field.decimalPlaces} decimal places.`);
   }
   if (wholeDigits > field.maxDigits - field.decimalPlaces) {
-    return fail(`Ensure that there are no more than ${field.maxDigits - field.decimalPlaces} digits before the decimal point.`);
+    return fail(
+      `Ensure that there are no more than ${field.maxDigits - field.decimalPlaces} digits before the decimal point.`,
+    );
   }
-  if (field.max !== undefined && number > field.max) return fail(`Ensure this value is less than or equal to ${field.max}.`);
-  if (field.min !== undefined && number < field.min) return fail(`Ensure this value is greater than or equal to ${field.min}.`);
+  if (field.max !== undefined && number > field.max)
+    return fail(`Ensure this value is less than or equal to ${field.max}.`);
+  if (field.min !== undefined && number < field.min)
+    return fail(`Ensure this value is greater than or equal to ${field.min}.`);
   return ok(number);
 }
 

@@ -48,7 +48,7 @@ const cache = new WeakMap<ModelInfo, Map<string, Selection>>();
 /** The selection that renders `keys` of `model` (cached). */
 export function planSelection(schema: Schema, model: ModelInfo, keys: readonly string[]): Selection {
   let perModel = cache.get(model);
-  if (!perModel) cache.set(model, (perModel = new Map()));
+  if (!perModel) cache.set(model, (perModel = new Map<string, Selection>()));
   const cacheKey = keys.join(',');
   const found = perModel.get(cacheKey);
   if (found) return found;

@@ -43,7 +43,8 @@ export class RelatedResolver {
     }
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const attrs = value as Record<string, unknown>;
-      if (Object.keys(attrs).length === 1 && 'id' in attrs && asId(attrs.id) !== null) return this.resolve(target, attrs.id);
+      if (Object.keys(attrs).length === 1 && 'id' in attrs && asId(attrs.id) !== null)
+        return this.resolve(target, attrs.id);
       return this.lookup(target, attrs);
     }
     return {
@@ -66,7 +67,8 @@ export class RelatedResolver {
     if (!usable) return { ok: false, error: `Related object not found using the provided attributes: ${repr}` };
     if (this.restrictView) await this.restrictView(target, query);
     const rows = (await query) as { id: number }[];
-    if (rows.length === 0) return { ok: false, error: `Related object not found using the provided attributes: ${repr}` };
+    if (rows.length === 0)
+      return { ok: false, error: `Related object not found using the provided attributes: ${repr}` };
     if (rows.length > 1) return { ok: false, error: `Multiple objects match the provided attributes: ${repr}` };
     return { ok: true, id: Number(rows[0]!.id) };
   }
@@ -94,7 +96,8 @@ export class RelatedResolver {
         const target = this.schema.model(field.target);
         const nestedAlias = `r${depth + 1}`;
         query.join({ [nestedAlias]: target.table }, `${nestedAlias}.id`, column);
-        if (!this.applyAttributes(query, target, value as Record<string, unknown>, nestedAlias, depth + 1)) return false;
+        if (!this.applyAttributes(query, target, value as Record<string, unknown>, nestedAlias, depth + 1))
+          return false;
         continue;
       }
       if (value === null) query.whereNull(column);
@@ -118,7 +121,8 @@ function flatten(attrs: Record<string, unknown>, prefix = ''): Record<string, un
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attrs)) {
     const name = prefix ? `${prefix}__${key}` : key;
-    if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(out, flatten(value as Record<string, unknown>, name));
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      Object.assign(out, flatten(value as Record<string, unknown>, name));
     else out[name] = value;
   }
   return out;

@@ -50,7 +50,8 @@ export function renderObject(plan: Plan, row: Row, ctx: RenderContext): Record<s
         out[key.key] = Number(row[key.column] ?? 0);
         break;
       case 'fk':
-        out[key.key] = row[key.column] === null || row[key.column] === undefined ? null : renderObject(key.nested, row, ctx);
+        out[key.key] =
+          row[key.column] === null || row[key.column] === undefined ? null : renderObject(key.nested, row, ctx);
         break;
       case 'constant':
         out[key.key] = key.value;
@@ -86,7 +87,11 @@ function renderDisplay(
 }
 
 /** A model's display text from its field values (a field, a `{field}` template or a domain function). */
-export function computeDisplay(domain: DomainFunctions, display: DisplaySpec, value: (name: string) => unknown): string {
+export function computeDisplay(
+  domain: DomainFunctions,
+  display: DisplaySpec,
+  value: (name: string) => unknown,
+): string {
   switch (display.kind) {
     case 'field':
       return String(value(display.field) ?? '');

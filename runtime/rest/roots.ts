@@ -28,7 +28,11 @@ function installedApps(): Record<string, string> {
  * `/api/` (app roots), `/api/<app>/` (endpoints), `/api/status/`, `/api/plugins/` and the OpenAPI document.
  * Other apps' extra roots (e.g. `/api/users/config/`) are mounted by their own modules.
  */
-export function mountRoots(router: Router, app: AppContext, extraEndpoints: Record<string, Record<string, string>> = {}): void {
+export function mountRoots(
+  router: Router,
+  app: AppContext,
+  extraEndpoints: Record<string, Record<string, string>> = {},
+): void {
   const apps = new Map<string, Record<string, string>>();
   for (const model of app.schema.endpoints()) {
     const endpoints = apps.get(model.spec.app) ?? {};
@@ -62,7 +66,7 @@ export function mountRoots(router: Router, app: AppContext, extraEndpoints: Reco
     sendJson(res, 200, {
       'django-version': null,
       hostname: os.hostname(),
-      'installed_apps': apps,
+      installed_apps: apps,
       'netbox-version': app.registry.version,
       'netbox-full-version': app.registry.version,
       'node-version': process.versions.node,

@@ -75,7 +75,11 @@ export class TagResolver {
       return null;
     }
     const ops: TagOps = {};
-    for (const [key, op] of [['tags', 'set'], ['add_tags', 'add'], ['remove_tags', 'remove']] as const) {
+    for (const [key, op] of [
+      ['tags', 'set'],
+      ['add_tags', 'add'],
+      ['remove_tags', 'remove'],
+    ] as const) {
       if (!has(key)) continue;
       const resolved = this.resolveList(input[key], key, errors);
       if (resolved) ops[op] = resolved;
@@ -117,7 +121,9 @@ export class TagResolver {
   private find(ref: unknown): number | string {
     const id = asId(ref);
     if (id !== null) {
-      return this.rows.some((r) => Number(r.id) === id) ? id : `Related object not found using the provided numeric ID: ${id}`;
+      return this.rows.some((r) => Number(r.id) === id)
+        ? id
+        : `Related object not found using the provided numeric ID: ${id}`;
     }
     if (ref && typeof ref === 'object' && !Array.isArray(ref)) {
       const attrs = ref as Record<string, unknown>;
@@ -128,7 +134,8 @@ export class TagResolver {
           (attrs.slug === undefined || r.slug === attrs.slug),
       );
       const known = Object.keys(attrs).every((k) => ['id', 'name', 'slug'].includes(k));
-      if (!known || matches.length === 0) return `Related object not found using the provided attributes: ${pythonRepr(attrs)}`;
+      if (!known || matches.length === 0)
+        return `Related object not found using the provided attributes: ${pythonRepr(attrs)}`;
       if (matches.length > 1) return `Multiple objects match the provided attributes: ${pythonRepr(attrs)}`;
       return Number(matches[0]!.id);
     }
@@ -150,17 +157,20 @@ export async function applyTags(
   for (const { id, ops } of changes) {
     let current: number[] = [];
     if (ops.set || ops.add) {
-      current = ((await q(table).where({ object_type: model.label, object_id: id }).select('tag_id')) as { tag_id: number }[]).map(
-        (r) => Number(r.tag_id),
-      );
+      current = (
+        (await q(table).where({ object_type: model.label, object_id: id }).select('tag_id')) as { tag_id: number }[]
+      ).map((r) => Number(r.tag_id));
     }
     if (ops.set) {
       const removed = current.filter((t) => !ops.set!.includes(t));
-      if (removed.length) await q(table).where({ object_type: model.label, object_id: id }).whereIn('tag_id', removed).delete();
-      for (const tagId of ops.set) if (!current.includes(tagId)) inserts.push({ tag_id: tagId, object_type: model.label, object_id: id });
+      if (removed.length)
+        await q(table).where({ object_type: model.label, object_id: id }).whereIn('tag_id', removed).delete();
+      for (const tagId of ops.set)
+        if (!current.includes(tagId)) inserts.push({ tag_id: tagId, object_type: model.label, object_id: id });
     }
     if (ops.add) {
-      for (const tagId of ops.add) if (!current.includes(tagId)) inserts.push({ tag_id: tagId, object_type: model.label, object_id: id });
+      for (const tagId of ops.add)
+        if (!current.includes(tagId)) inserts.push({ tag_id: tagId, object_type: model.label, object_id: id });
     }
     if (ops.remove?.length) {
       await q(table).where({ object_type: model.label, object_id: id }).whereIn('tag_id', ops.remove).delete();
@@ -175,6 +185,10 @@ export function newObjectTagRows(
   items: readonly { id: number; ops: TagOps }[],
 ): { tag_id: number; object_type: string; object_id: number }[] {
   return items.flatMap(({ id, ops }) =>
-    [...new Set([...(ops.set ?? []), ...(ops.add ?? [])])].map((tagId) => ({ tag_id: tagId, object_type: model.label, object_id: id })),
+    [...new Set([...(ops.set ?? []), ...(ops.add ?? [])])].map((tagId) => ({
+      tag_id: tagId,
+      object_type: model.label,
+      object_id: id,
+    })),
   );
 }

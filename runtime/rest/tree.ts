@@ -14,7 +14,12 @@ interface Node {
 }
 
 /** True when `candidate` is `node` itself or one of its descendants. */
-export async function isSelfOrDescendant(q: Knex, model: ModelInfo, nodeId: number, candidateId: number): Promise<boolean> {
+export async function isSelfOrDescendant(
+  q: Knex,
+  model: ModelInfo,
+  nodeId: number,
+  candidateId: number,
+): Promise<boolean> {
   if (nodeId === candidateId) return true;
   const rows = (await q(model.table).whereIn('id', [nodeId, candidateId]).select('id', '_path')) as Node[];
   const node = rows.find((r) => Number(r.id) === nodeId);
@@ -29,10 +34,16 @@ export async function placeNewNodes(
   model: ModelInfo,
   nodes: readonly { id: number; parent: number | null; name: string }[],
 ): Promise<void> {
-  const parents = await loadNodes(q, model, nodes.map((n) => n.parent).filter((p): p is number => p !== null));
+  const parents = await loadNodes(
+    q,
+    model,
+    nodes.map((n) => n.parent).filter((p): p is number => p !== null),
+  );
   for (const node of nodes) {
     const parent = node.parent === null ? undefined : parents.get(node.parent);
-    const path = parent ? `${parent._path}${PATH_SEPARATOR}${pathSegment(node.name, node.id)}` : pathSegment(node.name, node.id);
+    const path = parent
+      ? `${parent._path}${PATH_SEPARATOR}${pathSegment(node.name, node.id)}`
+      : pathSegment(node.name, node.id);
     await q(model.table)
       .where('id', node.id)
       .update({ _path: path, _depth: parent ? Number(parent._depth) + 1 : 0 });
@@ -40,7 +51,13 @@ export async function placeNewNodes(
 }
 
 /** Re-homes a node after its parent or name changed, carrying its whole subtree along. */
-export async function moveNode(q: Knex, model: ModelInfo, id: number, parentId: number | null, name: string): Promise<void> {
+export async function moveNode(
+  q: Knex,
+  model: ModelInfo,
+  id: number,
+  parentId: number | null,
+  name: string,
+): Promise<void> {
   const nodes = await loadNodes(q, model, parentId === null ? [id] : [id, parentId]);
   const node = nodes.get(id);
   if (!node) return;
@@ -63,6 +80,8 @@ export async function moveNode(q: Knex, model: ModelInfo, id: number, parentId: 
 
 async function loadNodes(q: Knex, model: ModelInfo, ids: readonly number[]): Promise<Map<number, Node>> {
   if (ids.length === 0) return new Map();
-  const rows = (await q(model.table).whereIn('id', [...new Set(ids)]).select('id', '_path', '_depth')) as Node[];
+  const rows = (await q(model.table)
+    .whereIn('id', [...new Set(ids)])
+    .select('id', '_path', '_depth')) as Node[];
   return new Map(rows.map((r) => [Number(r.id), r]));
 }

@@ -15,7 +15,15 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
     const candidates = items.filter((item) => applies(unique, item));
     if (candidates.length === 0) continue;
     const keyOf = (values: readonly unknown[]): string =>
-      JSON.stringify(values.map((v, i) => (v === null || v === undefined ? null : i === 0 && unique.caseInsensitive ? String(v).toLowerCase() : String(v))));
+      JSON.stringify(
+        values.map((v, i) =>
+          v === null || v === undefined
+            ? null
+            : i === 0 && unique.caseInsensitive
+              ? String(v).toLowerCase()
+              : String(v),
+        ),
+      );
     const fields = unique.fields.map((name) => model.fields.get(name)!);
     const taken = new Map<string, number>();
     const firstValues = [...new Set(candidates.map((item) => item.values[unique.fields[0]!]))];
@@ -37,7 +45,8 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
       const key = keyOf(unique.fields.map((name) => item.values[name]));
       const owner = taken.get(key);
       const duplicateInBatch = seen.has(key);
-      if ((owner !== undefined && owner !== item.id) || duplicateInBatch) item.errors.add(unique.errorKey, unique.message);
+      if ((owner !== undefined && owner !== item.id) || duplicateInBatch)
+        item.errors.add(unique.errorKey, unique.message);
       seen.set(key, item);
     }
   }

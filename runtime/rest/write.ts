@@ -37,7 +37,12 @@ export interface WriteContext {
   user: AuthUser | null;
   resolver: RelatedResolver;
   /** Validates and normalises `custom_fields` of a body; returns the data to store. */
-  customFields: (model: ModelInfo, input: unknown, existing: Record<string, unknown> | null, errors: FieldErrors) => Promise<Record<string, unknown> | null>;
+  customFields: (
+    model: ModelInfo,
+    input: unknown,
+    existing: Record<string, unknown> | null,
+    errors: FieldErrors,
+  ) => Promise<Record<string, unknown> | null>;
   /** Every change of this transaction, in order. */
   changes: Change[];
 }
@@ -72,8 +77,18 @@ export function decodeRow(model: ModelInfo, row: Row): Record<string, unknown> {
 }
 
 /** Validates and creates objects (all or none). Bulk errors come back aligned with the input. */
-export async function createObjects(ctx: WriteContext, model: ModelInfo, inputs: unknown[], bulk: boolean): Promise<WriteResult> {
-  const items = await prepareItems(ctx, model, inputs.map((input) => ({ input, existingRow: null })), false);
+export async function createObjects(
+  ctx: WriteContext,
+  model: ModelInfo,
+  inputs: unknown[],
+  bulk: boolean,
+): Promise<WriteResult> {
+  const items = await prepareItems(
+    ctx,
+    model,
+    inputs.map((input) => ({ input, existingRow: null })),
+    false,
+  );
   throwIfInvalid(items, bulk ? 'aligned' : 'single');
 
   const timestamp = now();
@@ -84,7 +99,11 @@ export async function createObjects(ctx: WriteContext, model: ModelInfo, inputs:
     await placeNewNodes(
       ctx.q,
       model,
-      items.map((item, i) => ({ id: ids[i]!, parent: (item.values.parent as number | null) ?? null, name: nameOf(item) })),
+      items.map((item, i) => ({
+        id: ids[i]!,
+        parent: (item.values.parent as number | null) ?? null,
+        name: nameOf(item),
+      })),
     );
   } else {
     const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
@@ -102,7 +121,8 @@ export async function createObjects(ctx: WriteContext, model: ModelInfo, inputs:
   const itemModel = ctx.schema.withRole('tagged_item');
   if (itemModel) for (const chunk of chunks(tagRows, 300)) await ctx.q(itemModel.table).insert(chunk);
 
-  for (const item of items) ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
+  for (const item of items)
+    ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
   return { ids, transient: transientById(items) };
 }
 
@@ -121,7 +141,8 @@ export async function updateObjects(
     updates.map((u) => u.id),
     500,
   )) {
-    for (const row of (await ctx.q(model.table).whereIn('id', chunk).select('*')) as Row[]) existingRows.set(Number(row.id), row);
+    for (const row of (await ctx.q(model.table).whereIn('id', chunk).select('*')) as Row[])
+      existingRows.set(Number(row.id), row);
   }
   const present = updates.filter((u) => existingRows.has(u.id));
   const items = await prepareItems(
@@ -179,7 +200,10 @@ async function prepareItems(
   for (const field of model.writable) {
     if (field.kind !== 'fk') continue;
     const target = ctx.schema.model(field.target);
-    await ctx.resolver.prefetch(target, objects.map((o) => o?.[field.name]));
+    await ctx.resolver.prefetch(
+      target,
+      objects.map((o) => o?.[field.name]),
+    );
   }
   const tags = new TagResolver(ctx.q, ctx.schema);
   if (model.hasTags) await tags.prefetch(objects.filter((o): o is Record<string, unknown> => o !== null));
@@ -209,7 +233,9 @@ async function prepareItems(
     await parseFields(ctx, model, item, partial);
     if (model.hasTags) item.tags = tags.parse(model, object, existing === null, errors);
     if (model.hasCustomFields && (existing === null || 'custom_fields' in object)) {
-      const current = existingRow ? ((decodeJson(existingRow.custom_field_data) ?? {}) as Record<string, unknown>) : null;
+      const current = existingRow
+        ? ((decodeJson(existingRow.custom_field_data) ?? {}) as Record<string, unknown>)
+        : null;
       item.customFields = await ctx.customFields(model, object.custom_fields, current, errors);
     }
     parseMessage(object, errors, item);
@@ -257,7 +283,11 @@ async function parseFields(ctx: WriteContext, model: ModelInfo, item: PreparedIt
   }
 }
 
-async function parseInput(ctx: WriteContext, field: FieldSpec, value: unknown): Promise<{ ok: true; value: unknown } | { ok: false; errors: string[] }> {
+async function parseInput(
+  ctx: WriteContext,
+  field: FieldSpec,
+  value: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; errors: string[] }> {
   if (value === null) {
     if (field.nullable) return { ok: true, value: null };
     if (field.kind === 'choice' && !field.raw) return parseFieldValue(field, '');

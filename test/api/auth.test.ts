@@ -8,7 +8,12 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   let userId: number;
   beforeAll(async () => {
     app = await startTestApp(dialect, { settings: { ALLOW_TOKEN_V1: true, EXEMPT_VIEW_PERMISSIONS: ['dcim.site'] } });
-    const user = await app.api.post('/api/users/users/', { username: 'alice', password: 'Alice-Password-1', first_name: 'Alice', last_name: 'Liddell' });
+    const user = await app.api.post('/api/users/users/', {
+      username: 'alice',
+      password: 'Alice-Password-1',
+      first_name: 'Alice',
+      last_name: 'Liddell',
+    });
     expect(user.status, user.text).toBe(201);
     userId = user.body.id;
   });
@@ -58,7 +63,9 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(created.body.key).toBeNull();
     expect(created.body.display).toBe(`${'*'.repeat(34)}bcdef1`);
     expect((await app.api.as(`Token ${secret}`).get('/api/users/tokens/')).status).toBe(200);
-    expect((await app.api.as(`Token ${'z'.repeat(40)}`).get('/api/users/tokens/')).body).toEqual({ detail: 'Invalid v1 token' });
+    expect((await app.api.as(`Token ${'z'.repeat(40)}`).get('/api/users/tokens/')).body).toEqual({
+      detail: 'Invalid v1 token',
+    });
     const short = await app.api.post('/api/users/tokens/', { user: userId, version: 1, token: 'short' });
     expect(short.status).toBe(400);
   });
@@ -66,7 +73,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
   it('answers every authentication failure with 403 and NetBox text', async () => {
     const cases: [string, string][] = [
       ['Bearer', 'Invalid authorization header: Must be in the form "Bearer <key>.<token>" or "Token <token>"'],
-      ['Bearer svc_nodot', "Invalid authorization header: Could not parse key from v2 token. Did you mean to use 'Token' instead of 'Bearer'?"],
+      [
+        'Bearer svc_nodot',
+        "Invalid authorization header: Could not parse key from v2 token. Did you mean to use 'Token' instead of 'Bearer'?",
+      ],
       ['Token a b', 'Invalid authorization header: Must be in the form "Bearer <key>.<token>" or "Token <token>"'],
       ['Bearer svc_abc.def', 'Invalid v2 token'],
     ];
@@ -97,11 +107,28 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(bad.body).toEqual({ detail: 'Invalid username/password' });
     const unknown = await app.anonymous.post('/api/users/tokens/provision/', { username: 'nobody', password: 'x' });
     expect(unknown.body).toEqual({ detail: 'Invalid username/password' });
-    const ok = await app.anonymous.post('/api/users/tokens/provision/', { username: 'alice', password: 'Alice-Password-1', description: 'laptop' });
+    const ok = await app.anonymous.post('/api/users/tokens/provision/', {
+      username: 'alice',
+      password: 'Alice-Password-1',
+      description: 'laptop',
+    });
     expect(ok.status, ok.text).toBe(201);
     expect(Object.keys(ok.body)).toEqual([
-      'id', 'url', 'display_url', 'display', 'version', 'user', 'key', 'created', 'expires', 'last_used', 'enabled',
-      'write_enabled', 'description', 'allowed_ips', 'token',
+      'id',
+      'url',
+      'display_url',
+      'display',
+      'version',
+      'user',
+      'key',
+      'created',
+      'expires',
+      'last_used',
+      'enabled',
+      'write_enabled',
+      'description',
+      'allowed_ips',
+      'token',
     ]);
     expect(ok.body.user).toMatchObject({ id: userId, username: 'alice' });
     const alice = app.api.as(`Bearer svc_${ok.body.key}.${ok.body.token}`);
@@ -144,7 +171,10 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     const active = await make({});
     await app.api.patch(`/api/users/users/${userId}/`, { is_active: false });
     expect((await app.api.as(active).get('/api/users/tokens/')).body).toEqual({ detail: 'User inactive' });
-    const provision = await app.anonymous.post('/api/users/tokens/provision/', { username: 'alice', password: 'Alice-Password-1' });
+    const provision = await app.anonymous.post('/api/users/tokens/provision/', {
+      username: 'alice',
+      password: 'Alice-Password-1',
+    });
     expect(provision.body).toEqual({ detail: 'Invalid username/password' });
     await app.api.patch(`/api/users/users/${userId}/`, { is_active: true });
   });

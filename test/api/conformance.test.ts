@@ -116,13 +116,18 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
         const patch = ids.map((id: number, i: number) => ({ id, [field]: `bulk ${i} ${id}` }));
         const updated = await app.api.patch(list, patch);
         expect(updated.status, updated.text).toBe(200);
-        expect(updated.body.map((o: Record<string, unknown>) => o[field]).sort()).toEqual(patch.map((p: Record<string, unknown>) => p[field]).sort());
+        expect(updated.body.map((o: Record<string, unknown>) => o[field]).sort()).toEqual(
+          patch.map((p: Record<string, unknown>) => p[field]).sort(),
+        );
       }
       const missingId = await app.api.patch(list, [{ description: 'x' }]);
       expect(missingId.status).toBe(400);
       expect(missingId.body).toEqual([{ id: ['This field is required.'] }]);
 
-      const deleted = await app.api.delete(list, ids.map((id: number) => ({ id })));
+      const deleted = await app.api.delete(
+        list,
+        ids.map((id: number) => ({ id })),
+      );
       expect(deleted.status, deleted.text).toBe(204);
       for (const id of ids) expect((await app.api.get(`${list}${id}/`)).status).toBe(404);
     });
@@ -157,7 +162,11 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
     });
 
     it('filters, orders and paginates', async () => {
-      const objects = [await fixtures.create(model.label), await fixtures.create(model.label), await fixtures.create(model.label)];
+      const objects = [
+        await fixtures.create(model.label),
+        await fixtures.create(model.label),
+        await fixtures.create(model.label),
+      ];
       const ids = objects.map((o) => o.id as number);
       const inIds = ids.map((id) => `id=${id}`).join('&');
       expect((await app.api.get(`${list}?${inIds}`)).body.count).toBe(3);
@@ -171,11 +180,22 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
         const value = objects[0]![filter.field];
         if (typeof value !== 'string' || value === '') continue;
         const exact = await app.api.get(`${list}?${filter.name}=${encodeURIComponent(value)}&${inIds}`);
-        expect(exact.body.results.map((o: { id: number }) => o.id), filter.name).toContain(ids[0]);
-        const ic = await app.api.get(`${list}?${filter.name}__ic=${encodeURIComponent(value.slice(1, -1).toUpperCase())}&${inIds}`);
-        expect(ic.body.results.map((o: { id: number }) => o.id), `${filter.name}__ic`).toContain(ids[0]);
+        expect(
+          exact.body.results.map((o: { id: number }) => o.id),
+          filter.name,
+        ).toContain(ids[0]);
+        const ic = await app.api.get(
+          `${list}?${filter.name}__ic=${encodeURIComponent(value.slice(1, -1).toUpperCase())}&${inIds}`,
+        );
+        expect(
+          ic.body.results.map((o: { id: number }) => o.id),
+          `${filter.name}__ic`,
+        ).toContain(ids[0]);
         const negated = await app.api.get(`${list}?${filter.name}__n=${encodeURIComponent(value)}&${inIds}`);
-        expect(negated.body.results.map((o: { id: number }) => o.id), `${filter.name}__n`).not.toContain(ids[0]);
+        expect(
+          negated.body.results.map((o: { id: number }) => o.id),
+          `${filter.name}__n`,
+        ).not.toContain(ids[0]);
       }
 
       const page = await app.api.get(`${list}?${inIds}&limit=2&ordering=-id`);
@@ -192,7 +212,8 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
       expect(cursor.body.next).toContain(`start=${ids[1]! + 1}`);
 
       for (const field of model.spec.fields) {
-        if (!field.column || field.hidden || field.writeOnly || ['json', 'list', 'object_types'].includes(field.kind)) continue;
+        if (!field.column || field.hidden || field.writeOnly || ['json', 'list', 'object_types'].includes(field.kind))
+          continue;
         for (const direction of ['', '-']) {
           const ordered = await app.api.get(`${list}?${inIds}&ordering=${direction}${field.name}`);
           expect(ordered.status, `ordering=${direction}${field.name}`).toBe(200);

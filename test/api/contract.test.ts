@@ -59,7 +59,9 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
   });
 
   it('pretty-prints with Accept indent', async () => {
-    const response = await app.api.get('/api/tenancy/tenants/?limit=1', { headers: { Accept: 'application/json; indent=4' } });
+    const response = await app.api.get('/api/tenancy/tenants/?limit=1', {
+      headers: { Accept: 'application/json; indent=4' },
+    });
     expect(response.text).toContain('\n    "count": 7');
     expect((await app.api.get('/api/tenancy/tenants/?limit=1')).text).not.toContain('\n');
   });
@@ -100,7 +102,9 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
   });
 
   it('paginates with a cursor and rejects mixed modes', async () => {
-    const all = (await app.api.get('/api/tenancy/tenants/?limit=5&ordering=id')).body.results.map((t: { id: number }) => t.id);
+    const all = (await app.api.get('/api/tenancy/tenants/?limit=5&ordering=id')).body.results.map(
+      (t: { id: number }) => t.id,
+    );
     const page = await app.api.get(`/api/tenancy/tenants/?start=${all[1]}&limit=2`);
     expect(page.body.count).toBeNull();
     expect(page.body.previous).toBeNull();
@@ -108,7 +112,9 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
     expect(page.body.next).toBe(`${app.baseUrl}/api/tenancy/tenants/?start=${all[2] + 1}&limit=2`);
     const last = await app.api.get(`/api/tenancy/tenants/?start=${all[4] + 10}&limit=2`);
     expect(last.body).toEqual({ count: null, next: null, previous: null, results: [] });
-    expect((await app.api.get('/api/tenancy/tenants/?start=1&offset=2')).body).toEqual(["'start' and 'offset' are mutually exclusive."]);
+    expect((await app.api.get('/api/tenancy/tenants/?start=1&offset=2')).body).toEqual([
+      "'start' and 'offset' are mutually exclusive.",
+    ]);
     expect((await app.api.get('/api/tenancy/tenants/?start=1&ordering=name')).body).toEqual([
       'Ordering cannot be specified in conjunction with cursor-based pagination.',
     ]);
@@ -119,7 +125,9 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
 
   it('orders by any field, ascending or descending, comma-separated, ignoring unknown names', async () => {
     const names = async (ordering: string): Promise<string[]> =>
-      (await app.api.get(`/api/tenancy/tenants/?limit=5&ordering=${ordering}`)).body.results.map((t: { name: string }) => t.name);
+      (await app.api.get(`/api/tenancy/tenants/?limit=5&ordering=${ordering}`)).body.results.map(
+        (t: { name: string }) => t.name,
+      );
     expect(await names('-name')).toEqual(['Tenant 6', 'Tenant 5', 'Tenant 4', 'Tenant 3', 'Tenant 2']);
     expect(await names('nonsense,-slug')).toEqual(['Tenant 6', 'Tenant 5', 'Tenant 4', 'Tenant 3', 'Tenant 2']);
     expect(await names('description,-id')).toEqual(['Tenant 6', 'Tenant 5', 'Tenant 4', 'Tenant 3', 'Tenant 2']);
@@ -159,10 +167,16 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
       headers: { 'Content-Type': 'application/json; charset=utf-8' },
     });
     expect(charset.status).toBe(201);
-    const text = await app.api.post('/api/tenancy/tenants/', undefined, { raw: 'name=x', headers: { 'Content-Type': 'text/plain' } });
+    const text = await app.api.post('/api/tenancy/tenants/', undefined, {
+      raw: 'name=x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(text.body).toEqual({ detail: 'Unsupported media type "text/plain" in request.' });
-    const malformed = await app.api.post('/api/tenancy/tenants/', undefined, { raw: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await app.api.post('/api/tenancy/tenants/', undefined, {
+      raw: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.detail).toMatch(/^JSON parse error - /);
     const scalar = await app.api.post('/api/tenancy/tenants/', 'just a string');
@@ -197,12 +211,19 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
       name: ['Ensure this field has no more than 100 characters.'],
       slug: ['Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.'],
       status: ['nope is not a valid choice.'],
-      region: ['Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: [1]'],
+      region: [
+        'Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: [1]',
+      ],
       tenant: ["Related object not found using the provided attributes: {'slug': 'no-such-tenant'}"],
       time_zone: ['A valid timezone is required.'],
       latitude: ['A valid number is required.'],
     });
-    const range = await app.api.post('/api/dcim/sites/', { name: 'r', slug: 'r', latitude: 91, longitude: '1.1234567' });
+    const range = await app.api.post('/api/dcim/sites/', {
+      name: 'r',
+      slug: 'r',
+      latitude: 91,
+      longitude: '1.1234567',
+    });
     expect(range.body).toEqual({
       latitude: ['Ensure this value is less than or equal to 90.'],
       longitude: ['Ensure that there are no more than 6 decimal places.'],

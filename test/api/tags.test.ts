@@ -26,7 +26,14 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
 
   it('has a tag model and tagged models in the slice', () => {
     expect(tagged.map((m) => m.label)).toEqual(
-      expect.arrayContaining(['dcim.location', 'dcim.region', 'dcim.site', 'dcim.sitegroup', 'tenancy.tenant', 'tenancy.tenantgroup']),
+      expect.arrayContaining([
+        'dcim.location',
+        'dcim.region',
+        'dcim.site',
+        'dcim.sitegroup',
+        'tenancy.tenant',
+        'tenancy.tenantgroup',
+      ]),
     );
   });
 
@@ -34,11 +41,27 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
     const list = `/api${model.listPath}`;
 
     it('writes tags as ids or attributes and reads them nested, ordered by weight then name', async () => {
-      const created = await app.api.post(list, await fixtures.payload(model.label, { tags: [{ slug: 'red' }, { name: 'Blue' }, 1] }));
+      const created = await app.api.post(
+        list,
+        await fixtures.payload(model.label, { tags: [{ slug: 'red' }, { name: 'Blue' }, 1] }),
+      );
       expect(created.status, created.text).toBe(201);
       expect(created.body.tags.map((t: { slug: string }) => t.slug)).toEqual(['gold', 'blue', 'red']);
-      expect(Object.keys(created.body.tags[0])).toEqual(['id', 'url', 'display_url', 'display', 'name', 'slug', 'color']);
-      expect(created.body.tags[0]).toMatchObject({ id: 1, display: 'Gold', color: 'ffd700', url: `${app.baseUrl}/api/extras/tags/1/` });
+      expect(Object.keys(created.body.tags[0])).toEqual([
+        'id',
+        'url',
+        'display_url',
+        'display',
+        'name',
+        'slug',
+        'color',
+      ]);
+      expect(created.body.tags[0]).toMatchObject({
+        id: 1,
+        display: 'Gold',
+        color: 'ffd700',
+        url: `${app.baseUrl}/api/extras/tags/1/`,
+      });
       const url = `${list}${created.body.id}/`;
 
       const added = await app.api.patch(url, { add_tags: [{ slug: 'red' }], remove_tags: [{ slug: 'gold' }] });
@@ -73,13 +96,17 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
       expect(removeOnCreate.body).toEqual({ remove_tags: ['Cannot use "remove_tags" when creating a new object.'] });
       const object = await fixtures.create(model.label);
       const overlap = await app.api.patch(`${list}${object.id}/`, { add_tags: [{ slug: 'gold' }], remove_tags: [1] });
-      expect(overlap.body).toEqual({ remove_tags: ['Tags may not be present in both "add_tags" and "remove_tags": Gold'] });
+      expect(overlap.body).toEqual({
+        remove_tags: ['Tags may not be present in both "add_tags" and "remove_tags": Gold'],
+      });
       const missing = await app.api.patch(`${list}${object.id}/`, { tags: [999] });
       expect(missing.body).toEqual({ tags: ['Related object not found using the provided numeric ID: 999'] });
       if (model.label !== 'dcim.site') {
         const restricted = await app.api.patch(`${list}${object.id}/`, { tags: [{ slug: 'sites-only' }] });
         expect(restricted.status).toBe(400);
-        expect(restricted.body).toEqual({ detail: `Tag Sites only cannot be assigned to ${model.spec.verboseName} objects.` });
+        expect(restricted.body).toEqual({
+          detail: `Tag Sites only cannot be assigned to ${model.spec.verboseName} objects.`,
+        });
       }
     });
   });
@@ -91,7 +118,11 @@ describe.each(DIALECTS)('tags on %s', (dialect) => {
     const before = (await app.api.get('/api/extras/tags/4/')).body.tagged_items;
     expect((await app.api.delete(`/api/dcim/sites/${site.id}/`)).status).toBe(204);
     expect((await app.api.get('/api/extras/tags/4/')).body.tagged_items).toBe(before - 1);
-    const invalidType = await app.api.post('/api/extras/tags/', { name: 'T', slug: 't', object_types: ['dcim.nothing'] });
+    const invalidType = await app.api.post('/api/extras/tags/', {
+      name: 'T',
+      slug: 't',
+      object_types: ['dcim.nothing'],
+    });
     expect(invalidType.status).toBe(400);
   });
 });

@@ -26,7 +26,9 @@ describe.each(DIALECTS)('trees and deletion rules on %s', (dialect) => {
       id[name] = (await create('/api/dcim/regions/', { name, slug, parent: parent ? id[parent] : null })).id;
     }
     id.paris = (await create('/api/dcim/sites/', { name: 'Paris 1', slug: 'paris-1', region: id['Paris area'] })).id;
-    id.brussels = (await create('/api/dcim/sites/', { name: 'Brussels', slug: 'brussels', region: { slug: 'belgium' } })).id;
+    id.brussels = (
+      await create('/api/dcim/sites/', { name: 'Brussels', slug: 'brussels', region: { slug: 'belgium' } })
+    ).id;
     id.tokyo = (await create('/api/dcim/sites/', { name: 'Tokyo', slug: 'tokyo', region: id.Japan })).id;
   });
   afterAll(async () => app?.close());
@@ -47,7 +49,15 @@ describe.each(DIALECTS)('trees and deletion rules on %s', (dialect) => {
       slug: 'france',
       _depth: 1,
     });
-    expect(await names('&ordering=-name')).toEqual(['europe-lowercase', 'Paris area', 'Japan', 'France', 'Europe', 'Belgium', 'Asia']);
+    expect(await names('&ordering=-name')).toEqual([
+      'europe-lowercase',
+      'Paris area',
+      'Japan',
+      'France',
+      'Europe',
+      'Belgium',
+      'Asia',
+    ]);
   });
 
   it('filters parent directly and ancestor over the whole subtree', async () => {
@@ -102,7 +112,15 @@ describe.each(DIALECTS)('trees and deletion rules on %s', (dialect) => {
     expect((await app.api.get(`/api/dcim/regions/${id['Paris area']}/`)).body._depth).toBe(2);
     const renamed = await app.api.patch(`/api/dcim/regions/${id.France}/`, { name: 'Zzz France', parent: null });
     expect(renamed.body._depth).toBe(0);
-    expect(await names()).toEqual(['Asia', 'Japan', 'Europe', 'Belgium', 'Zzz France', 'Paris area', 'europe-lowercase']);
+    expect(await names()).toEqual([
+      'Asia',
+      'Japan',
+      'Europe',
+      'Belgium',
+      'Zzz France',
+      'Paris area',
+      'europe-lowercase',
+    ]);
     await app.api.patch(`/api/dcim/regions/${id.France}/`, { name: 'France', parent: id.Europe });
     expect(await names()).toEqual(['Asia', 'Japan', 'Europe', 'Belgium', 'France', 'Paris area', 'europe-lowercase']);
   });
@@ -112,22 +130,36 @@ describe.each(DIALECTS)('trees and deletion rules on %s', (dialect) => {
     expect(topLevel.body).toEqual({ __all__: ['A top-level region with this name already exists.'] });
     const sibling = await app.api.post('/api/dcim/regions/', { name: 'France', slug: 'france-2', parent: id.Europe });
     expect(sibling.body).toEqual({ __all__: ['Region with this Parent and Name already exists.'] });
-    const elsewhere = await app.api.post('/api/dcim/regions/', { name: 'France', slug: 'france-asia', parent: id.Asia });
+    const elsewhere = await app.api.post('/api/dcim/regions/', {
+      name: 'France',
+      slug: 'france-asia',
+      parent: id.Asia,
+    });
     expect(elsewhere.status).toBe(201);
-    const tenants = await app.api.post('/api/tenancy/tenants/', [{ name: 'T', slug: 't' }, { name: 'T', slug: 't2' }]);
+    const tenants = await app.api.post('/api/tenancy/tenants/', [
+      { name: 'T', slug: 't' },
+      { name: 'T', slug: 't2' },
+    ]);
     expect(tenants.body).toEqual([{}, { __all__: ['Constraint “tenancy_tenant_unique_name” is violated.'] }]);
   });
 
   it('keeps locations inside their site', async () => {
     const other = await create('/api/dcim/sites/', { name: 'Other', slug: 'other' });
     const floor = await create('/api/dcim/locations/', { name: 'Floor 1', slug: 'floor-1', site: id.paris });
-    const wrong = await app.api.post('/api/dcim/locations/', { name: 'Room', slug: 'room', site: other.id, parent: floor.id });
+    const wrong = await app.api.post('/api/dcim/locations/', {
+      name: 'Room',
+      slug: 'room',
+      site: other.id,
+      parent: floor.id,
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body).toEqual({ __all__: ['Parent location (Floor 1) must belong to the same site (Other).'] });
     const room = await create('/api/dcim/locations/', { name: 'Room', slug: 'room', site: id.paris, parent: floor.id });
     expect(room._depth).toBe(1);
     const duplicate = await app.api.post('/api/dcim/locations/', { name: 'Floor 1', slug: 'floor-x', site: id.paris });
-    expect(duplicate.body).toEqual({ __all__: ['A location with this name already exists within the specified site.'] });
+    expect(duplicate.body).toEqual({
+      __all__: ['A location with this name already exists within the specified site.'],
+    });
     const byRegion = await app.api.get('/api/dcim/locations/?region=europe');
     expect(byRegion.body.results.map((l: { name: string }) => l.name)).toEqual(['Floor 1', 'Room']);
   });
@@ -137,7 +169,9 @@ describe.each(DIALECTS)('trees and deletion rules on %s', (dialect) => {
     await app.api.patch(`/api/dcim/sites/${id.tokyo}/`, { tenant: tenant.id });
     const blocked = await app.api.delete(`/api/tenancy/tenants/${tenant.id}/`);
     expect(blocked.status).toBe(409);
-    expect(blocked.body).toEqual({ detail: `Unable to delete object. 1 dependent objects were found: Tokyo (${id.tokyo})` });
+    expect(blocked.body).toEqual({
+      detail: `Unable to delete object. 1 dependent objects were found: Tokyo (${id.tokyo})`,
+    });
     expect((await app.api.get(`/api/tenancy/tenants/${tenant.id}/`)).status).toBe(200);
 
     const bulkBlocked = await app.api.delete('/api/tenancy/tenants/', [{ id: tenant.id }]);

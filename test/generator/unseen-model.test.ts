@@ -68,7 +68,12 @@ describe('a model generated from a temporary folder', () => {
 
     it('lists, filters, creates, updates and deletes widgets', async () => {
       const site = await app.api.post('/api/dcim/sites/', { name: 'Depot', slug: 'depot' });
-      const root = await app.api.post('/api/inventory/widgets/', { name: 'Box', serial: 'B-1', kind: 'lever', site: { slug: 'depot' } });
+      const root = await app.api.post('/api/inventory/widgets/', {
+        name: 'Box',
+        serial: 'B-1',
+        kind: 'lever',
+        site: { slug: 'depot' },
+      });
       expect(root.status, root.text).toBe(201);
       expect(root.body).toMatchObject({ display: 'Box (B-1)', kind: { value: 'lever', label: 'Lever' }, _depth: 0 });
       expect(root.body.site).toMatchObject({ id: site.body.id, name: 'Depot' });
@@ -95,7 +100,10 @@ describe('a model generated from a temporary folder', () => {
 
       const duplicate = await app.api.post('/api/inventory/widgets/', { name: 'Other', serial: 'B-1' });
       expect(duplicate.body).toEqual({ serial: ['widget with this serial already exists.'] });
-      const patched = await app.api.patch(`/api/inventory/widgets/${child.body[0].id}/`, { weight: 4, kind: 'sprocket' });
+      const patched = await app.api.patch(`/api/inventory/widgets/${child.body[0].id}/`, {
+        weight: 4,
+        kind: 'sprocket',
+      });
       expect(patched.body).toMatchObject({ weight: 4, kind: { value: 'sprocket', label: 'Sprocket' } });
 
       const options = await app.api.options('/api/inventory/widgets/');

@@ -32,23 +32,57 @@ describe('model validation', () => {
   });
 
   it.each([
-    ['an unknown FK target', SITE.replace('to: dcim.region', 'to: dcim.regio'), "models/dcim.yaml: models.site.fields.region.to: unknown model 'dcim.regio'"],
-    ['an unknown field type', SITE.replace('type: fk', 'type: foreignkey'), 'models/dcim.yaml: models.site.fields.region.type: must be one of'],
-    ['an unknown property', SITE.replace('nullable: true', 'nullable: true, colour: red'), "models/dcim.yaml: models.site.fields.region: unknown property 'colour'"],
+    [
+      'an unknown FK target',
+      SITE.replace('to: dcim.region', 'to: dcim.regio'),
+      "models/dcim.yaml: models.site.fields.region.to: unknown model 'dcim.regio'",
+    ],
+    [
+      'an unknown field type',
+      SITE.replace('type: fk', 'type: foreignkey'),
+      'models/dcim.yaml: models.site.fields.region.type: must be one of',
+    ],
+    [
+      'an unknown property',
+      SITE.replace('nullable: true', 'nullable: true, colour: red'),
+      "models/dcim.yaml: models.site.fields.region: unknown property 'colour'",
+    ],
     ['a missing app', SITE.replace('app: dcim', ''), "models/dcim.yaml: missing property 'app'"],
-    ['set_null on a non-null FK', SITE.replace('nullable: true', 'on_delete: set_null'), 'models/dcim.yaml: models.site.fields.region.on_delete: set_null needs a nullable field'],
-    ['a string without max_length', SITE.replace('name: { type: string, max_length: 100 }\n  site', 'name: { type: string }\n  site'), "models/dcim.yaml: models.region.fields.name: a string field needs 'max_length'"],
-    ['an unknown brief key', `${SITE}    brief: [id, nope]\n`, "models/dcim.yaml: models.site.brief: unknown key 'nope'"],
-    ['an unknown choice set', SITE.replace('region: { type: fk, to: dcim.region, nullable: true }', 'status: { type: choice, choices: nope }'), "models/dcim.yaml: models.site.fields.status.choices: unknown choice set 'nope'"],
+    [
+      'set_null on a non-null FK',
+      SITE.replace('nullable: true', 'on_delete: set_null'),
+      'models/dcim.yaml: models.site.fields.region.on_delete: set_null needs a nullable field',
+    ],
+    [
+      'a string without max_length',
+      SITE.replace('name: { type: string, max_length: 100 }\n  site', 'name: { type: string }\n  site'),
+      "models/dcim.yaml: models.region.fields.name: a string field needs 'max_length'",
+    ],
+    [
+      'an unknown brief key',
+      `${SITE}    brief: [id, nope]\n`,
+      "models/dcim.yaml: models.site.brief: unknown key 'nope'",
+    ],
+    [
+      'an unknown choice set',
+      SITE.replace('region: { type: fk, to: dcim.region, nullable: true }', 'status: { type: choice, choices: nope }'),
+      "models/dcim.yaml: models.site.fields.status.choices: unknown choice set 'nope'",
+    ],
     ['invalid YAML', 'app: [dcim', 'models/dcim.yaml: line 1'],
   ])('reports %s with the file and the path', (_name, text, expected) => {
     const errors = errorsOf({ 'models/dcim.yaml': text });
-    expect(errors.some((e) => e.startsWith(expected)), errors.join('\n')).toBe(true);
+    expect(
+      errors.some((e) => e.startsWith(expected)),
+      errors.join('\n'),
+    ).toBe(true);
   });
 
   it('reports every error of every file together', () => {
     const errors = errorsOf({
-      'models/dcim.yaml': SITE.replace('to: dcim.region', 'to: dcim.regio').replace('max_length: 100 }\n  site', 'max_length: 100, bogus: 1 }\n  site'),
+      'models/dcim.yaml': SITE.replace('to: dcim.region', 'to: dcim.regio').replace(
+        'max_length: 100 }\n  site',
+        'max_length: 100, bogus: 1 }\n  site',
+      ),
       'models/extras.yaml': 'app: extras\nmodels:\n  tag:\n    fields:\n      name: { type: strin }\n',
     });
     expect(errors).toEqual(
@@ -65,7 +99,10 @@ describe('model validation', () => {
     let status = 0;
     let output = '';
     try {
-      execFileSync('npx', ['tsx', 'generator/cli.ts', '--models', dir, '--out', path.join(dir, 'out')], { cwd: root, stdio: 'pipe' });
+      execFileSync('npx', ['tsx', 'generator/cli.ts', '--models', dir, '--out', path.join(dir, 'out')], {
+        cwd: root,
+        stdio: 'pipe',
+      });
     } catch (error) {
       const e = error as { status: number; stderr: Buffer };
       status = e.status;

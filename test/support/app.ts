@@ -27,7 +27,10 @@ export const TEST_PEPPER = 'test-pepper-0123456789-0123456789-0123456789-0123456
 export async function createTestDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
-    return { url: `sqlite:${path.join(dir, 'db.sqlite3')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${path.join(dir, 'db.sqlite3')}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const server = inject('pgUrl');
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
@@ -80,13 +83,17 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
   const db = connectDatabase(database.url);
   await migrate(db, registry.migrations);
   const context = createContext(registry, settings, db, () => undefined);
-  const { header } = await createSuperuser(context, { username: 'admin', password: 'Admin-Password-1', email: '', token: true });
+  const { header } = await createSuperuser(context, {
+    username: 'admin',
+    password: 'Admin-Password-1',
+    email: '',
+    token: true,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = createApp(context).listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // TODO(openapi): drop the components check once the emitter is complete.
-  const validator = options.skipValidation || !registry.openapi.components ? null : responseValidator(registry.openapi);
+  const validator = options.skipValidation ? null : responseValidator(registry.openapi);
   return {
     dialect,
     context,

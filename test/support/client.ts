@@ -4,7 +4,7 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   /** Parsed JSON (undefined for empty or non-JSON bodies). */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  body: any;
   text: string;
 }
 
@@ -48,7 +48,7 @@ export class ApiClient {
     let parsed: unknown;
     if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
     const result: ApiResponse = { status: response.status, headers: response.headers, body: parsed, text };
-    this.validator?.check(method, new URL(url).pathname, result);
+    this.validator?.check(method, new URL(response.url || url).pathname, result);
     return result;
   }
 

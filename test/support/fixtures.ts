@@ -33,11 +33,16 @@ export class Fixtures {
   }
 
   /** `count` valid create bodies that share their dependencies (one object per required FK target). */
-  async payloads(label: string, count: number, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>[]> {
+  async payloads(
+    label: string,
+    count: number,
+    overrides: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown>[]> {
     const model = this.schema.model(label);
     const shared: Record<string, unknown> = {};
     for (const field of model.writable) {
-      if (field.kind === 'fk' && field.required && !(field.name in overrides)) shared[field.name] = (await this.create(field.target)).id;
+      if (field.kind === 'fk' && field.required && !(field.name in overrides))
+        shared[field.name] = (await this.create(field.target)).id;
     }
     const bodies: Record<string, unknown>[] = [];
     for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, { ...shared, ...overrides }));
@@ -70,7 +75,9 @@ export class Fixtures {
           case 'timezone':
             return 'Europe/Paris';
           default:
-            return text(`${model.spec.name} ${field.name} ${seq}`.replace(/\s+/g, field.name === 'username' ? '_' : ' '));
+            return text(
+              `${model.spec.name} ${field.name} ${seq}`.replace(/\s+/g, field.name === 'username' ? '_' : ' '),
+            );
         }
       }
       case 'password':

@@ -21,7 +21,8 @@ export default async function setup(project: TestProject): Promise<void> {
     await client.query('select 1');
     project.provide('pgUrl', url);
   } catch (error) {
-    if (explicit) throw new Error(`TEST_DATABASE_URL is set but PostgreSQL does not answer: ${(error as Error).message}`);
+    if (explicit)
+      throw new Error(`TEST_DATABASE_URL is set but PostgreSQL does not answer: ${(error as Error).message}`);
     console.warn('PostgreSQL is not reachable on 127.0.0.1:5432: running the suites on SQLite only.');
     project.provide('pgUrl', '');
   } finally {

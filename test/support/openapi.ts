@@ -13,11 +13,13 @@ interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: unknown }>; $ref?: string }>;
 }
 
+const DOCUMENT_ID = 'https://netbox-svc.local/openapi.json';
+
 /** Validates responses against the OpenAPI 3.1 document (JSON Schema 2020-12) with ajv. */
 export function responseValidator(document: Record<string, unknown>): ResponseValidator {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats.default(ajv);
-  ajv.addSchema({ ...document, $id: 'openapi.json' });
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
   const templates = Object.keys(paths).map((template) => ({
     template,
@@ -30,29 +32,45 @@ export function responseValidator(document: Record<string, unknown>): ResponseVa
     const name = entry.$ref.split('/').pop()!;
     return ((document.components as Record<string, Record<string, unknown>>).responses ?? {})[name] as typeof entry;
   };
+  const errorDetail = ajv.compile({
+    $id: `${DOCUMENT_ID}/error`,
+    $ref: `${DOCUMENT_ID}#/components/schemas/ErrorDetail`,
+  });
+  const checkError = (method: string, path: string, response: ApiResponse): void => {
+    if (!errorDetail(response.body)) {
+      throw new Error(`${method} ${path} → ${response.status}: not an error body: ${response.text.slice(0, 500)}`);
+    }
+  };
   return {
     covered,
     check(method, path, response) {
       if (!path.startsWith('/api/') || path.startsWith('/api/schema/')) return;
-      if (response.body === undefined) return;
+      if (response.body === undefined || (response.status >= 300 && response.status < 400)) return;
       const match = templates.find((t) => t.regex.test(path));
-      if (!match) throw new Error(`${method} ${path}: not in the OpenAPI document`);
-      const operation = paths[match.template]![method.toLowerCase()];
-      if (!operation) throw new Error(`${method} ${match.template}: operation not in the OpenAPI document`);
-      const statusEntry = resolveResponse(operation.responses?.[String(response.status)] ?? operation.responses?.default);
+      const operation = match ? paths[match.template]![method.toLowerCase()] : undefined;
+      if (!match || !operation) {
+        // A request for something the API does not have: only the generic error body is acceptable.
+        if (response.status >= 400) return checkError(method, path, response);
+        throw new Error(`${method} ${path}: ${match ? 'operation' : 'path'} not in the OpenAPI document`);
+      }
+      const statusEntry = resolveResponse(
+        operation.responses?.[String(response.status)] ?? operation.responses?.default,
+      );
       if (!statusEntry) throw new Error(`${method} ${match.template}: status ${response.status} not documented`);
       const pointer = `${match.template}|${method.toLowerCase()}|${response.status}`;
       let validate = compiled.get(pointer);
       if (!validate) {
         const schema = statusEntry.content?.['application/json']?.schema;
         if (!schema) throw new Error(`${method} ${match.template}: status ${response.status} has no JSON schema`);
-        validate = ajv.compile({ $id: `response:${pointer}`, ...rewriteRefs(schema) as object });
+        validate = ajv.compile({ $id: `response:${pointer}`, ...(rewriteRefs(schema) as object) });
         compiled.set(pointer, validate);
       }
       covered.add(`${method.toUpperCase()} ${match.template}`);
       if (!validate(response.body)) {
         const errors = ajv.errorsText(validate.errors, { separator: '\n  ' });
-        throw new Error(`${method} ${path} → ${response.status} does not match the OpenAPI document:\n  ${errors}\nbody: ${response.text.slice(0, 2000)}`);
+        throw new Error(
+          `${method} ${path} → ${response.status} does not match the OpenAPI document:\n  ${errors}\nbody: ${response.text.slice(0, 2000)}`,
+        );
       }
     },
   };
@@ -63,7 +81,10 @@ function rewriteRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(rewriteRefs);
   if (value && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi.json${v}` : rewriteRefs(v)]),
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `${DOCUMENT_ID}${v}` : rewriteRefs(v),
+      ]),
     );
   }
   return value;

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
+import { translateDatabaseError } from '../../runtime/db/errors.js';
+import { ValidationError } from '../../runtime/http/errors.js';
+
+/** Related objects by attributes, database-level uniqueness, and queries trimmed to the selected fields. */
+describe.each(DIALECTS)('writes and reads on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect);
+    await app.api.post('/api/dcim/regions/', [
+      { name: 'Europe', slug: 'europe', description: 'same' },
+      { name: 'Asia', slug: 'asia', description: 'same' },
+    ]);
+    await app.api.post('/api/dcim/sites/', { name: 'Lyon', slug: 'lyon', region: { slug: 'europe' } });
+  });
+  afterAll(async () => app?.close());
+
+  it('resolves related objects by nested attributes, and names the field when none or several match', async () => {
+    const nested = await app.api.post('/api/dcim/locations/', {
+      name: 'Hall',
+      slug: 'hall',
+      site: { region: { slug: 'europe' }, name: 'Lyon' },
+    });
+    expect(nested.status, nested.text).toBe(201);
+    expect(nested.body.site.name).toBe('Lyon');
+    const several = await app.api.post('/api/dcim/sites/', { name: 'X', slug: 'x', region: { description: 'same' } });
+    expect(several.status).toBe(400);
+    expect(several.body).toEqual({
+      region: ["Multiple objects match the provided attributes: {'description': 'same'}"],
+    });
+    const none = await app.api.post('/api/dcim/locations/', {
+      name: 'H',
+      slug: 'h',
+      site: { region: { slug: 'asia' } },
+    });
+    expect(none.body).toEqual({
+      site: ["Related object not found using the provided attributes: {'region__slug': 'asia'}"],
+    });
+    const byIdObject = await app.api.post('/api/dcim/sites/', { name: 'Y', slug: 'y', region: { id: 987654 } });
+    expect(byIdObject.body).toEqual({ region: ['Related object not found using the provided numeric ID: 987654'] });
+    const europe = (await app.api.get('/api/dcim/regions/?slug=europe')).body.results[0];
+    const numericString = await app.api.post('/api/dcim/sites/', { name: 'Z', slug: 'z', region: String(europe.id) });
+    expect(numericString.status).toBe(201);
+    expect(numericString.body.region.slug).toBe('europe');
+  });
+
+  it('turns a unique violation that slips past validation into a 400 naming the field', async () => {
+    const site = (await app.api.get('/api/dcim/sites/?slug=lyon')).body.results[0];
+    let caught: unknown;
+    try {
+      await app.db
+        .knex('dcim_site')
+        .insert({ ...(await app.db.knex('dcim_site').where('id', site.id).first()), id: undefined, name: 'Other' });
+    } catch (error) {
+      caught = error;
+    }
+    const translated = translateDatabaseError(caught, app.context.schema);
+    expect(translated).toBeInstanceOf(ValidationError);
+    expect(translated?.body).toEqual({ slug: ['site with this slug already exists.'] });
+
+    let partial: unknown;
+    try {
+      await app.db
+        .knex('dcim_region')
+        .insert({
+          name: 'Europe',
+          slug: 'europe-2',
+          description: '',
+          comments: '',
+          _path: '',
+          _depth: 0,
+          custom_field_data: '{}',
+        });
+    } catch (error) {
+      partial = error;
+    }
+    expect(translateDatabaseError(partial, app.context.schema)?.body).toEqual({
+      __all__: ['A top-level region with this name already exists.'],
+    });
+  });
+
+  it('joins only the relations a response renders', async () => {
+    const statements: string[] = [];
+    const listener = (query: { sql: string }): void => {
+      statements.push(query.sql.toLowerCase());
+    };
+    app.db.knex.on('query', listener);
+    try {
+      await app.api.get('/api/dcim/sites/?fields=id,name');
+      const trimmed = statements.filter((s) => s.includes('"dcim_site"') || s.includes('`dcim_site`'));
+      expect(trimmed.some((s) => s.includes(' join '))).toBe(false);
+      statements.length = 0;
+      await app.api.get('/api/dcim/sites/');
+      expect(statements.some((s) => s.includes(' join ') && s.includes('dcim_region'))).toBe(true);
+    } finally {
+      app.db.knex.removeListener('query', listener);
+    }
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const head = await app.api.request('HEAD', '/api/dcim/sites/');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('api-version')).toBe('4.6');
+  });
+
+  it('accepts Accept versions it speaks and refuses others', async () => {
+    expect(
+      (await app.api.get('/api/dcim/sites/', { headers: { Accept: 'application/json; version=4.6' } })).status,
+    ).toBe(200);
+    const other = await app.api.get('/api/dcim/sites/', { headers: { Accept: 'application/json; version=3.0' } });
+    expect(other.status).toBe(406);
+    expect(other.body).toEqual({ detail: 'Invalid version in "Accept" header.' });
+  });
+});
