@@ -193,6 +193,29 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
     expect(unknown.body).toEqual({ detail: 'Not found.' });
   });
 
+  it('serves the OpenAPI document anonymously as YAML or JSON, and Swagger UI from local assets', async () => {
+    const yaml = await app.anonymous.get('/api/schema/', { headers: { Accept: '*/*' } });
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toContain('application/vnd.oai.openapi');
+    expect(yaml.text).toMatch(/^openapi: 3\.1\.0$/m);
+    const json = await app.anonymous.get('/api/schema/?format=json');
+    expect(json.body.openapi).toBe('3.1.0');
+    expect(json.body.paths['/api/dcim/sites/']).toBeDefined();
+    expect(json.body.components.securitySchemes.tokenAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+    expect((await app.anonymous.get('/api/schema/', { headers: { Accept: 'application/json' } })).body.openapi).toBe('3.1.0');
+
+    const page = await app.anonymous.get('/api/schema/swagger-ui/', { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('swagger-ui-bundle.js');
+    expect(page.text).not.toMatch(/https?:\/\//);
+    for (const asset of ['swagger-ui-bundle.js', 'swagger-ui.css', 'swagger-ui-standalone-preset.js', 'init.js']) {
+      const response = await app.anonymous.get(`/api/schema/swagger-ui/${asset}`, { headers: { Accept: '*/*' } });
+      expect(response.status, asset).toBe(200);
+    }
+    const init = await app.anonymous.get('/api/schema/swagger-ui/init.js', { headers: { Accept: '*/*' } });
+    expect(init.text).toContain('"/api/schema/?format=json"');
+  });
+
   it('reports validation errors in NetBox shapes, never a 500', async () => {
     const empty = await app.api.post('/api/dcim/sites/', {});
     expect(empty.status).toBe(400);
