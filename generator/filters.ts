@@ -103,7 +103,8 @@ function fieldFilters(
     case 'datetime':
       return value(field.kind, 'number');
     case 'choice':
-      return value('choice', 'string');
+      // Integer-valued choices (e.g. a token's version) compare as numbers, not text.
+      return value('choice', field.choices.every(([v]) => typeof v === 'number') ? 'number' : 'string');
     case 'fk': {
       if (enabled === false) return [];
       const target = models.get(field.target);

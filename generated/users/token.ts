@@ -370,7 +370,7 @@ export const tokenSpec: ModelSpec = {
       path: [],
       field: 'version',
       valueKind: 'choice',
-      lookups: 'string',
+      lookups: 'number',
     },
     {
       kind: 'value',

@@ -137,8 +137,13 @@ function viaPath(
 
 function parseValue(kind: string, raw: string, choices?: readonly (string | number)[]): { value: unknown } | string {
   switch (kind) {
-    case 'integer':
-      return /^-?\d+$/.test(raw.trim()) ? { value: Number(raw) } : 'Enter a whole number.';
+    case 'integer': {
+      if (!/^-?\d+$/.test(raw.trim())) return 'Enter a whole number.';
+      const value = Number(raw);
+      return Number.isSafeInteger(value)
+        ? { value }
+        : `Ensure this value is between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`;
+    }
     case 'decimal':
       return raw.trim() !== '' && Number.isFinite(Number(raw)) ? { value: Number(raw) } : 'Enter a number.';
     case 'date': {
@@ -180,7 +185,8 @@ function valueCondition(
   const { target, alias, wrap } = viaPath(ctx, model, filter.path);
   const field = filter.field === 'id' ? null : target.fields.get(filter.field);
   const column = `${alias}.${filter.field === 'id' ? 'id' : (field?.column ?? filter.field)}`;
-  const isString = filter.valueKind === 'string' || filter.valueKind === 'choice';
+  const isString =
+    filter.valueKind === 'string' || (field?.kind === 'choice' && field.choices.some(([v]) => typeof v === 'string'));
   const nullable = field?.nullable ?? false;
 
   if (lookup === 'empty') {

@@ -62,7 +62,10 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   const detailId = (req: Request): number => {
     const raw = String(req.params.id ?? '');
     if (!/^\d+$/.test(raw)) throw new NotFoundError();
-    return Number(raw);
+    const id = Number(raw);
+    // Beyond any stored id (and beyond what the databases' integer types hold): simply not there.
+    if (!Number.isSafeInteger(id)) throw notFound();
+    return id;
   };
 
   const notFound = (): NotFoundError => new NotFoundError(`No ${model.spec.className} matches the given query.`);
