@@ -100,19 +100,37 @@ export function openSqliteSource(file: string): PageSource {
   };
 }
 
+/** PostgreSQL type OIDs of the columns that need parsing (int8 ids and counts, numeric, timestamptz). */
+const PG_INT8 = 20;
+const PG_NUMERIC = 1700;
+const PG_TIMESTAMPTZ = 1184;
+
 /** A `pg` Pool (10 connections, like the service's Knex pool) with its own type parsers. */
 export function openPostgresSource(url: string): PageSource {
+  // Own parsers rather than pg's global ones, which the service's connect module replaces at start-up.
+  const own = new Map<number, (value: string) => unknown>([
+    [PG_INT8, Number],
+    [PG_NUMERIC, Number],
+    [PG_TIMESTAMPTZ, storedTimestamp],
+  ]);
   const types = {
-    getTypeParser: (oid: number, format?: 'text' | 'binary') => {
-      if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (v: string) => Number(v);
-      if (oid === pg.types.builtins.TIMESTAMPTZ) return storedTimestamp;
-      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
-    },
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      own.get(oid) ??
+      (format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text')),
   } as pg.CustomTypesConfig;
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c timezone=UTC', types });
   return {
-    count: async () => (await pool.query<{ n: number }>({ name: 'bench_count', text: 'SELECT count(*) AS n FROM dcim_site' })).rows[0]!.n,
-    page: async (limit, offset) => (await pool.query<SiteRow>({ name: 'bench_page', text: `${PAGE_SQL} LIMIT $1 OFFSET $2`, values: [limit, offset] })).rows,
+    count: async () =>
+      (await pool.query<{ n: number }>({ name: 'bench_count', text: 'SELECT count(*) AS n FROM dcim_site' })).rows[0]!
+        .n,
+    page: async (limit, offset) =>
+      (
+        await pool.query<SiteRow>({
+          name: 'bench_page',
+          text: `${PAGE_SQL} LIMIT $1 OFFSET $2`,
+          values: [limit, offset],
+        })
+      ).rows,
     tags: async (ids) => {
       if (ids.length === 0) return [];
       const text = `${TAGS_SQL}(SELECT unnest($1::bigint[]))${TAGS_ORDER}`;

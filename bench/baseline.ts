@@ -53,10 +53,16 @@ export async function startBaseline(source: PageSource, pageSize = 50, maxPageSi
   };
 }
 
-async function answer(source: PageSource, req: http.IncomingMessage, pageSize: number, maxPageSize: number): Promise<{ status: number; body: string }> {
+async function answer(
+  source: PageSource,
+  req: http.IncomingMessage,
+  pageSize: number,
+  maxPageSize: number,
+): Promise<{ status: number; body: string }> {
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const url = new URL(req.url ?? '/', origin);
-  if (req.method !== 'GET' || url.pathname !== '/api/dcim/sites/') return { status: 404, body: '{"detail":"Not found."}' };
+  if (req.method !== 'GET' || url.pathname !== '/api/dcim/sites/')
+    return { status: 404, body: '{"detail":"Not found."}' };
   const rawLimit = url.searchParams.get('limit');
   const rawOffset = url.searchParams.get('offset');
   const limit = Math.min(rawLimit !== null && /^[1-9]\d*$/.test(rawLimit) ? Number(rawLimit) : pageSize, maxPageSize);
@@ -98,8 +104,14 @@ function renderSite(origin: string, api: string, row: SiteRow, tags: unknown[]):
     name: row.name,
     slug: row.slug,
     status: { value: row.status, label: STATUS_LABELS[row.status] ?? '' },
-    region: row.region_id === null ? null : treeNested(api, 'dcim/regions', row.region_id, row.r_name, row.r_slug, row.r_description, row.r_depth),
-    group: row.group_id === null ? null : treeNested(api, 'dcim/site-groups', row.group_id, row.g_name, row.g_slug, row.g_description, row.g_depth),
+    region:
+      row.region_id === null
+        ? null
+        : treeNested(api, 'dcim/regions', row.region_id, row.r_name, row.r_slug, row.r_description, row.r_depth),
+    group:
+      row.group_id === null
+        ? null
+        : treeNested(api, 'dcim/site-groups', row.group_id, row.g_name, row.g_slug, row.g_description, row.g_depth),
     tenant:
       row.tenant_id === null
         ? null
@@ -127,7 +139,15 @@ function renderSite(origin: string, api: string, row: SiteRow, tags: unknown[]):
 }
 
 /** A region or site group nested in a site; its site count is not computed when nested (NetBox shows 0). */
-function treeNested(api: string, path: string, id: number, name: string, slug: string, description: string, depth: number): Record<string, unknown> {
+function treeNested(
+  api: string,
+  path: string,
+  id: number,
+  name: string,
+  slug: string,
+  description: string,
+  depth: number,
+): Record<string, unknown> {
   return { id, url: `${api}/${path}/${id}/`, display: name, name, slug, description, site_count: 0, _depth: depth };
 }
 

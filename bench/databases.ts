@@ -36,7 +36,9 @@ export function createSqliteDatabase(): BenchDatabase {
  * the local default (created through that URL's database). Returns the reason instead when no server answers,
  * so that the run can go on with SQLite alone.
  */
-export async function createPostgresDatabase(env: NodeJS.ProcessEnv = process.env): Promise<BenchDatabase | { skipped: string }> {
+export async function createPostgresDatabase(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<BenchDatabase | { skipped: string }> {
   const adminUrl = env.BENCH_DATABASE_URL || env.TEST_DATABASE_URL || DEFAULT_ADMIN_URL;
   const name = `svc_bench_${randomBytes(5).toString('hex')}`;
   const shown = redact(adminUrl);

@@ -28,7 +28,11 @@ function prepare(plan: RequestPlan, n: number): Prepared {
   if (plan.kind === 'get') return { method: 'GET', path: plan.paths[n % plan.paths.length]!, body: null };
   const start = n * plan.perRequest;
   const objects = Array.from({ length: plan.perRequest }, (_, i) => siteBody(plan.prefix, start + i, plan.refs));
-  return { method: 'POST', path: plan.path, body: Buffer.from(JSON.stringify(plan.perRequest === 1 ? objects[0] : objects)) };
+  return {
+    method: 'POST',
+    path: plan.path,
+    body: Buffer.from(JSON.stringify(plan.perRequest === 1 ? objects[0] : objects)),
+  };
 }
 
 function send(prepared: Prepared): Promise<void> {
@@ -38,22 +42,25 @@ function send(prepared: Prepared): Promise<void> {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(prepared.body.length);
     }
-    const req = http.request({ agent, host: '127.0.0.1', port: spec.port, method: prepared.method, path: prepared.path, headers }, (res) => {
-      const failed = res.statusCode !== spec.expectedStatus;
-      const chunks: Buffer[] = [];
-      // Reading every byte keeps the comparison fair: the service and the baseline both pay for their bodies.
-      res.on('data', (chunk: Buffer) => {
-        if (failed) chunks.push(chunk);
-      });
-      res.on('end', () => {
-        if (failed) {
-          errors += 1;
-          firstError ??= `${prepared.method} ${prepared.path} → ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`;
-        }
-        resolve();
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { agent, host: '127.0.0.1', port: spec.port, method: prepared.method, path: prepared.path, headers },
+      (res) => {
+        const failed = res.statusCode !== spec.expectedStatus;
+        const chunks: Buffer[] = [];
+        // Reading every byte keeps the comparison fair: the service and the baseline both pay for their bodies.
+        res.on('data', (chunk: Buffer) => {
+          if (failed) chunks.push(chunk);
+        });
+        res.on('end', () => {
+          if (failed) {
+            errors += 1;
+            firstError ??= `${prepared.method} ${prepared.path} → ${res.statusCode}: ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`;
+          }
+          resolve();
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(prepared.body ?? undefined);
   });

@@ -8,7 +8,7 @@ import type { SeedRefs } from './site-body.js';
 
 /** What each request of a run is. */
 export type RequestPlan =
-  | { kind: 'get'; paths: string[] }
+  | { kind: 'get'; paths: readonly string[] }
   | { kind: 'post-sites'; path: string; prefix: string; refs: SeedRefs; perRequest: number };
 
 /** One load run: `concurrency` workers looping over keep-alive connections after a warm-up. */
@@ -50,25 +50,26 @@ export interface LoadStats {
 }
 
 /** Runs a load in a fresh worker thread; fails loudly when any response had an unexpected status. */
-export async function runLoad(spec: LoadSpec): Promise<LoadStats> {
+export async function runLoad(spec: LoadSpec): Promise<LoadOutcome> {
   const outcome = await inWorker(spec);
   if (outcome.errors > 0) throw new Error(`${outcome.errors} request(s) failed; first: ${outcome.firstError}`);
-  return summarize(outcome);
+  return outcome;
 }
 
-/** Request count, rate and latency percentiles (nearest rank) of a run. */
-export function summarize(outcome: LoadOutcome): LoadStats {
-  const sorted = [...outcome.latenciesMs].sort((a, b) => a - b);
+/** Request count, rate and latency percentiles (nearest rank) of one or more runs of the same scenario. */
+export function summarize(outcomes: readonly LoadOutcome[]): LoadStats {
+  const sorted = outcomes.flatMap((o) => o.latenciesMs).sort((a, b) => a - b);
+  const elapsedMs = outcomes.reduce((sum, o) => sum + o.elapsedMs, 0);
   const n = sorted.length;
   const at = (p: number): number => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))]!);
   return {
     requests: n,
-    rps: n === 0 ? 0 : n / (outcome.elapsedMs / 1000),
+    rps: n === 0 ? 0 : n / (elapsedMs / 1000),
     p50Ms: at(50),
     p99Ms: at(99),
     meanMs: n === 0 ? 0 : sorted.reduce((a, b) => a + b, 0) / n,
     maxMs: n === 0 ? 0 : sorted[n - 1]!,
-    totalRequests: outcome.totalRequests,
+    totalRequests: outcomes.reduce((sum, o) => sum + o.totalRequests, 0),
   };
 }
 

@@ -25,6 +25,9 @@ export interface DatabaseResult {
   database: string;
   skipped?: string;
   seed?: { sites: number; totalMs: number; chunkMs: number[] };
+  /** Cores' worth of CPU other processes used while we measured (null when unknown). */
+  otherProcessesCores?: number | null;
+  cores?: number;
   scenarios: ScenarioResult[];
 }
 
@@ -53,17 +56,28 @@ export function printDatabase(result: DatabaseResult): void {
     s.ratio === null ? '—' : `${(s.ratio * 100).toFixed(0)} %`,
     s.queriesPerRequest === null ? '—' : s.queriesPerRequest.toFixed(1),
   ]);
+  if (result.otherProcessesCores !== undefined && result.otherProcessesCores !== null) {
+    const busy = result.otherProcessesCores;
+    const limit = result.database === 'PostgreSQL' ? 1 : 0.25;
+    const warning = busy > limit ? ' — the machine was shared, compare ratios rather than absolute rates' : '';
+    const which = result.database === 'PostgreSQL' ? 'other processes (the PostgreSQL server included)' : 'other processes';
+    console.log(`${which} used ${busy.toFixed(2)} of ${result.cores} cores while measuring${warning}`);
+  }
   printTable(['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'queries/req'], rows);
 }
 
 /** Prints the targets with a verdict each. */
 export function printTargets(targets: readonly TargetResult[]): void {
   console.log('\nTargets');
-  for (const target of targets) console.log(`  [${target.met ? 'MET' : 'NOT MET'}] ${target.name} (${target.database}): ${target.detail}`);
+  for (const target of targets)
+    console.log(`  [${target.met ? 'MET' : 'NOT MET'}] ${target.name} (${target.database}): ${target.detail}`);
 }
 
 /** Writes the run's results (and where it ran) as JSON; returns the path written. */
-export function writeResults(file: string, payload: { options: unknown; databases: DatabaseResult[]; targets: TargetResult[] }): string {
+export function writeResults(
+  file: string,
+  payload: { options: unknown; databases: DatabaseResult[]; targets: TargetResult[] },
+): string {
   const cpus = os.cpus();
   const document = {
     date: new Date().toISOString(),
@@ -79,7 +93,8 @@ export function writeResults(file: string, payload: { options: unknown; database
 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));

@@ -6,15 +6,23 @@ import { openPostgresSource, openSqliteSource } from './baseline-sources.js';
 import { startBaseline } from './baseline.js';
 import { createPostgresDatabase, createSqliteDatabase, type BenchDatabase } from './databases.js';
 import { request } from './http-client.js';
-import { runLoad, type LoadSpec } from './load.js';
-import { printDatabase, printTargets, writeResults, type DatabaseResult, type ScenarioResult, type TargetResult } from './report.js';
+import { runLoad, summarize, type LoadOutcome, type LoadSpec, type RequestPlan } from './load.js';
+import {
+  printDatabase,
+  printTargets,
+  writeResults,
+  type DatabaseResult,
+  type ScenarioResult,
+  type TargetResult,
+} from './report.js';
+import { watchCpu } from './noise.js';
 import { seedThroughApi } from './seed.js';
 import { startService, type RunningService } from './service.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
  * Options: --db sqlite,postgres  --duration <s per scenario>  --warmup <s>  --concurrency <n>  --sites <n>
- * --bulk-runs <n>  --out <file>.
+ * --bulk-runs <n>  --rounds <n>  --out <file>.
  */
 
 interface Options {
@@ -25,6 +33,8 @@ interface Options {
   sites: number;
   bulkRuns: number;
   bulkSize: number;
+  /** Alternating rounds of the baseline and the complete list. */
+  rounds: number;
   out: string;
 }
 
@@ -43,7 +53,11 @@ function readOptions(argv: string[]): Options {
       concurrency: { type: 'string', default: '8' },
       sites: { type: 'string', default: '10000' },
       'bulk-runs': { type: 'string', default: '5' },
-      out: { type: 'string', default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json') },
+      rounds: { type: 'string', default: '3' },
+      out: {
+        type: 'string',
+        default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json'),
+      },
     },
   });
   const databases = values.db.split(',').map((d) => d.trim());
@@ -61,6 +75,7 @@ function readOptions(argv: string[]): Options {
     sites: Math.round(positive('sites', values.sites)),
     bulkRuns: Math.round(positive('bulk-runs', values['bulk-runs'])),
     bulkSize: 1000,
+    rounds: Math.round(positive('rounds', values.rounds)),
     out: path.resolve(values.out),
   };
 }
@@ -76,29 +91,57 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
       tags: 10,
       chunk: 1000,
     });
-    const source = database.kind === 'sqlite' ? openSqliteSource(database.location) : openPostgresSource(database.location);
+    const source =
+      database.kind === 'sqlite' ? openSqliteSource(database.location) : openPostgresSource(database.location);
     const baseline = await startBaseline(source);
     try {
       await verifySamePages(service, baseline.port);
       const auth = { authorization: service.authorization };
-      const timed = { concurrency: options.concurrency, durationMs: options.durationMs, warmupMs: options.warmupMs, expectedStatus: 200 };
-      const scenarios: ScenarioResult[] = [];
+      const timed = {
+        concurrency: options.concurrency,
+        durationMs: options.durationMs,
+        warmupMs: options.warmupMs,
+        expectedStatus: 200,
+      };
+      const cpu = watchCpu();
+      const runs = new Map<string, { outcomes: LoadOutcome[]; queries: number | null }>();
       const measure = async (name: string, spec: LoadSpec, counted: RunningService | null): Promise<void> => {
         log(`${database.label}: ${name}…`);
         const queriesBefore = counted?.db.queryCount() ?? 0;
-        const stats = await runLoad(spec);
-        const queries = counted ? (counted.db.queryCount() - queriesBefore) / stats.totalRequests : null;
-        scenarios.push({ name, ...stats, ratio: null, queriesPerRequest: queries });
+        const outcome = await runLoad(spec);
+        const entry = runs.get(name) ?? { outcomes: [], queries: counted ? 0 : null };
+        entry.outcomes.push(outcome);
+        if (counted) entry.queries! += counted.db.queryCount() - queriesBefore;
+        runs.set(name, entry);
       };
 
-      await measure(BASELINE_NAME, { ...timed, port: baseline.port, headers: {}, plan: { kind: 'get', paths: [LIST_PATH] } }, null);
-      await measure(LIST_NAME, { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: [LIST_PATH] } }, service);
+      // The baseline and the complete list alternate in short rounds, so that a noisy neighbour or a slow
+      // minute weighs on both sides of the ratio alike.
+      const listPlan: RequestPlan = { kind: 'get', paths: [LIST_PATH] };
+      for (let round = 0; round < options.rounds; round += 1) {
+        const segment = {
+          ...timed,
+          durationMs: options.durationMs / options.rounds,
+          warmupMs: round === 0 ? options.warmupMs : Math.min(options.warmupMs, 500),
+        };
+        await measure(BASELINE_NAME, { ...segment, port: baseline.port, headers: {}, plan: listPlan }, null);
+        await measure(LIST_NAME, { ...segment, port: service.port, headers: auth, plan: listPlan }, service);
+      }
       await measure(
         'GET list ?limit=50&brief=1',
-        { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: ['/api/dcim/sites/?limit=50&brief=1'] } },
+        {
+          ...timed,
+          port: service.port,
+          headers: auth,
+          plan: { kind: 'get', paths: ['/api/dcim/sites/?limit=50&brief=1'] },
+        },
         service,
       );
-      await measure('GET detail /sites/<id>/', { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: detailPaths(seed.siteIds) } }, service);
+      await measure(
+        'GET detail /sites/<id>/',
+        { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: detailPaths(seed.siteIds) } },
+        service,
+      );
       await measure(
         'POST single site',
         {
@@ -119,13 +162,35 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
           concurrency: 1,
           requests: options.bulkRuns,
           warmupRequests: 1,
-          plan: { kind: 'post-sites', path: '/api/dcim/sites/', prefix: 'bulk', refs: seed.refs, perRequest: options.bulkSize },
+          plan: {
+            kind: 'post-sites',
+            path: '/api/dcim/sites/',
+            prefix: 'bulk',
+            refs: seed.refs,
+            perRequest: options.bulkSize,
+          },
         },
         service,
       );
+      const noise = cpu.stop();
+      const scenarios: ScenarioResult[] = [...runs].map(([name, { outcomes, queries }]) => {
+        const stats = summarize(outcomes);
+        return {
+          name,
+          ...stats,
+          ratio: null,
+          queriesPerRequest: queries === null ? null : queries / stats.totalRequests,
+        };
+      });
       const baselineRps = scenarios[0]!.rps;
       for (const scenario of scenarios) scenario.ratio = baselineRps > 0 ? scenario.rps / baselineRps : null;
-      return { database: database.label, seed: { sites: options.sites, totalMs: seed.totalMs, chunkMs: seed.chunkMs }, scenarios };
+      return {
+        database: database.label,
+        seed: { sites: options.sites, totalMs: seed.totalMs, chunkMs: seed.chunkMs },
+        otherProcessesCores: noise.otherCores,
+        cores: noise.cores,
+        scenarios,
+      };
     } finally {
       await baseline.close();
     }
@@ -145,14 +210,20 @@ async function verifySamePages(service: RunningService, baselinePort: number): P
       const fromService = await request(agent, service.port, 'GET', pagePath, { authorization: service.authorization });
       const fromBaseline = await request(agent, baselinePort, 'GET', pagePath, {});
       if (fromService.status !== 200 || fromBaseline.status !== 200) {
-        throw new Error(`verification of ${pagePath}: service ${fromService.status}, baseline ${fromBaseline.status}: ${fromBaseline.text.slice(0, 300)}`);
+        throw new Error(
+          `verification of ${pagePath}: service ${fromService.status}, baseline ${fromBaseline.status}: ${fromBaseline.text.slice(0, 300)}`,
+        );
       }
       const expected: unknown = JSON.parse(fromService.text);
       const actual: unknown = JSON.parse(fromBaseline.text);
       if (!isDeepStrictEqual(expected, actual)) {
-        throw new Error(`the baseline's page differs from the service's for ${pagePath} at ${firstDifference(expected, actual, '$')}`);
+        throw new Error(
+          `the baseline's page differs from the service's for ${pagePath} at ${firstDifference(expected, actual, '$')}`,
+        );
       }
-      log(`verified: baseline and service return the same ${pagePath} (${fromService.text === fromBaseline.text ? 'byte-identical' : 'deep-equal'})`);
+      log(
+        `verified: baseline and service return the same ${pagePath} (${fromService.text === fromBaseline.text ? 'byte-identical' : 'deep-equal'})`,
+      );
     }
   } finally {
     agent.destroy();
@@ -160,7 +231,13 @@ async function verifySamePages(service: RunningService, baselinePort: number): P
 }
 
 function firstDifference(a: unknown, b: unknown, at: string): string {
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) {
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  ) {
     return `${at}: service ${JSON.stringify(a)} vs baseline ${JSON.stringify(b)}`;
   }
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -230,7 +307,9 @@ async function main(): Promise<number> {
   printTargets(targets);
   const { out, ...shown } = options;
   const file = writeResults(out, { options: shown, databases: results, targets });
-  console.log(`\nResults written to ${path.relative(process.cwd(), file)} (total ${((performance.now() - started) / 1000).toFixed(0)} s).`);
+  console.log(
+    `\nResults written to ${path.relative(process.cwd(), file)} (total ${((performance.now() - started) / 1000).toFixed(0)} s).`,
+  );
   return 0;
 }
 

@@ -31,7 +31,8 @@ const COLORS = ['f44336', '2196f3', '4caf50', 'ff9800', '9c27b0', '00bcd4', '795
 export async function seedThroughApi(port: number, authorization: string, size: SeedSize): Promise<SeedResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const headers = { authorization };
-  const post = <T>(path: string, body: unknown): Promise<T> => requestJson<T>(agent, port, 'POST', path, headers, 201, body);
+  const post = <T>(path: string, body: unknown): Promise<T> =>
+    requestJson<T>(agent, port, 'POST', path, headers, 201, body);
   const idsOf = (objects: { id: number }[]): number[] => objects.map((o) => o.id);
   const started = performance.now();
   try {
@@ -42,11 +43,17 @@ export async function seedThroughApi(port: number, authorization: string, size: 
       ),
     );
     const tenantIds = idsOf(
-      await post<{ id: number }[]>('/api/tenancy/tenants/', range(size.tenants).map((i) => ({ name: `Tenant ${i + 1}`, slug: `tenant-${i + 1}` }))),
+      await post<{ id: number }[]>(
+        '/api/tenancy/tenants/',
+        range(size.tenants).map((i) => ({ name: `Tenant ${i + 1}`, slug: `tenant-${i + 1}` })),
+      ),
     );
     const topLevel = Math.max(1, Math.floor(size.regions / 4));
     const parents = idsOf(
-      await post<{ id: number }[]>('/api/dcim/regions/', range(topLevel).map((i) => ({ name: `Region ${i + 1}`, slug: `region-${i + 1}` }))),
+      await post<{ id: number }[]>(
+        '/api/dcim/regions/',
+        range(topLevel).map((i) => ({ name: `Region ${i + 1}`, slug: `region-${i + 1}` })),
+      ),
     );
     const children = range(size.regions - topLevel).map((i) => ({
       name: `Region ${parents.length + i + 1}`,

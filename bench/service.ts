@@ -30,7 +30,12 @@ export async function startService(databaseUrl: string): Promise<RunningService>
   const db = connectDatabase(settings.DATABASE_URL);
   await migrate(db, registry.migrations);
   const context = createContext(registry, settings, db);
-  const { header } = await createSuperuser(context, { username: 'bench', password: 'bench-password-1234', email: '', token: true });
+  const { header } = await createSuperuser(context, {
+    username: 'bench',
+    password: 'bench-password-1234',
+    email: '',
+    token: true,
+  });
   if (!header) throw new Error('createSuperuser returned no token');
   const server = createApp(context).listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {

@@ -96,7 +96,7 @@ describe.each(DIALECTS)('awkward input on %s', (dialect) => {
       const response = await app.api.post(`/api${model.listPath}`, body);
       expect([400], `${JSON.stringify(body)}: ${response.text}`).toContain(response.status);
     }
-    for (const body of [{}, [], [{ id: 'x' }], [{ id: 99999999999999999999 }], [{ id: -1 }], null]) {
+    for (const body of [{}, [], [{ id: 'x' }], [{ id: 1e20 }], [{ id: -1 }], null]) {
       const response = await app.api.patch(`/api${model.listPath}`, body);
       expect([200, 400], `PATCH ${JSON.stringify(body)}: ${response.text}`).toContain(response.status);
     }
