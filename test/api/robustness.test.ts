@@ -13,7 +13,7 @@ const WRITE_VALUES: unknown[] = [
   'x'.repeat(300),
   -1,
   1.5,
-  99999999999999999999,
+  1e20,
   true,
   [],
   {},
