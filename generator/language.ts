@@ -99,6 +99,7 @@ export interface ModelDef {
   output?: string[];
   search?: string[];
   filters?: Record<string, PathFilterDef | false>;
+  indexes?: string[][];
   validators?: string[];
   hooks?: { prepare?: string; present?: string };
 }

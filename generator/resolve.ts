@@ -148,6 +148,7 @@ function resolveModel(
     search: def.search ?? [],
     filters: [],
     uniques: [],
+    indexes: def.indexes ?? [],
     validators: def.validators ?? [],
     hooks: { ...def.hooks },
     reverse: [],
@@ -155,6 +156,11 @@ function resolveModel(
   spec.display = resolveDisplay(def, spec, report);
   spec.ordering = resolveOrdering(def, spec, report);
   spec.uniques = resolveUniques(def, spec, report);
+  spec.indexes.forEach((fields, i) => {
+    for (const name of fields) {
+      if (!spec.fields.some((f) => f.name === name && f.column)) report.error(`indexes.${i}`, `unknown field '${name}'`);
+    }
+  });
   return spec;
 }
 

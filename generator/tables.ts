@@ -55,6 +55,10 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
       ...(unique.caseInsensitive ? { caseInsensitive: true } : {}),
     });
   }
+  for (const fields of model.indexes) {
+    const columns = fields.map(columnOf);
+    indexes.push({ name: limitIdentifier(`${model.table}_${columns.join('_')}_idx`), columns, unique: false });
+  }
   indexes.sort((a, b) => a.name.localeCompare(b.name));
   return { name: model.table, columns, indexes };
 }

@@ -272,6 +272,8 @@ export interface ModelSpec {
   search: string[];
   filters: FilterSpec[];
   uniques: UniqueSpec[];
+  /** Extra non-unique indexes (field names). */
+  indexes: string[][];
   validators: string[];
   hooks: { prepare?: string; present?: string };
   /** FKs of other models that point at this one (deletion rules). */

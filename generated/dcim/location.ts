@@ -514,6 +514,7 @@ export const locationSpec: ModelSpec = {
       errorKey: '__all__',
     },
   ],
+  indexes: [],
   validators: ['dcim.locationParentInSameSite'],
   hooks: {},
   reverse: [{ model: 'dcim.location', field: 'parent', onDelete: 'cascade' }],

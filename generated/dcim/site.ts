@@ -594,6 +594,7 @@ export const siteSpec: ModelSpec = {
       errorKey: 'slug',
     },
   ],
+  indexes: [],
   validators: [],
   hooks: {},
   reverse: [{ model: 'dcim.location', field: 'site', onDelete: 'cascade' }],

@@ -337,6 +337,7 @@ export const siteGroupSpec: ModelSpec = {
       errorKey: '__all__',
     },
   ],
+  indexes: [],
   validators: [],
   hooks: {},
   reverse: [

@@ -308,6 +308,7 @@ export const tagSpec: ModelSpec = {
       errorKey: 'slug',
     },
   ],
+  indexes: [],
   validators: [],
   hooks: {},
   reverse: [{ model: 'extras.taggeditem', field: 'tag', onDelete: 'cascade' }],

@@ -168,6 +168,7 @@ export const taggedItemSpec: ModelSpec = {
     },
   ],
   uniques: [],
+  indexes: [['object_type', 'object_id']],
   validators: [],
   hooks: {},
   reverse: [],

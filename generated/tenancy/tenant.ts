@@ -313,6 +313,7 @@ export const tenantSpec: ModelSpec = {
       errorKey: '__all__',
     },
   ],
+  indexes: [],
   validators: [],
   hooks: {},
   reverse: [

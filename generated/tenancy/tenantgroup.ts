@@ -321,6 +321,7 @@ export const tenantGroupSpec: ModelSpec = {
       errorKey: 'slug',
     },
   ],
+  indexes: [],
   validators: [],
   hooks: {},
   reverse: [

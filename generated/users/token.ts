@@ -463,6 +463,7 @@ export const tokenSpec: ModelSpec = {
       errorKey: 'plaintext',
     },
   ],
+  indexes: [],
   validators: [],
   hooks: { prepare: 'users.prepareToken', present: 'users.presentToken' },
   reverse: [],

@@ -340,6 +340,7 @@ export const userSpec: ModelSpec = {
       errorKey: 'username',
     },
   ],
+  indexes: [],
   validators: ['users.validateUsername'],
   hooks: {},
   reverse: [{ model: 'users.token', field: 'user', onDelete: 'cascade' }],
