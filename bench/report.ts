@@ -10,6 +10,8 @@ export interface ScenarioResult extends LoadStats {
   ratio: number | null;
   /** Service queries per request (warm-up included); null for the baseline. */
   queriesPerRequest: number | null;
+  /** req/s of each run when the scenario ran in several rounds (to see the spread). */
+  runsRps: number[];
 }
 
 /** A target and whether this run met it. */
@@ -55,15 +57,24 @@ export function printDatabase(result: DatabaseResult): void {
     s.p99Ms.toFixed(1),
     s.ratio === null ? '—' : `${(s.ratio * 100).toFixed(0)} %`,
     s.queriesPerRequest === null ? '—' : s.queriesPerRequest.toFixed(1),
+    s.runsRps.length > 1 ? s.runsRps.map((r) => r.toFixed(0)).join(' / ') : '',
   ]);
   if (result.otherProcessesCores !== undefined && result.otherProcessesCores !== null) {
     const busy = result.otherProcessesCores;
     const limit = result.database === 'PostgreSQL' ? 1 : 0.25;
     const warning = busy > limit ? ' — the machine was shared, compare ratios rather than absolute rates' : '';
-    const which = result.database === 'PostgreSQL' ? 'other processes (the PostgreSQL server included)' : 'other processes';
+    const which =
+      result.database === 'PostgreSQL' ? 'other processes (the PostgreSQL server included)' : 'other processes';
     console.log(`${which} used ${busy.toFixed(2)} of ${result.cores} cores while measuring${warning}`);
   }
-  printTable(['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'queries/req'], rows);
+  printTable(
+    ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'queries/req', 'req/s per round'],
+    rows,
+  );
+  console.log(
+    "vs baseline = req/s ÷ the baseline list's req/s; only the complete list is like for like. " +
+      'Bulk: one request at a time, p50 = time per 1,000 sites.',
+  );
 }
 
 /** Prints the targets with a verdict each. */

@@ -1,11 +1,9 @@
-import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { openPostgresSource, openSqliteSource } from './baseline-sources.js';
 import { startBaseline } from './baseline.js';
 import { createPostgresDatabase, createSqliteDatabase, type BenchDatabase } from './databases.js';
-import { request } from './http-client.js';
 import { runLoad, summarize, type LoadOutcome, type LoadSpec, type RequestPlan } from './load.js';
 import {
   printDatabase,
@@ -18,11 +16,14 @@ import {
 import { watchCpu } from './noise.js';
 import { seedThroughApi } from './seed.js';
 import { startService, type RunningService } from './service.js';
+import { verifySamePages } from './verify.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
  * Options: --db sqlite,postgres  --duration <s per scenario>  --warmup <s>  --concurrency <n>  --sites <n>
- * --bulk-runs <n>  --rounds <n>  --out <file>.
+ * --bulk-runs <n>  --rounds <n>  --out <file> (default bench/results/latest.json, git-ignored).
+ * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
+ * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
  */
 
 interface Options {
@@ -62,6 +63,11 @@ function readOptions(argv: string[]): Options {
   });
   const databases = values.db.split(',').map((d) => d.trim());
   for (const d of databases) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`--db: unknown database '${d}'`);
+  const nonNegative = (name: string, raw: string): number => {
+    const n = Number(raw);
+    if (!(n >= 0)) throw new Error(`--${name} must be a number of seconds`);
+    return n;
+  };
   const positive = (name: string, raw: string): number => {
     const n = Number(raw);
     if (!(n > 0)) throw new Error(`--${name} must be a positive number`);
@@ -70,7 +76,7 @@ function readOptions(argv: string[]): Options {
   return {
     databases: databases as Options['databases'],
     durationMs: positive('duration', values.duration) * 1000,
-    warmupMs: Number(values.warmup) * 1000,
+    warmupMs: nonNegative('warmup', values.warmup) * 1000,
     concurrency: Math.round(positive('concurrency', values.concurrency)),
     sites: Math.round(positive('sites', values.sites)),
     bulkRuns: Math.round(positive('bulk-runs', values['bulk-runs'])),
@@ -91,11 +97,14 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
       tags: 10,
       chunk: 1000,
     });
+    // Autovacuum would analyze the fresh rows within a minute anyway, likely in the middle of a measurement;
+    // analyzing now gives every scenario the steady-state plans.
+    if (database.kind === 'postgres') await service.db.knex.raw('ANALYZE');
     const source =
       database.kind === 'sqlite' ? openSqliteSource(database.location) : openPostgresSource(database.location);
     const baseline = await startBaseline(source);
     try {
-      await verifySamePages(service, baseline.port);
+      await verifySamePages(service, baseline.port, [LIST_PATH, '/api/dcim/sites/?limit=50&offset=5000'], log);
       const auth = { authorization: service.authorization };
       const timed = {
         concurrency: options.concurrency,
@@ -180,6 +189,7 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
           ...stats,
           ratio: null,
           queriesPerRequest: queries === null ? null : queries / stats.totalRequests,
+          runsRps: outcomes.map((o) => summarize([o]).rps),
         };
       });
       const baselineRps = scenarios[0]!.rps;
@@ -199,56 +209,6 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
   }
 }
 
-/**
- * The comparison is only honest if the baseline does the service's job: two pages (the first, and one with
- * both links) must be deep-equal (key order aside); anything else stops the benchmark.
- */
-async function verifySamePages(service: RunningService, baselinePort: number): Promise<void> {
-  const agent = new http.Agent({ keepAlive: true });
-  try {
-    for (const pagePath of [LIST_PATH, '/api/dcim/sites/?limit=50&offset=5000']) {
-      const fromService = await request(agent, service.port, 'GET', pagePath, { authorization: service.authorization });
-      const fromBaseline = await request(agent, baselinePort, 'GET', pagePath, {});
-      if (fromService.status !== 200 || fromBaseline.status !== 200) {
-        throw new Error(
-          `verification of ${pagePath}: service ${fromService.status}, baseline ${fromBaseline.status}: ${fromBaseline.text.slice(0, 300)}`,
-        );
-      }
-      const expected: unknown = JSON.parse(fromService.text);
-      const actual: unknown = JSON.parse(fromBaseline.text);
-      if (!isDeepStrictEqual(expected, actual)) {
-        throw new Error(
-          `the baseline's page differs from the service's for ${pagePath} at ${firstDifference(expected, actual, '$')}`,
-        );
-      }
-      log(
-        `verified: baseline and service return the same ${pagePath} (${fromService.text === fromBaseline.text ? 'byte-identical' : 'deep-equal'})`,
-      );
-    }
-  } finally {
-    agent.destroy();
-  }
-}
-
-function firstDifference(a: unknown, b: unknown, at: string): string {
-  if (
-    typeof a !== 'object' ||
-    typeof b !== 'object' ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  ) {
-    return `${at}: service ${JSON.stringify(a)} vs baseline ${JSON.stringify(b)}`;
-  }
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const key of keys) {
-    const left = (a as Record<string, unknown>)[key];
-    const right = (b as Record<string, unknown>)[key];
-    if (!isDeepStrictEqual(left, right)) return firstDifference(left, right, `${at}.${key}`);
-  }
-  return `${at} (no difference found)`;
-}
-
 /** Every seeded site once, in a scattered but fixed order, so that detail requests do not walk the index. */
 function detailPaths(ids: readonly number[]): string[] {
   const step = 7919;
@@ -265,7 +225,7 @@ function evaluateTargets(results: readonly DatabaseResult[]): TargetResult[] {
         name: 'list (complete) ≥ 50 % of baseline req/s',
         database: result.database,
         met: list.rps >= 0.5 * baseline.rps,
-        detail: `${list.rps.toFixed(0)} vs ${baseline.rps.toFixed(0)} req/s = ${(((list.ratio ?? 0) as number) * 100).toFixed(0)} %`,
+        detail: `${list.rps.toFixed(0)} vs ${baseline.rps.toFixed(0)} req/s = ${((list.ratio ?? 0) * 100).toFixed(0)} %`,
       });
     }
     const bulk = result.scenarios.find((s) => s.name === BULK_NAME);
@@ -289,6 +249,12 @@ async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
   const started = performance.now();
   const results: DatabaseResult[] = [];
+  let current: BenchDatabase | null = null;
+  // Ctrl-C must not leave a svc_bench_* database behind on the PostgreSQL server.
+  process.once('SIGINT', () => {
+    log('interrupted: dropping the benchmark database');
+    void (current?.drop() ?? Promise.resolve()).finally(() => process.exit(130));
+  });
   for (const kind of options.databases) {
     const database = kind === 'sqlite' ? createSqliteDatabase() : await createPostgresDatabase();
     if ('skipped' in database) {
@@ -296,10 +262,12 @@ async function main(): Promise<number> {
       results.push({ database: 'PostgreSQL', skipped: database.skipped, scenarios: [] });
       continue;
     }
+    current = database;
     try {
       results.push(await benchDatabase(database, options));
     } finally {
       await database.drop();
+      current = null;
     }
   }
   for (const result of results) printDatabase(result);
