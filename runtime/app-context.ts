@@ -5,6 +5,7 @@ import type { Database } from './db/connect.js';
 import type { DomainFunctions } from './domain/types.js';
 import type { FieldErrors } from './http/errors.js';
 import type { PermissionService, Principal } from './auth/permissions.js';
+import type { Authenticator } from './auth/authenticate.js';
 import type { ModelInfo, Schema } from './rest/schema.js';
 import type { Change } from './rest/write.js';
 import type { RequestState } from './http/middleware.js';
@@ -44,6 +45,9 @@ export interface AppContext {
   permissions: PermissionService;
   customFields: CustomFieldLayer;
   writeHooks: WriteHook[];
+  /** Runs after a write's transaction committed. */
+  commitHooks: ((changes: readonly Change[]) => void)[];
+  authenticator: Authenticator;
   /** `major.minor` of the package version. */
   apiVersion: string;
   log: (message: string) => void;

@@ -1,6 +1,6 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from './app-context.js';
-import { authenticateHeader } from './auth/authenticate.js';
+import { Authenticator } from './auth/authenticate.js';
 import { PermissionService } from './auth/permissions.js';
 import { mountProvision } from './auth/provision.js';
 import type { Settings } from './config.js';
@@ -15,6 +15,7 @@ import { createModelHandlers } from './rest/handlers.js';
 import { mountRoots } from './rest/roots.js';
 import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
+import type { Change } from './rest/write.js';
 
 /** Assembles the application context from the generated registry, the settings and an open database. */
 export function createContext(
@@ -32,6 +33,12 @@ export function createContext(
     if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');
   }
   const [major, minor] = registry.version.split('.');
+  const authenticator = new Authenticator(db.knex, schema, settings);
+  // Verified tokens are cached: a change to a token or a user must be seen at once.
+  const authModels = new Set([schema.withRole('token')?.label, schema.withRole('user')?.label]);
+  const forgetTokens = (changes: readonly Change[]): void => {
+    if (changes.some((c) => authModels.has(c.model.label))) authenticator.invalidate();
+  };
   return {
     registry,
     db,
@@ -40,7 +47,9 @@ export function createContext(
     domain,
     permissions: new PermissionService(settings, schema, db.dialect),
     customFields: noCustomFields,
-    writeHooks: [],
+    writeHooks: [async (_trx, changes) => forgetTokens(changes)],
+    commitHooks: [forgetTokens],
+    authenticator,
     apiVersion: `${major}.${minor}`,
     log,
   };
@@ -58,10 +67,7 @@ export function createApp(app: AppContext): Express {
   router.use(trailingSlash);
   router.use(jsonBody(app.settings.MAX_BODY_SIZE));
   router.use('/api', async (req: Request, res: Response, next: NextFunction) => {
-    res.locals.principal = (await authenticateHeader(
-      app.db.knex,
-      app.schema,
-      app.settings,
+    res.locals.principal = (await app.authenticator.authenticate(
       req.get('authorization'),
       req.socket.remoteAddress ?? null,
     )) ?? { user: null, token: null };

@@ -33,6 +33,8 @@ export interface Settings {
   AUTO_MIGRATE: boolean;
   /** Largest accepted request body, in bytes. */
   MAX_BODY_SIZE: number;
+  /** How long a server remembers a verified token (0: verify on every request). */
+  TOKEN_CACHE_SECONDS: number;
   /** Allow creating legacy v1 tokens (plaintext stored in the database; deprecated). */
   ALLOW_TOKEN_V1: boolean;
 }
@@ -93,6 +95,11 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   },
   AUTO_MIGRATE: { kind: 'boolean', default: () => true },
   ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
+  TOKEN_CACHE_SECONDS: {
+    kind: 'integer',
+    default: () => 2,
+    check: (v: number) => (v >= 0 && v <= 300 ? null : 'must be between 0 and 300'),
+  },
   MAX_BODY_SIZE: {
     kind: 'integer',
     default: () => 10 * 1024 * 1024,

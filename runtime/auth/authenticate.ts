@@ -22,18 +22,79 @@ export interface Authenticated {
 
 const LAST_USED_INTERVAL_MS = 60_000;
 
+interface CachedAuthentication {
+  result: Authenticated;
+  allowedIps: string[];
+  expires: string | null;
+  validUntil: number;
+}
+
+const CACHE_LIMIT = 10_000;
+
 /**
- * Authenticates an `Authorization` header (`Token <v1>`, `Bearer svc_<key>.<secret>`; the version is read
- * from the value, not the keyword). Returns null without credentials; throws AuthenticationError (403) with
- * NetBox's messages for bad ones.
+ * Authenticates requests, remembering verified tokens for TOKEN_CACHE_SECONDS so that a busy client does not
+ * pay a query and an HMAC per request. Expiry and allowed IPs are still checked on every request; any change
+ * to a token or user made through this process empties the cache at once (other processes notice within
+ * the cache lifetime).
  */
-export async function authenticateHeader(
+export class Authenticator {
+  private readonly cache = new Map<string, CachedAuthentication>();
+  private generation = 0;
+
+  constructor(
+    private readonly q: Knex,
+    private readonly schema: Schema,
+    private readonly settings: Settings,
+  ) {}
+
+  /** Forgets every verified token (after tokens or users changed). */
+  invalidate(): void {
+    this.generation += 1;
+    this.cache.clear();
+  }
+
+  async authenticate(header: string | undefined, clientIp: string | null): Promise<Authenticated | null> {
+    const ttl = this.settings.TOKEN_CACHE_SECONDS * 1000;
+    const cached = header && ttl > 0 ? this.cache.get(header) : undefined;
+    if (cached && cached.validUntil > Date.now()) {
+      checkAllowedIps(cached.allowedIps, clientIp);
+      if (cached.expires !== null && cached.expires <= now()) throw new AuthenticationError('Token expired');
+      return cached.result;
+    }
+    const generation = this.generation;
+    const verified = await verifyHeader(this.q, this.schema, this.settings, header, clientIp);
+    if (!verified || ttl <= 0 || generation !== this.generation) return verified?.result ?? null;
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(header!, { ...verified, validUntil: Date.now() + ttl });
+    return verified.result;
+  }
+}
+
+/** Checks the client address against a token's allowed networks (empty: anywhere). */
+function checkAllowedIps(allowed: readonly string[], clientIp: string | null): void {
+  if (allowed.length === 0) return;
+  if (!clientIp) {
+    throw new AuthenticationError(
+      'Client IP address could not be determined for validation. Check that the HTTP server is correctly configured to pass the required header(s).',
+    );
+  }
+  if (!addressAllowed(clientIp, allowed)) {
+    throw new AuthenticationError(`Source IP ${clientIp} is not permitted to authenticate using this token.`);
+  }
+}
+
+/**
+ * Verifies an `Authorization` header (`Token <v1>`, `Bearer svc_<key>.<secret>`; the version is read from
+ * the value, not the keyword) against the database. Returns null without credentials; throws
+ * AuthenticationError (403) with NetBox's messages for bad ones.
+ */
+async function verifyHeader(
   q: Knex,
   schema: Schema,
   settings: Settings,
   header: string | undefined,
   clientIp: string | null,
-): Promise<Authenticated | null> {
+): Promise<Omit<CachedAuthentication, 'validUntil'> | null> {
   if (!header) return null;
   const parts = header.trim().split(/\s+/);
   const keyword = parts[0]?.toLowerCase();
@@ -63,39 +124,53 @@ export async function authenticateHeader(
     }
     const key = body.slice(0, dot);
     const secret = body.slice(dot + 1);
-    row = (await q(tokenModel.table).where({ key, version: 2 }).first()) as Record<string, unknown> | undefined;
+    row = await findToken(q, tokenModel, userModel, { key, version: 2 });
     const pepper = row ? settings.API_TOKEN_PEPPERS[String(row.pepper_id)] : undefined;
     if (!row || !pepper || !safeEqual(tokenDigest(pepper, secret), String(row.hmac_digest ?? ''))) {
       throw new AuthenticationError('Invalid v2 token');
     }
   } else {
     version = 1;
-    row = (await q(tokenModel.table).where({ plaintext: value, version: 1 }).first()) as
-      Record<string, unknown> | undefined;
+    row = await findToken(q, tokenModel, userModel, { plaintext: value, version: 1 });
     if (!row || !safeEqual(String(row.plaintext ?? ''), value)) throw new AuthenticationError('Invalid v1 token');
   }
 
   const token = decode(tokenModel, row);
   const allowed = (token.allowed_ips as string[] | null) ?? [];
-  if (allowed.length > 0) {
-    if (!clientIp) {
-      throw new AuthenticationError(
-        'Client IP address could not be determined for validation. Check that the HTTP server is correctly configured to pass the required header(s).',
-      );
-    }
-    if (!addressAllowed(clientIp, allowed))
-      throw new AuthenticationError(`Source IP ${clientIp} is not permitted to authenticate using this token.`);
-  }
+  checkAllowedIps(allowed, clientIp);
   if (token.enabled === false) throw new AuthenticationError('Token disabled');
   if (typeof token.expires === 'string' && token.expires <= now()) throw new AuthenticationError('Token expired');
-  const userRow = (await q(userModel.table)
-    .where('id', token.user as number)
-    .first()) as Record<string, unknown> | undefined;
-  const user = userRow ? toAuthUser(userModel, userRow) : null;
+  const userRow = Object.fromEntries(
+    Object.entries(row)
+      .filter(([k]) => k.startsWith(USER_PREFIX))
+      .map(([k, v]) => [k.slice(USER_PREFIX.length), v]),
+  );
+  const user = userRow.id === null || userRow.id === undefined ? null : toAuthUser(userModel, userRow);
   if (!user || !user.isActive) throw new AuthenticationError('User inactive');
 
   if (!settings.MAINTENANCE_MODE) await touchLastUsed(q, tokenModel, token);
-  return { user, token: { id: Number(row.id), version, writeEnabled: token.write_enabled !== false } };
+  return {
+    result: { user, token: { id: Number(row.id), version, writeEnabled: token.write_enabled !== false } },
+    allowedIps: allowed,
+    expires: typeof token.expires === 'string' ? token.expires : null,
+  };
+}
+
+const USER_PREFIX = 'user__';
+
+/** The token row with its user's columns (prefixed `user__`), in one query. */
+async function findToken(
+  q: Knex,
+  tokenModel: ModelInfo,
+  userModel: ModelInfo,
+  where: Record<string, string | number>,
+): Promise<Record<string, unknown> | undefined> {
+  const userColumns = ['id', ...userModel.spec.fields.filter((f) => f.column).map((f) => f.column!)];
+  const userField = tokenModel.spec.fields.find((f) => f.kind === 'fk' && f.target === userModel.label);
+  return (await q({ t: tokenModel.table })
+    .leftJoin({ u: userModel.table }, 'u.id', `t.${userField?.column ?? 'user_id'}`)
+    .where(Object.fromEntries(Object.entries(where).map(([k, v]) => [`t.${k}`, v])))
+    .first(['t.*', ...userColumns.map((c) => `u.${c} as ${USER_PREFIX}${c}`)])) as Record<string, unknown> | undefined;
 }
 
 function decode(model: ModelInfo, row: Record<string, unknown>): Record<string, unknown> {

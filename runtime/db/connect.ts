@@ -71,8 +71,32 @@ export function connectDatabase(url: string): Database {
 }
 
 interface SqliteConnection {
+  prepare(sql: string): unknown;
   pragma(source: string): unknown;
   function(name: string, options: { deterministic: boolean }, fn: (...args: unknown[]) => unknown): void;
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Knex prepares every statement anew; preparing the wide list queries costs more than running them. The
+ * connection keeps the most recently used statements by SQL text (statements are reusable and run
+ * synchronously, and SQLite re-prepares them itself after a schema change).
+ */
+function cacheStatements(conn: SqliteConnection): void {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string): unknown => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    } else {
+      cache.delete(sql);
+    }
+    cache.set(sql, statement);
+    return statement;
+  };
 }
 
 /** SQLite settings for a server: WAL for concurrent readers, enforced FKs, REGEXP for regex lookups. */
@@ -81,6 +105,7 @@ function prepareSqlite(conn: SqliteConnection, filename: string): void {
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 10000');
   conn.pragma('synchronous = NORMAL');
+  cacheStatements(conn);
   const regexCache = new Map<string, RegExp>();
   const matcher = (flags: string) => (value: unknown, pattern: unknown) => {
     if (value === null || value === undefined) return null;

@@ -46,9 +46,13 @@ export function regexMatch(dialect: Dialect, column: string, insensitive: boolea
   return `${insensitive ? 'svc_iregexp' : 'svc_regexp'}(${column}, ?)`;
 }
 
-/** `ORDER BY` item with PostgreSQL's NULL placement (last ascending, first descending) on both dialects. */
-export function orderByNullsLikePostgres(qb: Knex.QueryBuilder, column: string, descending: boolean): void {
-  qb.orderByRaw(`?? ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`, [column]);
+/**
+ * An `ORDER BY` item with PostgreSQL's NULL placement (last ascending, first descending) on both dialects.
+ * Non-null columns get a plain item, which lets SQLite walk an index instead of sorting.
+ */
+export function orderColumn(qb: Knex.QueryBuilder, column: string, descending: boolean, nullable: boolean): void {
+  if (!nullable) qb.orderBy(column, descending ? 'desc' : 'asc');
+  else qb.orderByRaw(`?? ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`, [column]);
 }
 
 /** Lower-cased text for case-insensitive comparisons (ASCII on SQLite, which matches PostgreSQL's C collation). */

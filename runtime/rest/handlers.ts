@@ -21,7 +21,7 @@ import { describeEndpoint } from './options.js';
 import { applyOrdering, parsePagination, selectKeys } from './params.js';
 import { RelatedResolver } from './related.js';
 import type { ModelInfo } from './schema.js';
-import { createObjects, updateObjects, type WriteContext, type WriteResult } from './write.js';
+import { createObjects, updateObjects, type Change, type WriteContext, type WriteResult } from './write.js';
 import { pythonType } from './parse-field.js';
 
 type Row = Record<string, unknown>;
@@ -133,7 +133,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       let count: number | null = null;
       const rows = query.clone();
       if (pagination.mode === 'offset') {
-        const counted = (await query.clone().count({ n: '*' }).first()) as { n: number | string };
+        const counted = (await query.count({ n: '*' }).first()) as { n: number | string };
         count = Number(counted.n);
         applyOrdering(schema, model, params, rows);
         if (pagination.limit !== null) rows.limit(pagination.limit);
@@ -307,14 +307,15 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
  * Runs a write in one transaction: the body's changes, then the write hooks (change records, event jobs),
  * all committed together or not at all.
  */
-export function runWrite<T>(
+export async function runWrite<T>(
   app: AppContext,
   request: WriteRequest,
   body: (ctx: WriteContext) => Promise<T>,
 ): Promise<T> {
   const { schema, db, settings } = app;
   const { principal } = request;
-  return db.knex.transaction(async (trx) => {
+  let changes: readonly Change[] = [];
+  const result = await db.knex.transaction(async (trx) => {
     const ctx: WriteContext = {
       q: trx,
       schema,
@@ -342,8 +343,11 @@ export function runWrite<T>(
     };
     const result = await body(ctx);
     for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
+    changes = ctx.changes;
     return result;
   });
+  for (const hook of app.commitHooks) hook(changes);
+  return result;
 }
 
 /** Bulk bodies: a list of objects that each carry an integer `id`. */

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
-import { orderByNullsLikePostgres } from '../db/sql.js';
+import { orderColumn } from '../db/sql.js';
 import { ValidationError } from '../http/errors.js';
 import type { ModelInfo, Schema } from './schema.js';
 
@@ -78,25 +78,32 @@ export function applyOrdering(
   if (terms.length === 0) terms.push(...model.spec.ordering);
   let joins = 0;
   let hasId = false;
-  const addDefault = (target: ModelInfo, alias: string, descending: boolean): void => {
-    if (target.spec.tree) orderByNullsLikePostgres(query, `${alias}._path`, descending);
+  // Through a nullable FK every column of the joined table may be null.
+  const addDefault = (target: ModelInfo, alias: string, descending: boolean, nullable: boolean): void => {
+    if (target.spec.tree) orderColumn(query, `${alias}._path`, descending, nullable);
     else {
       for (const term of target.spec.ordering) {
-        const column = term.field === 'id' ? 'id' : (target.fields.get(term.field)?.column ?? term.field);
-        orderByNullsLikePostgres(query, `${alias}.${column}`, descending !== term.descending);
+        const field = target.fields.get(term.field);
+        const column = term.field === 'id' ? 'id' : (field?.column ?? term.field);
+        orderColumn(
+          query,
+          `${alias}.${column}`,
+          descending !== term.descending,
+          nullable || (field?.nullable ?? false),
+        );
       }
     }
-    orderByNullsLikePostgres(query, `${alias}.id`, descending);
+    orderColumn(query, `${alias}.id`, descending, nullable);
   };
-  if (terms.length === 0 && model.spec.tree) orderByNullsLikePostgres(query, 't0._path', false);
+  if (terms.length === 0 && model.spec.tree) orderColumn(query, 't0._path', false, false);
   for (const { field, descending } of terms) {
     if (field === 'id') {
       hasId = true;
-      orderByNullsLikePostgres(query, 't0.id', descending);
+      orderColumn(query, 't0.id', descending, false);
       continue;
     }
     if (['_depth', 'created', 'last_updated'].includes(field)) {
-      orderByNullsLikePostgres(query, `t0.${field}`, descending);
+      orderColumn(query, `t0.${field}`, descending, field !== '_depth');
       continue;
     }
     const spec = model.fields.get(field)!;
@@ -104,9 +111,9 @@ export function applyOrdering(
       const target = schema.model(spec.target);
       const alias = `o${++joins}`;
       query.leftJoin({ [alias]: target.table }, `${alias}.id`, `t0.${spec.column}`);
-      addDefault(target, alias, descending);
+      addDefault(target, alias, descending, spec.nullable);
     } else {
-      orderByNullsLikePostgres(query, `t0.${spec.column}`, descending);
+      orderColumn(query, `t0.${spec.column}`, descending, spec.nullable);
     }
   }
   if (!hasId) query.orderBy('t0.id', 'asc');

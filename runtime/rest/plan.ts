@@ -78,9 +78,11 @@ function buildPlan(
   alias: string,
   depth: number,
   state: BuildState,
+  /** For a joined model: the select alias of the FK column that already holds its id. */
+  knownId?: string,
 ): Plan {
   const nested = depth > 0;
-  const idColumn = select(state, alias, 'id');
+  const idColumn = knownId ?? select(state, alias, 'id');
   const plan: Plan = { model, alias, keys: [], idColumn };
   for (const key of keys) {
     const field = model.fields.get(key);
@@ -93,12 +95,13 @@ function buildPlan(
         const joinAlias = `t${++state.aliases}`;
         state.joins.push({ alias: joinAlias, table: target.table, from: `${alias}.${field.column}` });
         const nestedKeys = field.nested ?? target.spec.nested;
+        const column = select(state, alias, field.column);
         plan.keys.push({
           key,
           kind: 'fk',
           field,
-          column: select(state, alias, field.column),
-          nested: buildPlan(schema, target, nestedKeys, joinAlias, depth + 1, state),
+          column,
+          nested: buildPlan(schema, target, nestedKeys, joinAlias, depth + 1, state, column),
         });
       } else {
         plan.keys.push({ key, kind: 'value', field, column: select(state, alias, field.column) });

@@ -1,7 +1,7 @@
-import type { DisplaySpec } from '../spec.js';
+import type { DisplaySpec, FieldSpec } from '../spec.js';
 import type { DomainFunctions } from '../domain/types.js';
 import { decodeColumn, decodeJson, presentValue } from './values.js';
-import type { Plan } from './plan.js';
+import type { KeyPlan, Plan } from './plan.js';
 import { renderTimestamp } from '../db/clock.js';
 
 /** What rendering needs besides the row: URL roots, batched results and display functions. */
@@ -20,70 +20,129 @@ export interface RenderContext {
 }
 
 type Row = Record<string, unknown>;
+type Out = Record<string, unknown>;
+/** Writes one key of the representation. */
+type KeyWriter = (row: Row, id: number, out: Out, ctx: RenderContext) => void;
+type Renderer = (row: Row, ctx: RenderContext) => Out;
+
+const renderers = new WeakMap<Plan, Renderer>();
 
 /** Renders one object of a plan from a joined row, keys in plan order. */
-export function renderObject(plan: Plan, row: Row, ctx: RenderContext): Record<string, unknown> {
-  const id = Number(row[plan.idColumn]);
-  const out: Record<string, unknown> = {};
-  const listPath = plan.model.listPath;
-  for (const key of plan.keys) {
-    switch (key.kind) {
-      case 'id':
-        out.id = id;
-        break;
-      case 'url':
-        out.url = listPath ? `${ctx.apiRoot}${listPath}${id}/` : null;
-        break;
-      case 'display_url':
-        out.display_url = listPath ? `${ctx.siteRoot}${listPath}${id}/` : null;
-        break;
-      case 'display':
-        out.display = renderDisplay(plan.model.spec.display, key.columns, row, plan, ctx);
-        break;
-      case 'value':
-        out[key.key] = presentValue(key.field, decodeColumn(key.field, row[key.column]));
-        break;
-      case 'timestamp':
-        out[key.key] = renderTimestamp((row[key.column] as string | null) ?? null);
-        break;
-      case 'depth':
-        out[key.key] = Number(row[key.column] ?? 0);
-        break;
-      case 'fk':
-        out[key.key] =
-          row[key.column] === null || row[key.column] === undefined ? null : renderObject(key.nested, row, ctx);
-        break;
-      case 'constant':
-        out[key.key] = key.value;
-        break;
-      case 'tags':
-        out.tags = ctx.tags?.get(id) ?? [];
-        break;
-      case 'custom_fields': {
-        const data = (decodeJson(row[key.column]) ?? {}) as Record<string, unknown>;
-        out.custom_fields = ctx.customFields ? ctx.customFields(data) : {};
-        break;
-      }
-      case 'count':
-        out[key.key] = ctx.counts?.get(key.key)?.get(id) ?? 0;
-        break;
-    }
-  }
-  return out;
+export function renderObject(plan: Plan, row: Row, ctx: RenderContext): Out {
+  let render = renderers.get(plan);
+  if (!render) renderers.set(plan, (render = compileRenderer(plan)));
+  return render(row, ctx);
 }
 
-function renderDisplay(
-  display: DisplaySpec,
-  columns: Record<string, string>,
-  row: Row,
-  plan: Plan,
-  ctx: RenderContext,
-): string {
-  return computeDisplay(ctx.domain, display, (name) => {
-    const field = plan.model.fields.get(name);
-    const raw = row[columns[name]!];
-    return field ? decodeColumn(field, raw) : raw;
-  });
+/** One function per plan, built once: list pages render thousands of keys, so no per-key dispatch. */
+function compileRenderer(plan: Plan): Renderer {
+  const writers = plan.keys.map((key) => keyWriter(plan, key));
+  const idColumn = plan.idColumn;
+  return (row, ctx) => {
+    const id = Number(row[idColumn]);
+    const out: Out = {};
+    for (const write of writers) write(row, id, out, ctx);
+    return out;
+  };
+}
+
+function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
+  const name = key.key;
+  const listPath = plan.model.listPath;
+  switch (key.kind) {
+    case 'id':
+      return (_row, id, out) => {
+        out.id = id;
+      };
+    case 'url':
+      return (_row, id, out, ctx) => {
+        out.url = listPath ? `${ctx.apiRoot}${listPath}${id}/` : null;
+      };
+    case 'display_url':
+      return (_row, id, out, ctx) => {
+        out.display_url = listPath ? `${ctx.siteRoot}${listPath}${id}/` : null;
+      };
+    case 'display': {
+      const display = plan.model.spec.display;
+      const columns = key.columns;
+      const fields = plan.model.fields;
+      if (display.kind === 'field') {
+        const column = columns[display.field]!;
+        const field = fields.get(display.field);
+        return (row, _id, out) => {
+          out.display = String((field ? decodeColumn(field, row[column]) : row[column]) ?? '');
+        };
+      }
+      return (row, _id, out, ctx) => {
+        out.display = computeDisplay(ctx.domain, display, (field) => {
+          const spec = fields.get(field);
+          const raw = row[columns[field]!];
+          return spec ? decodeColumn(spec, raw) : raw;
+        });
+      };
+    }
+    case 'value': {
+      const convert = valueConverter(key.field);
+      const column = key.column;
+      return (row, _id, out) => {
+        out[name] = convert(row[column]);
+      };
+    }
+    case 'timestamp': {
+      const column = key.column;
+      return (row, _id, out) => {
+        out[name] = renderTimestamp((row[column] as string | null) ?? null);
+      };
+    }
+    case 'depth': {
+      const column = key.column;
+      return (row, _id, out) => {
+        out[name] = Number(row[column] ?? 0);
+      };
+    }
+    case 'fk': {
+      const column = key.column;
+      const nested = compileRenderer(key.nested);
+      return (row, _id, out, ctx) => {
+        out[name] = row[column] === null || row[column] === undefined ? null : nested(row, ctx);
+      };
+    }
+    case 'constant': {
+      const value = key.value;
+      return (_row, _id, out) => {
+        out[name] = value;
+      };
+    }
+    case 'tags':
+      return (_row, id, out, ctx) => {
+        out.tags = ctx.tags?.get(id) ?? [];
+      };
+    case 'custom_fields': {
+      const column = key.column;
+      return (row, _id, out, ctx) => {
+        const data = (decodeJson(row[column]) ?? {}) as Record<string, unknown>;
+        out.custom_fields = ctx.customFields ? ctx.customFields(data) : {};
+      };
+    }
+    case 'count':
+      return (_row, id, out, ctx) => {
+        out[name] = ctx.counts?.get(name)?.get(id) ?? 0;
+      };
+  }
+}
+
+/** Stored value → API value for one field, with the common cases short-circuited. */
+function valueConverter(field: FieldSpec): (raw: unknown) => unknown {
+  switch (field.kind) {
+    case 'string':
+    case 'date':
+      return (raw) => raw ?? null;
+    case 'integer':
+    case 'decimal':
+      return (raw) => (raw === null || raw === undefined ? null : typeof raw === 'number' ? raw : Number(raw));
+    default:
+      return (raw) => presentValue(field, decodeColumn(field, raw));
+  }
 }
 
 /** A model's display text from its field values (a field, a `{field}` template or a domain function). */

@@ -165,6 +165,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     const here = await make({ allowed_ips: ['127.0.0.0/8', '::1'] });
     expect((await app.api.as(here).get('/api/users/tokens/')).status).toBe(200);
     const expiring = await make({ expires: new Date(Date.now() + 1500).toISOString() });
+    expect((await app.api.as(expiring).get('/api/users/tokens/')).status).toBe(200); // now remembered as verified
     await new Promise((r) => setTimeout(r, 1600));
     expect((await app.api.as(expiring).get('/api/users/tokens/')).body).toEqual({ detail: 'Token expired' });
 
@@ -177,6 +178,26 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     });
     expect(provision.body).toEqual({ detail: 'Invalid username/password' });
     await app.api.patch(`/api/users/users/${userId}/`, { is_active: true });
+  });
+
+  it('remembers verified tokens only briefly, and forgets them when tokens or users change', async () => {
+    const created = await app.api.post('/api/users/tokens/', { user: userId });
+    const auth = `Bearer svc_${created.body.key}.${created.body.token}`;
+    expect((await app.api.as(auth).get('/api/users/tokens/')).status).toBe(200);
+    // A change behind the service's back (another server process) is seen once the cache entry lapses.
+    await app.db
+      .knex('users_token')
+      .where('id', created.body.id)
+      .update({ enabled: dialect === 'sqlite' ? 0 : false });
+    expect((await app.api.as(auth).get('/api/users/tokens/')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, app.context.settings.TOKEN_CACHE_SECONDS * 1000 + 100));
+    expect((await app.api.as(auth).get('/api/users/tokens/')).body).toEqual({ detail: 'Token disabled' });
+    // A change through the API is seen at once.
+    const other = await app.api.post('/api/users/tokens/', { user: userId });
+    const otherAuth = `Bearer svc_${other.body.key}.${other.body.token}`;
+    expect((await app.api.as(otherAuth).get('/api/users/tokens/')).status).toBe(200);
+    await app.api.patch(`/api/users/tokens/${other.body.id}/`, { enabled: false });
+    expect((await app.api.as(otherAuth).get('/api/users/tokens/')).body).toEqual({ detail: 'Token disabled' });
   });
 
   it('records when a token was last used', async () => {

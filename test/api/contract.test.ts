@@ -201,8 +201,14 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
     const json = await app.anonymous.get('/api/schema/?format=json');
     expect(json.body.openapi).toBe('3.1.0');
     expect(json.body.paths['/api/dcim/sites/']).toBeDefined();
-    expect(json.body.components.securitySchemes.tokenAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
-    expect((await app.anonymous.get('/api/schema/', { headers: { Accept: 'application/json' } })).body.openapi).toBe('3.1.0');
+    expect(json.body.components.securitySchemes.tokenAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
+    expect((await app.anonymous.get('/api/schema/', { headers: { Accept: 'application/json' } })).body.openapi).toBe(
+      '3.1.0',
+    );
 
     const page = await app.anonymous.get('/api/schema/swagger-ui/', { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(200);

@@ -61,17 +61,15 @@ describe.each(DIALECTS)('writes and reads on %s', (dialect) => {
 
     let partial: unknown;
     try {
-      await app.db
-        .knex('dcim_region')
-        .insert({
-          name: 'Europe',
-          slug: 'europe-2',
-          description: '',
-          comments: '',
-          _path: '',
-          _depth: 0,
-          custom_field_data: '{}',
-        });
+      await app.db.knex('dcim_region').insert({
+        name: 'Europe',
+        slug: 'europe-2',
+        description: '',
+        comments: '',
+        _path: '',
+        _depth: 0,
+        custom_field_data: '{}',
+      });
     } catch (error) {
       partial = error;
     }
