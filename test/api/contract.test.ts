@@ -263,3 +263,23 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
     expect(missingId.body).toEqual({ tenant: ['Related object not found using the provided numeric ID: 999999'] });
   });
 });
+
+describe.each(DIALECTS)('unlimited pages on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, { settings: { PAGINATE_COUNT: 2, MAX_PAGE_SIZE: 0 } });
+    await app.api.post(
+      '/api/tenancy/tenant-groups/',
+      Array.from({ length: 6 }, (_, i) => ({ name: `Group ${i}`, slug: `group-${i}` })),
+    );
+  });
+  afterAll(async () => app?.close());
+
+  it('returns everything for limit=0 when MAX_PAGE_SIZE is 0, and honours any limit', async () => {
+    const all = await app.api.get('/api/tenancy/tenant-groups/?limit=0');
+    expect(all.body.results).toHaveLength(6);
+    expect(all.body.next).toBeNull();
+    expect((await app.api.get('/api/tenancy/tenant-groups/')).body.results).toHaveLength(2);
+    expect((await app.api.get('/api/tenancy/tenant-groups/?limit=5')).body.results).toHaveLength(5);
+  });
+});
