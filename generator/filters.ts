@@ -1,5 +1,5 @@
 import type { FieldSpec, FilterSpec, ModelSpec } from '../runtime/spec.js';
-import type { ModelDef } from './language.js';
+import type { FieldDef, ModelDef } from './language.js';
 import type { Reporter } from './resolve.js';
 
 /**
@@ -18,8 +18,8 @@ export function deriveFilters(
   if (model.search.length > 0) filters.push({ kind: 'search', name: 'q' });
 
   for (const field of model.fields) {
-    if (!field.column || field.hidden || field.writeOnly) continue;
-    const derived = fieldFilters(field, model, models, def.fields[field.name]?.filter);
+    if ((!field.column && field.kind !== 'm2m') || field.hidden || field.writeOnly) continue;
+    const derived = fieldFilters(field, model, models, def.fields[field.name]);
     filters.push(...derived);
   }
   if (model.tree) {
@@ -64,9 +64,19 @@ export function deriveFilters(
       else filters.splice(existing, 1);
       continue;
     }
-    const resolved = resolvePathFilter(name, extra, model, models, (message) =>
-      report.error(`filters.${name}`, message),
-    );
+    const error = (message: string): void => report.error(`filters.${name}`, message);
+    let resolved: FilterSpec | null;
+    if ('function' in extra) {
+      resolved = { kind: 'function', name, function: extra.function, valueKind: extra.values ?? 'string' };
+    } else if ('network' in extra) {
+      const field = model.fields.find((f) => f.name === extra.network);
+      if (field?.kind !== 'ip_network' && field?.kind !== 'ip_interface') {
+        error(`'${extra.network}' is not an IP field`);
+        resolved = null;
+      } else resolved = { kind: 'network', name, field: field.name, op: extra.op };
+    } else {
+      resolved = resolvePathFilter(name, extra, model, models, error);
+    }
     if (!resolved) continue;
     if (existing >= 0) filters.splice(existing, 1, resolved);
     else filters.push(resolved);
@@ -82,8 +92,9 @@ function fieldFilters(
   field: FieldSpec,
   model: ModelSpec,
   models: Map<string, ModelSpec>,
-  enabled: boolean | undefined,
+  def: FieldDef | undefined,
 ): FilterSpec[] {
+  const enabled = def?.filter;
   const value = (
     valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice',
     lookups: 'string' | 'number' | 'exact',
@@ -114,14 +125,67 @@ function fieldFilters(
       const filters: FilterSpec[] = [
         { kind: 'relation', name: `${field.name}_id`, path: [field.name], target: target.label, by: 'id', tree },
       ];
-      const by = target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
+      const by =
+        def?.filter_by !== undefined ? def.filter_by : target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
       if (by) filters.push({ kind: 'relation', name: field.name, path: [field.name], target: target.label, by, tree });
       return filters;
     }
+    case 'm2m': {
+      // `asns` filters as `asn_id` and `asn`, like NetBox's related-object filters.
+      if (enabled === false) return [];
+      const target = models.get(field.target);
+      if (!target) return [];
+      const singular = field.name.endsWith('s') ? field.name.slice(0, -1) : field.name;
+      const filters: FilterSpec[] = [
+        {
+          kind: 'relation',
+          name: `${singular}_id`,
+          path: [field.name],
+          target: target.label,
+          by: 'id',
+          tree: target.tree,
+        },
+      ];
+      const by =
+        def?.filter_by !== undefined ? def.filter_by : target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
+      if (by)
+        filters.push({
+          kind: 'relation',
+          name: singular,
+          path: [field.name],
+          target: target.label,
+          by,
+          tree: target.tree,
+        });
+      return filters;
+    }
+    case 'content_type':
+      return value('string', 'exact');
+    case 'ip_family':
+      return value('integer', 'exact');
+    case 'ip_network':
+      if (enabled === false) return [];
+      return [
+        { kind: 'network', name: field.name, field: field.name, op: 'exact' },
+        { kind: 'network', name: 'within', field: field.name, op: 'within' },
+        { kind: 'network', name: 'within_include', field: field.name, op: 'within_include' },
+        { kind: 'network', name: 'contains', field: field.name, op: 'contains' },
+        { kind: 'network', name: 'mask_length', field: field.name, op: 'mask_length' },
+      ];
+    case 'ip_interface':
+      if (enabled === false) return [];
+      return [
+        { kind: 'network', name: field.name, field: field.name, op: 'address' },
+        { kind: 'network', name: 'parent', field: field.name, op: 'parent' },
+        { kind: 'network', name: 'mask_length', field: field.name, op: 'mask_length' },
+      ];
     case 'json':
     case 'list':
     case 'object_types':
     case 'password':
+    case 'generic_fk':
+    case 'constant':
+    case 'computed':
       return [];
   }
 }

@@ -120,4 +120,6 @@ function collectFunctions(model: ModelSpec, into: Set<string>): void {
   if (model.hooks.prepare) into.add(model.hooks.prepare);
   if (model.hooks.present) into.add(model.hooks.present);
   if (model.display.kind === 'function') into.add(model.display.function);
+  for (const field of model.fields) if (field.kind === 'computed') into.add(field.function);
+  for (const filter of model.filters) if (filter.kind === 'function') into.add(filter.function);
 }

@@ -19,7 +19,15 @@ export type FieldType =
   | 'fk'
   | 'list'
   | 'object_types'
-  | 'password';
+  | 'password'
+  | 'm2m'
+  | 'content_type'
+  | 'generic_fk'
+  | 'ip_network'
+  | 'ip_interface'
+  | 'ip_family'
+  | 'constant'
+  | 'computed';
 
 export interface FieldDef {
   type: FieldType;
@@ -54,6 +62,20 @@ export interface FieldDef {
   max_items?: number;
   tree?: boolean;
   feature?: 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
+  by?: string;
+  types?: string[];
+  type_field?: string;
+  id_field?: string;
+  allow_zero?: boolean;
+  of?: string;
+  value?: unknown;
+  schema?: Record<string, unknown>;
+  function?: string;
+  excludable?: boolean;
+  natural?: boolean;
+  case?: 'upper' | 'lower';
+  pattern?: string;
+  pattern_message?: string;
 }
 
 export interface CountDef {
@@ -79,6 +101,18 @@ export interface PathFilterDef {
   description?: string;
 }
 
+export interface FunctionFilterDef {
+  function: string;
+  values?: 'string' | 'integer';
+  description?: string;
+}
+
+export interface NetworkFilterDef {
+  network: string;
+  op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
+  description?: string;
+}
+
 export interface ModelDef {
   description?: string;
   verbose_name?: string;
@@ -88,7 +122,7 @@ export interface ModelDef {
   read_only?: boolean;
   tree?: boolean;
   display?: string | { function: string; uses: string[] };
-  ordering?: string[];
+  ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
   roles?: ('tag' | 'tagged_item' | 'user' | 'token')[];
   fields: Record<string, FieldDef>;
@@ -98,7 +132,7 @@ export interface ModelDef {
   nested?: string[];
   output?: string[];
   search?: string[];
-  filters?: Record<string, PathFilterDef | false>;
+  filters?: Record<string, PathFilterDef | FunctionFilterDef | NetworkFilterDef | false>;
   indexes?: string[][];
   validators?: string[];
   hooks?: { prepare?: string; present?: string };

@@ -118,7 +118,10 @@ function resolveModel(
     });
     if (field) fields.push(field);
   }
+  checkFieldReferences(fields, report);
   if (def.tree) {
+    if (!fields.some((f) => f.name === 'name' && f.kind === 'string'))
+      report.error('tree', "a tree model needs a string field 'name'");
     const parent = fields.find((f) => f.name === 'parent');
     if (!parent || parent.kind !== 'fk' || parent.target !== label || !parent.nullable) {
       report.error('tree', `a tree model needs a nullable field 'parent' of type fk to '${label}'`);
@@ -173,13 +176,15 @@ function resolveField(
   choiceSets: Map<string, [string | number, string][]>,
   report: Reporter,
 ): FieldSpec | null {
-  const stored = def.stored ?? true;
+  const derived = ['m2m', 'generic_fk', 'ip_family', 'constant', 'computed'].includes(def.type);
+  const stored = def.stored ?? !derived;
   const nullable = def.nullable ?? false;
-  const readOnly = def.read_only ?? false;
+  const readOnly = def.read_only ?? ['generic_fk', 'ip_family', 'constant', 'computed'].includes(def.type);
   const hidden = def.hidden ?? false;
   const base = {
     name,
     ...(stored ? { column: def.column ?? (def.type === 'fk' ? `${name}_id` : name) } : {}),
+    ...(def.type === 'ip_family' ? { column: `${def.of ?? ''}_family` } : {}),
     label: def.label ?? defaultLabel(name),
     ...(def.description ? { description: def.description } : {}),
     ...(def.help_text ? { helpText: def.help_text } : {}),
@@ -192,7 +197,24 @@ function resolveField(
     ...(def.default !== undefined ? { default: def.default } : {}),
   };
   const blank = def.blank ?? false;
-  const required = def.required ?? (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored);
+  const required =
+    def.required ??
+    (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored && def.type !== 'm2m');
+  const targetsOf = (at: string): string[] => {
+    if (def.types && def.feature) report.error(at, "give either 'types' or 'feature'");
+    if (def.types) {
+      for (const label of def.types) if (!entries.has(label)) report.error(at, `unknown model '${label}'`);
+      return [...def.types].sort();
+    }
+    if (def.feature) {
+      return [...entries.values()]
+        .filter((e) => e.def.features?.includes(def.feature!))
+        .map((e) => e.label)
+        .sort();
+    }
+    report.error(at, "missing property 'types' (or 'feature')");
+    return [];
+  };
 
   const checkOnly = (allowed: (keyof FieldDef)[]): void => {
     const common: (keyof FieldDef)[] = [
@@ -227,7 +249,14 @@ function resolveField(
     case 'email':
     case 'url':
     case 'timezone': {
-      checkOnly(['max_length', 'blank', 'unicode']);
+      checkOnly(['max_length', 'blank', 'unicode', 'natural', 'case', 'pattern', 'pattern_message']);
+      if (def.pattern !== undefined) {
+        try {
+          new RegExp(def.pattern, 'u');
+        } catch {
+          report.error('pattern', 'not a valid regular expression');
+        }
+      }
       if (def.type === 'string' && def.max_length === undefined && stored)
         report.error('', "a string field needs 'max_length' (or use type text)");
       const format: StringFormat =
@@ -245,6 +274,9 @@ function resolveField(
         format,
         ...(maxLength !== undefined ? { maxLength } : {}),
         blank,
+        natural: def.natural ?? false,
+        ...(def.case ? { case: def.case } : {}),
+        ...(def.pattern ? { pattern: def.pattern, patternMessage: def.pattern_message ?? 'Enter a valid value.' } : {}),
         required,
         ...(blank && def.default === undefined && !nullable ? { default: '' } : {}),
       };
@@ -336,6 +368,85 @@ function resolveField(
         nested: def.nested ?? null,
       };
     }
+    case 'm2m': {
+      checkOnly(['to', 'nested', 'by', 'filter_by']);
+      const target = def.to ?? '';
+      if (!def.to) report.error('to', "missing property 'to'");
+      else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
+      return {
+        ...base,
+        kind: 'm2m',
+        required,
+        target,
+        through: limitIdentifier(`${entry.app}_${entry.name}_${name}`),
+        nested: def.nested ?? null,
+        ...(def.by ? { by: def.by } : {}),
+      };
+    }
+    case 'content_type':
+      checkOnly(['types', 'feature']);
+      return { ...base, kind: 'content_type', required, targets: targetsOf('types') };
+    case 'generic_fk': {
+      checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete']);
+      const onDelete = def.on_delete ?? 'cascade';
+      return {
+        ...base,
+        kind: 'generic_fk',
+        required: false,
+        typeField: def.type_field ?? `${name}_type`,
+        idField: def.id_field ?? `${name}_id`,
+        targets: targetsOf('types'),
+        onDelete,
+      };
+    }
+    case 'ip_network':
+    case 'ip_interface':
+      checkOnly(['allow_zero']);
+      return { ...base, kind: def.type, required, allowZero: def.allow_zero ?? false };
+    case 'ip_family':
+      checkOnly(['of']);
+      if (!def.of) report.error('of', "missing property 'of'");
+      return { ...base, kind: 'ip_family', required: false, of: def.of ?? '' };
+    case 'constant':
+      checkOnly(['value', 'schema']);
+      return { ...base, kind: 'constant', required: false, value: def.value ?? null, schema: def.schema ?? {} };
+    case 'computed':
+      checkOnly(['function', 'schema', 'excludable']);
+      if (!def.function) report.error('function', "missing property 'function'");
+      return {
+        ...base,
+        kind: 'computed',
+        required: false,
+        function: def.function ?? '',
+        schema: def.schema ?? {},
+        excludable: def.excludable ?? false,
+      };
+  }
+}
+
+/** Cross-field rules: generic relations name a content-type and an integer field; ip_family an IP field. */
+function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): void {
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  for (const field of fields) {
+    if (field.kind === 'generic_fk') {
+      const type = byName.get(field.typeField);
+      const id = byName.get(field.idField);
+      if (type?.kind !== 'content_type')
+        report.error(`fields.${field.name}.type_field`, `'${field.typeField}' is not a content_type field`);
+      else if (
+        type.targets.some((t) => !field.targets.includes(t)) ||
+        field.targets.some((t) => !type.targets.includes(t))
+      ) {
+        report.error(`fields.${field.name}.types`, `the types must equal those of '${field.typeField}'`);
+      }
+      if (id?.kind !== 'integer')
+        report.error(`fields.${field.name}.id_field`, `'${field.idField}' is not an integer field`);
+    }
+    if (field.kind === 'ip_family') {
+      const of = byName.get(field.of);
+      if (of?.kind !== 'ip_network' && of?.kind !== 'ip_interface')
+        report.error(`fields.${field.name}.of`, `'${field.of}' is not an IP field`);
+    }
   }
 }
 
@@ -364,12 +475,14 @@ function resolveOrdering(def: ModelDef, model: ModelSpec, report: Reporter): Ord
   if (model.tree && def.ordering) report.error('ordering', 'tree models are ordered by the tree');
   const ordering = def.ordering ?? (model.tree ? [] : ['id']);
   return ordering.map((entry) => {
-    const descending = entry.startsWith('-');
-    const field = descending ? entry.slice(1) : entry;
+    const text = typeof entry === 'string' ? entry : entry.field;
+    const descending = text.startsWith('-');
+    const field = descending ? text.slice(1) : text;
     if (field !== 'id' && !model.fields.some((f) => f.name === field && f.column)) {
       report.error('ordering', `unknown field '${field}'`);
     }
-    return { field, descending };
+    const nullsFirst = typeof entry === 'object' && entry.nulls === 'first';
+    return { field, descending, ...(nullsFirst ? { nullsFirst } : {}) };
   });
 }
 
@@ -494,7 +607,9 @@ function checkSearch(def: ModelDef, model: ModelSpec, models: Map<string, ModelS
       continue;
     }
     if (second === undefined) {
-      if (field.kind !== 'string') report.error('search', `'${first}' is not a string field`);
+      if (!['string', 'ip_network', 'ip_interface'].includes(field.kind)) {
+        report.error('search', `'${first}' is not a string or IP field`);
+      }
       continue;
     }
     const target = field.kind === 'fk' ? models.get(field.target) : undefined;
@@ -511,6 +626,9 @@ function collectReverse(label: string, models: Map<string, ModelSpec>): ReverseR
     for (const field of model.fields) {
       if (field.kind === 'fk' && field.target === label) {
         reverse.push({ model: model.label, field: field.name, onDelete: field.onDelete });
+      }
+      if (field.kind === 'generic_fk' && field.targets.includes(label)) {
+        reverse.push({ model: model.label, field: field.name, onDelete: field.onDelete, generic: true });
       }
     }
   }

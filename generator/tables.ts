@@ -4,7 +4,7 @@ import { limitIdentifier } from './names.js';
 /** The database tables of the model graph, in dependency order (referenced tables first). */
 export function buildTables(models: readonly ModelSpec[]): TableSpec[] {
   const byLabel = new Map(models.map((m) => [m.label, m]));
-  const tables = models.map((model) => buildTable(model, byLabel));
+  const tables = models.flatMap((model) => [buildTable(model, byLabel), ...buildThroughTables(model, byLabel)]);
   return orderByDependency(tables);
 }
 
@@ -12,7 +12,9 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
   const columns: ColumnSpec[] = [];
   const indexes: IndexSpec[] = [];
   for (const field of model.fields) {
-    if (!field.column) continue;
+    if (field.kind === 'm2m') continue;
+    // The family column belongs to the IP field it describes.
+    if (!field.column || field.kind === 'ip_family') continue;
     const column: ColumnSpec = { name: field.column, column: columnType(field), nullable: field.nullable };
     const dbDefault = columnDefault(field);
     if (dbDefault !== undefined) column.default = dbDefault;
@@ -28,6 +30,28 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
       }
     }
     columns.push(column);
+    if (field.kind === 'ip_network' || field.kind === 'ip_interface') {
+      const nullable = field.nullable;
+      columns.push(
+        { name: `${field.column}_family`, column: { type: 'integer' }, nullable },
+        { name: `${field.column}_start`, column: { type: 'string', maxLength: 32 }, nullable },
+        { name: `${field.column}_end`, column: { type: 'string', maxLength: 32 }, nullable },
+        { name: `${field.column}_len`, column: { type: 'integer' }, nullable },
+      );
+      indexes.push({
+        name: limitIdentifier(`${model.table}_${field.column}_range_idx`),
+        columns: [`${field.column}_family`, `${field.column}_start`, `${field.column}_end`],
+        unique: false,
+      });
+    }
+    if (field.kind === 'string' && field.natural) {
+      columns.push({
+        name: `${field.column}_natural`,
+        column: { type: 'text' },
+        nullable: field.nullable,
+        default: '',
+      });
+    }
   }
   if (model.tree) {
     columns.push(
@@ -90,7 +114,39 @@ function columnType(field: FieldSpec): ColumnType {
     case 'list':
     case 'object_types':
       return { type: 'json' };
+    case 'content_type':
+      return { type: 'string', maxLength: 100 };
+    case 'ip_network':
+    case 'ip_interface':
+      return { type: 'string', maxLength: 64 };
+    case 'm2m':
+    case 'generic_fk':
+    case 'ip_family':
+    case 'constant':
+    case 'computed':
+      throw new Error(`${field.kind} fields have no column`);
   }
+}
+
+/** Join tables of many-to-many fields: `from_id` → the model, `to_id` → the target, each pair once. */
+function buildThroughTables(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec[] {
+  return model.fields.flatMap((field) => {
+    if (field.kind !== 'm2m') return [];
+    const target = models.get(field.target);
+    return [
+      {
+        name: field.through,
+        columns: [
+          { name: 'from_id', column: { type: 'bigint' }, nullable: false, references: `${model.table}.id` },
+          { name: 'to_id', column: { type: 'bigint' }, nullable: false, references: `${target?.table ?? ''}.id` },
+        ],
+        indexes: [
+          { name: limitIdentifier(`${field.through}_pair_uniq`), columns: ['from_id', 'to_id'], unique: true },
+          { name: limitIdentifier(`${field.through}_to_idx`), columns: ['to_id'], unique: false },
+        ],
+      } satisfies TableSpec,
+    ];
+  });
 }
 
 /** A database default for non-null columns, so that adding the column to a filled table works. */

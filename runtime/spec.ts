@@ -73,6 +73,13 @@ export interface StringField extends FieldBase {
   format: StringFormat;
   maxLength?: number;
   blank: boolean;
+  /** Sort naturally (`ge-0/0/2` before `ge-0/0/10`) through a hidden `<column>_natural` key. */
+  natural: boolean;
+  /** Stored upper-case (MAC addresses, WWNs) or lower-case (DNS names). */
+  case?: 'upper' | 'lower';
+  /** A regular expression the value must match, and the error when it does not. */
+  pattern?: string;
+  patternMessage?: string;
 }
 export interface IntegerField extends FieldBase {
   kind: 'integer';
@@ -125,6 +132,61 @@ export interface PasswordField extends FieldBase {
   kind: 'password';
   maxLength: number;
 }
+/** A list of related objects through a join table: read as nested objects, written as ids. */
+export interface ManyToManyField extends FieldBase {
+  kind: 'm2m';
+  target: string;
+  /** Join table with columns `from_id` (this model) and `to_id` (the target). */
+  through: string;
+  nested: string[] | null;
+  /** Read and write the related objects as this attribute (e.g. tag slugs) instead of objects and ids. */
+  by?: string;
+}
+/** One content type, `app.model`, from a fixed list. */
+export interface ContentTypeField extends FieldBase {
+  kind: 'content_type';
+  targets: string[];
+}
+/**
+ * A generic relation: the object named by a content-type field and an id field of the same model, read
+ * as the target's nested representation.
+ */
+export interface GenericRelationField extends FieldBase {
+  kind: 'generic_fk';
+  typeField: string;
+  idField: string;
+  targets: string[];
+  onDelete: OnDelete;
+}
+/**
+ * An IPv4/IPv6 network (`ip_network`, host bits clear) or an address with its mask (`ip_interface`).
+ * Hidden columns `<column>_family`, `_start`, `_end` (32 hex digits) and `_len` make ordering and
+ * containment tests numeric on both databases.
+ */
+export interface IpField extends FieldBase {
+  kind: 'ip_network' | 'ip_interface';
+  allowZero: boolean;
+}
+/** The family (4 or 6) of an IP field, rendered as a choice. */
+export interface IpFamilyField extends FieldBase {
+  kind: 'ip_family';
+  of: string;
+}
+/** A fixed value (for NetBox keys whose feature this service does not have, e.g. cables). */
+export interface ConstantField extends FieldBase {
+  kind: 'constant';
+  value: unknown;
+  /** JSON Schema of the value, for the OpenAPI document. */
+  schema: Record<string, unknown>;
+}
+/** A value computed for a page of objects by a domain function, in one batch. */
+export interface ComputedField extends FieldBase {
+  kind: 'computed';
+  function: string;
+  schema: Record<string, unknown>;
+  /** Leave the key out unless the request renders the full representation (`exclude=` names it). */
+  excludable: boolean;
+}
 
 export type FieldSpec =
   | StringField
@@ -137,7 +199,14 @@ export type FieldSpec =
   | ForeignKeyField
   | ListField
   | ObjectTypesField
-  | PasswordField;
+  | PasswordField
+  | ManyToManyField
+  | ContentTypeField
+  | GenericRelationField
+  | IpField
+  | IpFamilyField
+  | ConstantField
+  | ComputedField;
 
 export type FieldKind = FieldSpec['kind'];
 
@@ -162,12 +231,16 @@ export type DisplaySpec =
 export interface OrderingSpec {
   field: string;
   descending: boolean;
+  /** Put nulls first when ascending (PostgreSQL's default is last). */
+  nullsFirst?: boolean;
 }
 
 export type LookupSet = 'string' | 'number' | 'exact' | 'relation' | 'none';
 
 /** The lookup suffixes (`name__ic`) each kind of filter accepts; `''` is the filter itself. */
-export const FILTER_LOOKUPS: Readonly<Record<LookupSet | 'tag' | 'search', readonly string[]>> = {
+export const FILTER_LOOKUPS: Readonly<
+  Record<LookupSet | 'tag' | 'search' | 'network' | 'function', readonly string[]>
+> = {
   string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
   number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
   exact: [''],
@@ -175,7 +248,23 @@ export const FILTER_LOOKUPS: Readonly<Record<LookupSet | 'tag' | 'search', reado
   none: [''],
   tag: ['', 'n'],
   search: [''],
+  network: [''],
+  function: [''],
 };
+
+/** Lookups of a filter (network mask lengths compare as numbers). */
+export function filterLookups(filter: FilterSpec): readonly string[] {
+  switch (filter.kind) {
+    case 'value':
+      return FILTER_LOOKUPS[filter.lookups];
+    case 'relation':
+      return FILTER_LOOKUPS.relation;
+    case 'network':
+      return filter.op === 'mask_length' ? ['', 'n', 'lt', 'lte', 'gt', 'gte'] : FILTER_LOOKUPS.network;
+    default:
+      return FILTER_LOOKUPS[filter.kind];
+  }
+}
 
 /** Keys of the response to `POST …/tokens/provision/`, in NetBox's order (no pepper_id). */
 export const TOKEN_PROVISION_KEYS: readonly string[] = [
@@ -226,7 +315,16 @@ export type FilterSpec =
       ancestor?: boolean;
     }
   | { kind: 'tag'; name: string; by: 'slug' | 'id' }
-  | { kind: 'search'; name: 'q' };
+  | { kind: 'search'; name: 'q' }
+  | {
+      kind: 'network';
+      name: string;
+      /** The IP field compared. */
+      field: string;
+      op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
+    }
+  /** A filter that a domain function builds (values in, condition on alias `t0` out). */
+  | { kind: 'function'; name: string; function: string; valueKind: 'string' | 'integer' };
 
 export interface UniqueSpec {
   name: string;
@@ -242,6 +340,8 @@ export interface ReverseRelation {
   model: string;
   field: string;
   onDelete: OnDelete;
+  /** A generic relation (type and id fields) rather than an FK. */
+  generic?: boolean;
 }
 
 export interface ModelSpec {

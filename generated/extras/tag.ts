@@ -110,6 +110,7 @@ export const tagSpec: ModelSpec = {
       format: 'plain',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {
@@ -126,6 +127,7 @@ export const tagSpec: ModelSpec = {
       format: 'unicode-slug',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {
@@ -143,6 +145,7 @@ export const tagSpec: ModelSpec = {
       format: 'color',
       maxLength: 6,
       blank: false,
+      natural: false,
       required: false,
     },
     {
@@ -159,6 +162,7 @@ export const tagSpec: ModelSpec = {
       format: 'plain',
       maxLength: 200,
       blank: true,
+      natural: false,
       required: false,
       default: '',
     },

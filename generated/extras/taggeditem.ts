@@ -103,6 +103,7 @@ export const taggedItemSpec: ModelSpec = {
       format: 'plain',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {

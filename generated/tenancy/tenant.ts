@@ -114,6 +114,7 @@ export const tenantSpec: ModelSpec = {
       format: 'plain',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {
@@ -130,6 +131,7 @@ export const tenantSpec: ModelSpec = {
       format: 'slug',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {
@@ -162,6 +164,7 @@ export const tenantSpec: ModelSpec = {
       format: 'plain',
       maxLength: 200,
       blank: true,
+      natural: false,
       required: false,
       default: '',
     },
@@ -178,6 +181,7 @@ export const tenantSpec: ModelSpec = {
       kind: 'string',
       format: 'text',
       blank: true,
+      natural: false,
       required: false,
       default: '',
     },

@@ -119,6 +119,7 @@ export const tenantGroupSpec: ModelSpec = {
       format: 'plain',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {
@@ -135,6 +136,7 @@ export const tenantGroupSpec: ModelSpec = {
       format: 'slug',
       maxLength: 100,
       blank: false,
+      natural: false,
       required: true,
     },
     {
@@ -167,6 +169,7 @@ export const tenantGroupSpec: ModelSpec = {
       format: 'plain',
       maxLength: 200,
       blank: true,
+      natural: false,
       required: false,
       default: '',
     },
@@ -183,6 +186,7 @@ export const tenantGroupSpec: ModelSpec = {
       kind: 'string',
       format: 'text',
       blank: true,
+      natural: false,
       required: false,
       default: '',
     },

@@ -150,6 +150,7 @@ export const tokenSpec: ModelSpec = {
       format: 'plain',
       maxLength: 12,
       blank: false,
+      natural: false,
       required: false,
     },
     {
@@ -182,6 +183,7 @@ export const tokenSpec: ModelSpec = {
       format: 'plain',
       maxLength: 200,
       blank: true,
+      natural: false,
       required: false,
       default: '',
     },
@@ -297,6 +299,7 @@ export const tokenSpec: ModelSpec = {
       kind: 'string',
       format: 'plain',
       blank: false,
+      natural: false,
       required: false,
     },
     {
@@ -313,6 +316,7 @@ export const tokenSpec: ModelSpec = {
       format: 'plain',
       maxLength: 64,
       blank: false,
+      natural: false,
       required: false,
     },
     {
@@ -329,6 +333,7 @@ export const tokenSpec: ModelSpec = {
       format: 'plain',
       maxLength: 40,
       blank: false,
+      natural: false,
       required: false,
     },
   ],

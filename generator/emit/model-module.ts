@@ -40,9 +40,7 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
     docs: [`A row of table \`${model.table}\`.`],
     properties: [
       { name: 'id', type: 'number' },
-      ...model.fields
-        .filter((f) => f.column)
-        .map((f) => ({ name: f.column!, type: rowType(model, f), docs: docsOf(f) })),
+      ...model.fields.filter((f) => f.column && f.kind !== 'ip_family').flatMap((f) => rowProperties(model, f)),
       ...(model.tree
         ? [
             { name: '_depth', type: 'number', docs: ['Depth in the tree; roots are 0.'] },
@@ -120,6 +118,26 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
   return `${GENERATED_HEADER}\n// Source: ${source} (${model.label})\n${file.getFullText()}`;
 }
 
+/** A field's columns: IP fields keep their family, range and mask length beside the text. */
+function rowProperties(model: ModelSpec, field: FieldSpec): { name: string; type: string; docs: string[] }[] {
+  const column = field.column!;
+  const own = { name: column, type: rowType(model, field), docs: docsOf(field) };
+  const orNull = field.nullable ? ' | null' : '';
+  if (field.kind === 'ip_network' || field.kind === 'ip_interface') {
+    return [
+      own,
+      { name: `${column}_family`, type: `4 | 6${orNull}`, docs: [] },
+      { name: `${column}_start`, type: `string${orNull}`, docs: ['First address, 32 hex digits.'] },
+      { name: `${column}_end`, type: `string${orNull}`, docs: ['Last address, 32 hex digits.'] },
+      { name: `${column}_len`, type: `number${orNull}`, docs: ['Mask length.'] },
+    ];
+  }
+  if (field.kind === 'string' && field.natural) {
+    return [own, { name: `${column}_natural`, type: 'string', docs: ['Natural sort key.'] }];
+  }
+  return [own];
+}
+
 function docsOf(field: FieldSpec): string[] {
   const text = field.description ?? field.helpText;
   return text ? [text] : [];
@@ -151,7 +169,8 @@ function keyType(model: ModelSpec, key: string, models: Map<string, ModelSpec>):
 function addNestedImports(file: SourceFile, model: ModelSpec, models: Map<string, ModelSpec>): void {
   const targets = new Map<string, ModelSpec>();
   for (const field of model.fields) {
-    if (field.kind !== 'fk' || field.target === model.label) continue;
+    const related = field.kind === 'fk' || (field.kind === 'm2m' && !field.by);
+    if (!related || field.target === model.label) continue;
     const target = models.get(field.target);
     if (target) targets.set(target.label, target);
   }

@@ -1,4 +1,4 @@
-import { FILTER_LOOKUPS, type FieldSpec, type FilterSpec, type ModelSpec } from '../../runtime/spec.js';
+import { FILTER_LOOKUPS, filterLookups, type FieldSpec, type FilterSpec, type ModelSpec } from '../../runtime/spec.js';
 import { parameterRef, type Json } from './openapi-json.js';
 import { enumSchema } from './openapi-read.js';
 
@@ -140,6 +140,31 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
         if (lookup === 'empty') return { name, in: 'query', description: text, schema: { type: 'boolean' } };
         return multi(name, TEXT_LOOKUPS.has(lookup) ? { type: 'string' } : base, text);
       });
+    }
+    case 'network': {
+      const text: Record<typeof filter.op, string> = {
+        exact: 'exact networks in CIDR notation',
+        address: 'addresses: with a mask, exactly; without, the host with any mask',
+        within: 'networks strictly inside one of the given networks',
+        within_include: 'networks inside or equal to one of the given networks',
+        contains: 'networks that contain one of the given addresses or networks',
+        parent: 'addresses inside one of the given networks',
+        mask_length: 'the mask length',
+      };
+      if (filter.op === 'mask_length') {
+        return filterLookups(filter).map((lookup) =>
+          multi(
+            lookup ? `${filter.name}__${lookup}` : filter.name,
+            { type: 'integer', minimum: 0, maximum: 128 },
+            `Matches ${text.mask_length}.`,
+          ),
+        );
+      }
+      return [multi(filter.name, { type: 'string' }, `Matches ${text[filter.op]} (\`${filter.field}\`).`)];
+    }
+    case 'function': {
+      const item = filter.valueKind === 'integer' ? { type: 'integer' } : { type: 'string' };
+      return [multi(filter.name, item, `A model-specific filter (${filter.function}).`)];
     }
   }
 }

@@ -214,6 +214,17 @@ function readProperty(
         always: depth === 'top',
       };
     }
+    // Loaded in batches for the objects of a page, so never rendered inside nested objects.
+    if (field.kind === 'm2m' || field.kind === 'generic_fk' || field.kind === 'computed') {
+      if (depth === 'nested') return null;
+      return {
+        schema: described(batchedValue(ctx, model, field), fieldDescription(field)),
+        always: field.kind !== 'computed' || !field.excludable,
+      };
+    }
+    if (field.kind === 'constant' || field.kind === 'ip_family') {
+      return { schema: described(readValue(field), fieldDescription(field)), always: true };
+    }
     // A field without a column renders null unless a present hook fills it in (tokens' plaintext).
     const value = readValue(field);
     return {
@@ -259,6 +270,42 @@ function readProperty(
   }
 }
 
+/** Values loaded per page: related lists, generic relations and computed values. */
+function batchedValue(ctx: SchemaContext, model: ModelSpec, field: FieldSpec): Json {
+  switch (field.kind) {
+    case 'm2m': {
+      if (field.by) return { type: 'array', items: { type: 'string' } };
+      const target = ctx.models.get(field.target)!;
+      const keys = field.nested ?? target.nested;
+      const name =
+        keys.join(',') === target.nested.join(',')
+          ? ensureSchema(ctx, schemaNames(ctx, target).nested, () => nestedSchema(ctx, target, target.nested))
+          : ensureSchema(ctx, `Nested${ctx.baseNames.get(model.label)!}${toPascalCase(field.name)}`, () =>
+              nestedSchema(
+                ctx,
+                target,
+                keys,
+                `A ${target.verboseName} as listed in ${model.verboseName} \`${field.name}\`.`,
+              ),
+            );
+      return { type: 'array', items: schemaRef(name) };
+    }
+    case 'generic_fk': {
+      const options = field.targets.map((label) => {
+        const target = ctx.models.get(label)!;
+        return schemaRef(
+          ensureSchema(ctx, schemaNames(ctx, target).nested, () => nestedSchema(ctx, target, target.nested)),
+        );
+      });
+      return { oneOf: [...options, { type: 'null' }] };
+    }
+    case 'computed':
+      return field.schema;
+    default:
+      return {};
+  }
+}
+
 /** YAML description and help text of a field, joined. */
 export function fieldDescription(field: FieldSpec): string | undefined {
   const parts = [field.description, field.helpText].filter((p): p is string => Boolean(p));
@@ -289,6 +336,22 @@ function readValue(field: FieldSpec): Json {
       return { type: 'array', items: { type: 'string' } };
     case 'fk':
       return { type: 'null' };
+    case 'content_type':
+      return enumSchema(field.targets);
+    case 'ip_network':
+    case 'ip_interface':
+      return { type: 'string' };
+    case 'ip_family':
+      return closedObject(
+        { value: { type: 'integer', enum: [4, 6] }, label: { type: 'string', enum: ['IPv4', 'IPv6'] } },
+        ['value', 'label'],
+      );
+    case 'constant':
+    case 'computed':
+      return field.schema;
+    case 'm2m':
+    case 'generic_fk':
+      return {};
     case 'choice': {
       const values = field.choices.map(([v]) => v);
       if (field.raw) return enumSchema(field.blank ? [...values, ''] : values);

@@ -96,7 +96,7 @@ function tagReferenceName(ctx: SchemaContext): string {
 function writeProperty(ctx: SchemaContext, field: FieldSpec): Json {
   let schema = writeValue(ctx, field);
   // A wrapped choice turns null into '' (write.ts parseInput), which a blank choice accepts.
-  const acceptsNull = field.nullable || !field.column || (field.kind === 'choice' && !field.raw && field.blank);
+  const acceptsNull = field.nullable || (field.kind === 'choice' && !field.raw && field.blank);
   if (acceptsNull) schema = withNull(schema);
   if (field.writeOnly) schema = { ...schema, writeOnly: true };
   const notes = [fieldDescription(field), field.createOnly ? 'Set on create; ignored on update.' : undefined];
@@ -171,5 +171,26 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
         ],
       };
     }
+    case 'm2m': {
+      const target = ctx.models.get(field.target)!;
+      return field.by
+        ? {
+            type: 'array',
+            items: { type: 'string' },
+            description: `The ${target.verboseNamePlural}' ${field.by} values.`,
+          }
+        : { type: 'array', items: { type: 'integer', minimum: 0 }, description: `Ids of ${target.verboseNamePlural}.` };
+    }
+    case 'content_type':
+      return enumSchema(field.targets);
+    case 'ip_network':
+      return { type: 'string', description: 'A network in CIDR notation, e.g. `192.0.2.0/24` or `2001:db8::/32`.' };
+    case 'ip_interface':
+      return { type: 'string', description: 'An address with its mask, e.g. `192.0.2.1/24`.' };
+    case 'generic_fk':
+    case 'ip_family':
+    case 'constant':
+    case 'computed':
+      return {};
   }
 }

@@ -63,6 +63,18 @@ export function readType(model: ModelSpec, field: FieldSpec, models: Map<string,
       const name = target ? `${target.className}Nested` : 'Record<string, unknown>';
       return nullable(name, field.nullable);
     }
+    case 'm2m': {
+      if (field.by) return 'string[]';
+      const target = models.get(field.target);
+      return target ? `${target.className}Nested[]` : 'Record<string, unknown>[]';
+    }
+    case 'generic_fk':
+      return 'Record<string, unknown> | null';
+    case 'ip_family':
+      return '{ value: 4 | 6; label: string }';
+    case 'constant':
+    case 'computed':
+      return 'unknown';
     default:
       return nullable(valueType(model, field), field.nullable || !field.column);
   }
@@ -89,5 +101,17 @@ function valueType(model: ModelSpec, field: FieldSpec): string {
       return field.items === 'integer' ? 'number[]' : 'string[]';
     case 'object_types':
       return 'string[]';
+    case 'm2m':
+      return field.by ? 'string[]' : 'number[]';
+    case 'content_type':
+    case 'ip_network':
+    case 'ip_interface':
+      return 'string';
+    case 'ip_family':
+      return 'number';
+    case 'generic_fk':
+    case 'constant':
+    case 'computed':
+      return 'unknown';
   }
 }

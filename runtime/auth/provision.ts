@@ -50,6 +50,7 @@ export function mountProvision(router: Router, app: AppContext): void {
           const render = {
             schema: app.schema,
             dialect: app.db.dialect,
+            settings: app.settings,
             render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
           };
           const [created] = await loadObjectsByIds(

@@ -1,5 +1,7 @@
 import type {
+  ComputeFunction,
   DisplayFunction,
+  FilterFunction,
   DomainEntry,
   DomainFunctions,
   PrepareFunction,
@@ -39,6 +41,8 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     validator: (name) => fn<ValidatorFunction>(name, 'validator'),
     prepare: (name) => fn<PrepareFunction>(name, 'prepare'),
     present: (name) => fn<PresentFunction>(name, 'present'),
+    compute: (name) => fn<ComputeFunction>(name, 'compute'),
+    filter: (name) => fn<FilterFunction>(name, 'filter'),
     check: (name, kind) => void entry(name, kind),
   };
 }

@@ -31,6 +31,27 @@ export interface WriteItemContext {
   transient: Record<string, unknown>;
 }
 
+/** What batch functions (computed values, filters) may use. */
+export interface BatchContext {
+  q: Knex;
+  schema: Schema;
+  dialect: Dialect;
+  settings: Settings;
+}
+
+/** Computes one value per object of a page (e.g. a prefix's children), in a bounded number of queries. */
+export type ComputeFunction = (
+  ctx: BatchContext,
+  model: ModelInfo,
+  ids: readonly number[],
+) => Promise<Map<number, unknown>>;
+/** A filter: the request's values in, a condition on alias `t0` out (or an error message for a 400). */
+export type FilterFunction = (
+  ctx: BatchContext,
+  model: ModelInfo,
+  values: readonly string[],
+) => Promise<((query: Knex.QueryBuilder) => void) | string>;
+
 export type DisplayFunction = (values: Record<string, unknown>) => string;
 export type ValidatorFunction = (item: WriteItemContext) => void | Promise<void>;
 export type PrepareFunction = (item: WriteItemContext) => void | Promise<void>;
@@ -41,7 +62,9 @@ export type DomainEntry =
   | { kind: 'display'; fn: DisplayFunction }
   | { kind: 'validator'; fn: ValidatorFunction }
   | { kind: 'prepare'; fn: PrepareFunction }
-  | { kind: 'present'; fn: PresentFunction };
+  | { kind: 'present'; fn: PresentFunction }
+  | { kind: 'compute'; fn: ComputeFunction }
+  | { kind: 'filter'; fn: FilterFunction };
 
 /** Typed access to the named domain functions. */
 export interface DomainFunctions {
@@ -49,4 +72,6 @@ export interface DomainFunctions {
   validator(name: string): ValidatorFunction;
   prepare(name: string): PrepareFunction;
   present(name: string): PresentFunction;
+  compute(name: string): ComputeFunction;
+  filter(name: string): FilterFunction;
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { ConflictError } from '../http/errors.js';
 import type { DomainFunctions } from '../domain/types.js';
 import { chunks } from './fetch.js';
-import type { ModelInfo } from './schema.js';
+import type { ModelInfo, Schema } from './schema.js';
 import { computeDisplay } from './render.js';
 import type { WriteContext } from './write.js';
 import { decodeColumn } from './values.js';
@@ -29,7 +29,7 @@ export async function deleteObjects(
   const order: Collected[] = [];
   const seen = new Map<string, Set<number>>();
   const blockers: { model: ModelInfo; row: Row }[] = [];
-  const nullings: { model: ModelInfo; column: string; ids: number[] }[] = [];
+  const nullings: { model: ModelInfo; columns: string[]; ids: number[] }[] = [];
 
   const collect = async (current: ModelInfo, idList: readonly number[]): Promise<void> => {
     const visited = seen.get(current.label) ?? new Set<number>();
@@ -43,15 +43,24 @@ export async function deleteObjects(
     order.push({ model: current, rows });
     for (const relation of current.spec.reverse) {
       const dependent = ctx.schema.model(relation.model);
-      const column = dependent.fields.get(relation.field)!.column!;
+      const field = dependent.fields.get(relation.field)!;
+      // A generic relation points here through its type and id fields.
+      const columns =
+        field.kind === 'generic_fk'
+          ? [dependent.fields.get(field.typeField)!.column!, dependent.fields.get(field.idField)!.column!]
+          : [field.column!];
+      const column = columns[columns.length - 1]!;
       const found: Row[] = [];
-      for (const chunk of chunks(fresh, 500))
-        found.push(...((await q(dependent.table).whereIn(column, chunk).select('*')) as Row[]));
+      for (const chunk of chunks(fresh, 500)) {
+        const query = q(dependent.table).whereIn(column, chunk);
+        if (columns.length > 1) query.where(columns[0]!, current.label);
+        found.push(...((await query.select('*')) as Row[]));
+      }
       const outside = found.filter((r) => !(seen.get(dependent.label)?.has(Number(r.id)) ?? false));
       if (outside.length === 0) continue;
       if (relation.onDelete === 'protect') outside.forEach((row) => blockers.push({ model: dependent, row }));
       else if (relation.onDelete === 'set_null')
-        nullings.push({ model: dependent, column, ids: outside.map((r) => Number(r.id)) });
+        nullings.push({ model: dependent, columns, ids: outside.map((r) => Number(r.id)) });
       else
         await collect(
           dependent,
@@ -75,7 +84,7 @@ export async function deleteObjects(
     for (const chunk of chunks(ids, 500))
       await q(nulling.model.table)
         .whereIn('id', chunk)
-        .update({ [nulling.column]: null });
+        .update(Object.fromEntries(nulling.columns.map((c) => [c, null])));
   }
   const itemModel = ctx.schema.withRole('tagged_item');
   // Dependents were collected after the objects they depend on: delete in reverse.
@@ -86,6 +95,7 @@ export async function deleteObjects(
         await q(itemModel.table).where('object_type', current.label).whereIn('object_id', chunk).delete();
       }
     }
+    await deleteListings(q, ctx.schema, current, idList);
     await deleteRows(q, current, idList);
     for (const row of rows) {
       ctx.changes.push({
@@ -95,6 +105,19 @@ export async function deleteObjects(
         before: row,
         message: messages.get(Number(row.id)) ?? '',
       });
+    }
+  }
+}
+
+/** Many-to-many rows that list the deleted objects, on either side. */
+async function deleteListings(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[]): Promise<void> {
+  for (const owner of schema.models.values()) {
+    for (const field of owner.spec.fields) {
+      if (field.kind !== 'm2m') continue;
+      const sides = [...(owner === model ? ['from_id'] : []), ...(field.target === model.label ? ['to_id'] : [])];
+      for (const side of sides) {
+        for (const chunk of chunks(ids, 500)) await q(field.through).whereIn(side, chunk).delete();
+      }
     }
   }
 }

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
+import type { Settings } from '../config.js';
+import type { ComputedField, ManyToManyField } from '../spec.js';
+import { applyOrdering } from './params.js';
 import { descendantOrSelf } from '../db/sql.js';
 import { planSelection, type Selection } from './plan.js';
 import { renderObject, type RenderContext } from './render.js';
@@ -9,6 +12,7 @@ import type { ModelInfo, Schema } from './schema.js';
 export interface ReadContext {
   schema: Schema;
   dialect: Dialect;
+  settings: Settings;
   render: RenderContext;
 }
 
@@ -29,22 +33,112 @@ export async function loadObjects(
   model: ModelInfo,
   keys: readonly string[],
   query: Knex.QueryBuilder,
+  related = false,
 ): Promise<Record<string, unknown>[]> {
-  const selection = planSelection(ctx.schema, model, keys);
+  const selection = planSelection(ctx.schema, model, keys, related);
   applySelection(query, selection);
   const rows = (await query) as Row[];
   if (rows.length === 0) return [];
   const ids = rows.map((r) => Number(r[selection.plan.idColumn]));
-  const render: RenderContext = { ...ctx.render };
-  const wanted = new Set(selection.plan.keys.map((k) => k.kind));
-  if (wanted.has('tags')) render.tags = await loadTags(q, ctx, model, ids);
-  if (wanted.has('count')) {
-    render.counts = new Map();
-    for (const key of selection.plan.keys) {
-      if (key.kind === 'count') render.counts.set(key.key, await loadCount(q, ctx, model, key.count, ids));
+  const batched = new Map<string, Map<number, unknown>>();
+  const generic = new Map<string, Map<string, unknown>>();
+  for (const key of selection.plan.keys) {
+    switch (key.kind) {
+      case 'tags':
+        batched.set(key.key, await loadTags(q, ctx, model, ids));
+        break;
+      case 'count':
+        batched.set(key.key, await loadCount(q, ctx, model, key.count, ids));
+        break;
+      case 'm2m':
+        batched.set(key.key, await loadRelated(q, ctx, key.field as ManyToManyField, ids));
+        break;
+      case 'computed': {
+        const compute = ctx.render.domain.compute((key.field as ComputedField).function);
+        batched.set(
+          key.key,
+          await compute({ q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings }, model, ids),
+        );
+        break;
+      }
+      case 'generic':
+        generic.set(key.key, await loadGeneric(q, ctx, rows, key.typeColumn, key.idColumn));
+        break;
+      default:
+        break;
     }
   }
+  const render: RenderContext = { ...ctx.render, batched, generic };
   return rows.map((row) => renderObject(selection.plan, row, render));
+}
+
+/** Related objects of a many-to-many field for a page: one query for the pairs, one batch for the objects. */
+async function loadRelated(
+  q: Knex,
+  ctx: ReadContext,
+  field: ManyToManyField,
+  ids: readonly number[],
+): Promise<Map<number, unknown[]>> {
+  const target = ctx.schema.model(field.target);
+  const pairs: { from_id: number; to_id: number }[] = [];
+  for (const chunk of chunks(ids, 500)) {
+    pairs.push(...((await q(field.through).whereIn('from_id', chunk).select('from_id', 'to_id')) as typeof pairs));
+  }
+  const targetIds = [...new Set(pairs.map((p) => Number(p.to_id)))];
+  const keys = field.by ? ['id', field.by] : (field.nested ?? target.spec.nested);
+  const objects: Row[] = [];
+  // Listed in the target model's own order.
+  for (const chunk of chunks(targetIds, 500)) {
+    const query = baseQuery(q, target).whereIn('t0.id', chunk);
+    applyOrdering(ctx.schema, target, new URLSearchParams(), query);
+    objects.push(...(await loadObjects(q, ctx, target, withId(keys), query, true)));
+  }
+  const byId = new Map(objects.map((o) => [o.id as number, field.by ? o[field.by] : o]));
+  const position = new Map(objects.map((o, i) => [o.id as number, i]));
+  const result = new Map<number, unknown[]>();
+  for (const pair of [...pairs].sort(
+    (a, b) => (position.get(Number(a.to_id)) ?? 0) - (position.get(Number(b.to_id)) ?? 0),
+  )) {
+    const value = byId.get(Number(pair.to_id));
+    if (value === undefined) continue;
+    const list = result.get(Number(pair.from_id)) ?? [];
+    list.push(!field.by && !keys.includes('id') ? omitId(value) : value);
+    result.set(Number(pair.from_id), list);
+  }
+  return result;
+}
+
+function omitId(value: unknown): unknown {
+  const { id: _id, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+/** Targets of a generic relation for a page: one batch per target model that the page refers to. */
+async function loadGeneric(
+  q: Knex,
+  ctx: ReadContext,
+  rows: readonly Row[],
+  typeColumn: string,
+  idColumn: string,
+): Promise<Map<string, unknown>> {
+  const wanted = new Map<string, Set<number>>();
+  for (const row of rows) {
+    const type = row[typeColumn];
+    const id = row[idColumn];
+    if (type === null || type === undefined || id === null || id === undefined) continue;
+    const set = wanted.get(String(type)) ?? new Set<number>();
+    set.add(Number(id));
+    wanted.set(String(type), set);
+  }
+  const result = new Map<string, unknown>();
+  for (const [type, idSet] of wanted) {
+    const target = ctx.schema.models.get(type);
+    if (!target) continue;
+    for (const object of await loadObjectsByIds(q, ctx, target, target.spec.nested, [...idSet], true)) {
+      result.set(`${type}:${String(object.id)}`, object);
+    }
+  }
+  return result;
 }
 
 /** Loads objects by id, in the order of `ids` (missing ids are skipped). */
@@ -54,12 +148,13 @@ export async function loadObjectsByIds(
   model: ModelInfo,
   keys: readonly string[],
   ids: readonly number[],
+  related = false,
 ): Promise<Record<string, unknown>[]> {
   if (ids.length === 0) return [];
   const objects: Record<string, unknown>[] = [];
   for (const chunk of chunks(ids, 500)) {
     const query = baseQuery(q, model).whereIn('t0.id', chunk);
-    objects.push(...(await loadObjects(q, ctx, model, withId(keys), query)));
+    objects.push(...(await loadObjects(q, ctx, model, withId(keys), query, related)));
   }
   const byId = new Map(objects.map((o) => [o.id as number, o]));
   return ids.flatMap((id) => {
@@ -87,10 +182,10 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Tags of many objects in one query, each rendered in the tag model's nested form. */
-async function loadTags(q: Knex, ctx: ReadContext, model: ModelInfo, ids: number[]): Promise<Map<number, unknown[]>> {
+async function loadTags(q: Knex, ctx: ReadContext, model: ModelInfo, ids: number[]): Promise<Map<number, unknown>> {
   const tagModel = ctx.schema.withRole('tag');
   const itemModel = ctx.schema.withRole('tagged_item');
-  const result = new Map<number, unknown[]>();
+  const result = new Map<number, unknown>();
   if (!tagModel || !itemModel) return result;
   const selection = planSelection(ctx.schema, tagModel, tagModel.spec.nested);
   const query = q({ ti: itemModel.table })
@@ -103,7 +198,7 @@ async function loadTags(q: Knex, ctx: ReadContext, model: ModelInfo, ids: number
   query.orderBy('t0.id');
   for (const row of (await query) as Row[]) {
     const objectId = Number(row.ti__object_id);
-    const list = result.get(objectId) ?? [];
+    const list = (result.get(objectId) ?? []) as unknown[];
     list.push(renderObject(selection.plan, row, ctx.render));
     result.set(objectId, list);
   }

@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
-import { FILTER_LOOKUPS as LOOKUPS, type FilterSpec } from '../spec.js';
+import { filterLookups, type FilterSpec } from '../spec.js';
 import type { Dialect } from '../db/connect.js';
 import { escapeLike, ilike, lower, PATH_AFTER_SEPARATOR, PATH_SEPARATOR, regexMatch } from '../db/sql.js';
 import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
 import { ValidationError } from '../http/errors.js';
+import type { Settings } from '../config.js';
+import type { DomainFunctions } from '../domain/types.js';
+import { parseIp } from './ip.js';
 import type { ModelInfo, Schema } from './schema.js';
 
 /** Query parameters that are never filters. */
@@ -22,6 +25,8 @@ export const RESERVED_PARAMS = new Set([
 export interface FilterContext {
   schema: Schema;
   dialect: Dialect;
+  settings: Settings;
+  domain: DomainFunctions;
 }
 
 type Condition = (qb: Knex.QueryBuilder) => void;
@@ -63,13 +68,7 @@ function matchFilter(model: ModelInfo, name: string): { filter: FilterSpec; look
   const filter = model.filters.get(name.slice(0, split));
   const lookup = name.slice(split + 2);
   if (!filter) return null;
-  const allowed =
-    filter.kind === 'value'
-      ? LOOKUPS[filter.lookups]
-      : filter.kind === 'relation'
-        ? LOOKUPS.relation
-        : LOOKUPS[filter.kind];
-  return allowed.includes(lookup) ? { filter, lookup } : null;
+  return filterLookups(filter).includes(lookup) ? { filter, lookup } : null;
 }
 
 async function buildCondition(
@@ -89,7 +88,82 @@ async function buildCondition(
       return relationCondition(q, ctx, model, filter, lookup, values);
     case 'value':
       return valueCondition(ctx, model, filter, lookup, values);
+    case 'network':
+      return networkCondition(model, filter, lookup, values);
+    case 'function':
+      return ctx.domain.filter(filter.function)(
+        { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings },
+        model,
+        values,
+      );
   }
+}
+
+/**
+ * IP filters on the hidden range columns: `within` (strictly inside), `within_include`, `contains`,
+ * `parent` (addresses inside), `exact` networks, `address` (with a mask exactly, without it the host), and
+ * `mask_length`. Values that are not IPs match nothing, as in NetBox.
+ */
+function networkCondition(
+  model: ModelInfo,
+  filter: Extract<FilterSpec, { kind: 'network' }>,
+  lookup: string,
+  values: string[],
+): Condition | string {
+  const column = `t0.${model.fields.get(filter.field)!.column!}`;
+  const [family, start, end, len] = ['family', 'start', 'end', 'len'].map((suffix) => `${column}_${suffix}`) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (filter.op === 'mask_length') {
+    const lengths: number[] = [];
+    for (const value of values) {
+      if (!/^\d+$/.test(value.trim())) return 'Enter a whole number.';
+      lengths.push(Number(value));
+    }
+    const comparisons: Record<string, string> = { lt: '<', lte: '<=', gt: '>', gte: '>=' };
+    if (lookup in comparisons)
+      return (qb) => qb.where((w) => lengths.forEach((n) => w.orWhere(len, comparisons[lookup]!, n)));
+    if (lookup === 'n') return (qb) => qb.whereNotIn(len, lengths);
+    return (qb) => qb.whereIn(len, lengths);
+  }
+  const parsed = values.map((v) => ({ text: v, ip: parseIp(v) }));
+  return (qb) =>
+    qb.where((w) => {
+      w.whereRaw('1 = 0');
+      for (const { text, ip } of parsed) {
+        if (!ip) continue;
+        const sameFamily = (x: Knex.QueryBuilder): Knex.QueryBuilder => x.where(family, ip.family);
+        switch (filter.op) {
+          case 'exact':
+            w.orWhere(column, `${ip.network}/${ip.len}`);
+            break;
+          case 'address':
+            if (text.includes('/')) w.orWhere(column, `${ip.address}/${ip.len}`);
+            else w.orWhere((x) => sameFamily(x).where(start, ip.host));
+            break;
+          case 'within':
+          case 'within_include':
+            w.orWhere((x) =>
+              sameFamily(x)
+                .where(start, '>=', ip.start)
+                .where(end, '<=', ip.end)
+                .where(len, filter.op === 'within' ? '>' : '>=', ip.len),
+            );
+            break;
+          case 'contains':
+            w.orWhere((x) =>
+              sameFamily(x).where(start, '<=', ip.start).where(end, '>=', ip.end).where(len, '<=', ip.len),
+            );
+            break;
+          case 'parent':
+            w.orWhere((x) => sameFamily(x).where(start, '>=', ip.start).where(start, '<=', ip.end));
+            break;
+        }
+      }
+    });
 }
 
 /** Resolves `path` (FK names from the model) to a function that wraps a condition on the final table. */
@@ -298,6 +372,19 @@ async function relationCondition(
   const { wrap } = viaPath(ctx, model, path.slice(0, -1));
   const last = path[path.length - 1]!;
   const owner = path.length === 1 ? model : viaPath(ctx, model, path.slice(0, -1)).target;
+  const lastField = owner.fields.get(last)!;
+  if (lastField.kind === 'm2m') {
+    // Objects that list one of the given objects in the many-to-many field.
+    const own = `${path.length === 1 ? 't0' : `p${path.length - 1}`}.id`;
+    const listed: Condition = (qb) => {
+      qb.whereIn(own, function listing() {
+        this.select('m.from_id')
+          .from({ m: lastField.through })
+          .whereIn('m.to_id', ids.length ? ids : [-1]);
+      });
+    };
+    return wrap(lookup === 'n' ? (qb) => qb.whereNot(listed) : listed);
+  }
   const fkColumn = `${path.length === 1 ? 't0' : `p${path.length - 1}`}.${owner.fields.get(last)!.column}`;
   const matches: Condition = (qb) =>
     qb.where((w) => {

@@ -33,6 +33,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   const readContext = async (q: Knex, state: RequestState): Promise<ReadContext> => ({
     schema,
     dialect: db.dialect,
+    settings,
     render: {
       apiRoot: state.apiRoot,
       siteRoot: state.siteRoot,
@@ -129,7 +130,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       // Cursor links need each page's last id, even when `fields` leaves it out.
       const keys = pagination.mode === 'cursor' && !requested.includes('id') ? ['id', ...requested] : requested;
       const query = restrict(res, baseQuery(q, model), restriction);
-      await applyFilters(q, { schema, dialect: db.dialect }, model, params, query);
+      await applyFilters(q, { schema, dialect: db.dialect, settings, domain: app.domain }, model, params, query);
       let count: number | null = null;
       const rows = query.clone();
       if (pagination.mode === 'offset') {

@@ -143,7 +143,24 @@ function describeField(schema: Schema, field: FieldSpec): Meta {
       break;
     case 'json':
     case 'object_types':
+    case 'm2m':
+    case 'generic_fk':
+    case 'ip_family':
+    case 'constant':
+    case 'computed':
       meta.type = 'field';
+      break;
+    case 'content_type':
+      meta.type = 'field';
+      if (!readOnly) {
+        meta.choices = field.targets
+          .map((label) => ({ value: label, display_name: `${schema.model(label).spec.verboseName}` }))
+          .sort((a, b) => a.display_name.localeCompare(b.display_name));
+      }
+      break;
+    case 'ip_network':
+    case 'ip_interface':
+      meta.type = 'string';
       break;
   }
   return meta;

@@ -3,6 +3,7 @@ import type { Settings } from '../config.js';
 import { orderColumn } from '../db/sql.js';
 import { ValidationError } from '../http/errors.js';
 import type { ModelInfo, Schema } from './schema.js';
+import type { FieldSpec, OrderingSpec } from '../spec.js';
 
 /** The keys a response renders: `fields` wins over `brief`, which wins over `omit`. */
 export function selectKeys(model: ModelInfo, params: URLSearchParams): string[] {
@@ -69,7 +70,7 @@ export function applyOrdering(
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const terms: { field: string; descending: boolean }[] = [];
+  const terms: OrderingSpec[] = [];
   for (const entry of requested) {
     const descending = entry.startsWith('-');
     const field = descending ? entry.slice(1) : entry;
@@ -84,19 +85,14 @@ export function applyOrdering(
     else {
       for (const term of target.spec.ordering) {
         const field = target.fields.get(term.field);
-        const column = term.field === 'id' ? 'id' : (field?.column ?? term.field);
-        orderColumn(
-          query,
-          `${alias}.${column}`,
-          descending !== term.descending,
-          nullable || (field?.nullable ?? false),
-        );
+        if (term.field === 'id' || !field || field.kind === 'fk') continue;
+        orderField(query, alias, field, descending !== term.descending, nullable);
       }
     }
     orderColumn(query, `${alias}.id`, descending, nullable);
   };
   if (terms.length === 0 && model.spec.tree) orderColumn(query, 't0._path', false, false);
-  for (const { field, descending } of terms) {
+  for (const { field, descending, nullsFirst } of terms) {
     if (field === 'id') {
       hasId = true;
       orderColumn(query, 't0.id', descending, false);
@@ -109,14 +105,35 @@ export function applyOrdering(
     const spec = model.fields.get(field)!;
     if (spec.kind === 'fk') {
       const target = schema.model(spec.target);
+      if (nullsFirst) query.orderByRaw(`(?? IS NULL) ${descending ? 'ASC' : 'DESC'}`, [`t0.${spec.column}`]);
       const alias = `o${++joins}`;
       query.leftJoin({ [alias]: target.table }, `${alias}.id`, `t0.${spec.column}`);
       addDefault(target, alias, descending, spec.nullable);
     } else {
-      orderColumn(query, `t0.${spec.column}`, descending, spec.nullable);
+      if (nullsFirst) query.orderByRaw(`(?? IS NULL) ${descending ? 'ASC' : 'DESC'}`, [`t0.${spec.column}`]);
+      orderField(query, 't0', spec, descending, false);
     }
   }
   if (!hasId) query.orderBy('t0.id', 'asc');
+}
+
+/** Orders by one field: IP fields by family, address and mask length; natural names by their sort key. */
+function orderField(
+  query: Knex.QueryBuilder,
+  alias: string,
+  field: FieldSpec,
+  descending: boolean,
+  nullable: boolean,
+): void {
+  const column = `${alias}.${field.column}`;
+  const mayBeNull = nullable || field.nullable;
+  if (field.kind === 'ip_network' || field.kind === 'ip_interface') {
+    for (const suffix of ['family', 'start', 'len']) orderColumn(query, `${column}_${suffix}`, descending, mayBeNull);
+  } else if (field.kind === 'string' && field.natural) {
+    orderColumn(query, `${column}_natural`, descending, mayBeNull);
+  } else {
+    orderColumn(query, column, descending, mayBeNull);
+  }
 }
 
 function isOrderable(model: ModelInfo, name: string): boolean {
@@ -125,5 +142,7 @@ function isOrderable(model: ModelInfo, name: string): boolean {
   if (name === 'created' || name === 'last_updated') return model.hasTimestamps;
   const field = model.fields.get(name);
   if (!field?.column || field.hidden || field.writeOnly) return false;
-  return !['json', 'list', 'object_types', 'password'].includes(field.kind);
+  return !['json', 'list', 'object_types', 'password', 'm2m', 'generic_fk', 'constant', 'computed'].includes(
+    field.kind,
+  );
 }

@@ -1,6 +1,7 @@
 import type { FieldSpec } from '../spec.js';
 import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
 import { isIP } from 'node:net';
+import { parseIp } from './ip.js';
 
 /** The outcome of parsing one written value: the stored value, or error messages for the field. */
 export type Parsed = { ok: true; value: unknown } | { ok: false; errors: string[] };
@@ -53,8 +54,31 @@ export function parseFieldValue(field: FieldSpec, value: unknown): Parsed {
         return fail(`Expected a list of items but got type "${pythonType(value)}".`);
       }
       return ok(value);
+    case 'content_type':
+      if (typeof value !== 'string' || !/^[a-z_]+\.[a-z0-9_]+$/.test(value)) {
+        return fail("Invalid value. Specify a content type as '<app_label>.<model_name>'.");
+      }
+      return field.targets.includes(value) ? ok(value) : fail(`Invalid content type: ${value}`);
+    case 'ip_network': {
+      const parsed = typeof value === 'string' ? parseIp(value) : null;
+      if (!parsed) return fail(`Invalid IP prefix format: ${String(value)}`);
+      if (parsed.address !== parsed.network) {
+        return fail(`${String(value).trim()} is not a valid prefix. Did you mean ${parsed.network}/${parsed.len}?`);
+      }
+      return ok(`${parsed.network}/${parsed.len}`);
+    }
+    case 'ip_interface': {
+      const parsed = typeof value === 'string' ? parseIp(value) : null;
+      if (!parsed) return fail(`Invalid IP address format: ${String(value)}`);
+      return ok(`${parsed.address}/${parsed.len}`);
+    }
     case 'fk':
-      throw new Error('FKs are resolved by the related-object resolver');
+    case 'm2m':
+    case 'generic_fk':
+    case 'ip_family':
+    case 'constant':
+    case 'computed':
+      throw new Error(`${field.kind} values are not parsed here`);
   }
 }
 
@@ -68,6 +92,10 @@ function parseString(field: FieldSpec & { kind: 'string' | 'password' }, value: 
     return fail(`Ensure this field has no more than ${field.maxLength} characters.`);
   }
   if (field.kind === 'password') return ok(text);
+  if (field.pattern && !new RegExp(field.pattern, 'u').test(text))
+    return fail(field.patternMessage ?? 'Enter a valid value.');
+  const cased = field.case === 'upper' ? text.toUpperCase() : field.case === 'lower' ? text.toLowerCase() : text;
+  if (cased !== text) return ok(cased);
   switch (field.format) {
     case 'slug':
       return SLUG.test(text)

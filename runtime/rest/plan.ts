@@ -25,7 +25,10 @@ export type KeyPlan =
   | { key: string; kind: 'constant'; value: unknown }
   | { key: string; kind: 'tags' }
   | { key: string; kind: 'custom_fields'; column: string }
-  | { key: string; kind: 'count'; count: CountSpec };
+  | { key: string; kind: 'count'; count: CountSpec }
+  /** Loaded per page after the rows: related lists, generic relations, computed values. */
+  | { key: string; kind: 'm2m' | 'computed'; field: FieldSpec }
+  | { key: string; kind: 'generic'; field: FieldSpec; typeColumn: string; idColumn: string };
 
 export interface Join {
   alias: string;
@@ -45,14 +48,17 @@ export interface Selection {
 const MAX_NESTING = 3;
 const cache = new WeakMap<ModelInfo, Map<string, Selection>>();
 
-/** The selection that renders `keys` of `model` (cached). */
-export function planSelection(schema: Schema, model: ModelInfo, keys: readonly string[]): Selection {
+/**
+ * The selection that renders `keys` of `model` (cached). `related` renders objects listed inside another
+ * (many-to-many, generic relations): loaded in their own batch, but with counts as nested objects show them.
+ */
+export function planSelection(schema: Schema, model: ModelInfo, keys: readonly string[], related = false): Selection {
   let perModel = cache.get(model);
   if (!perModel) cache.set(model, (perModel = new Map<string, Selection>()));
-  const cacheKey = keys.join(',');
+  const cacheKey = `${related ? 'related:' : ''}${keys.join(',')}`;
   const found = perModel.get(cacheKey);
   if (found) return found;
-  const state = { joins: [] as Join[], columns: {} as Record<string, string>, aliases: 0 };
+  const state = { joins: [] as Join[], columns: {} as Record<string, string>, aliases: 0, related };
   const plan = buildPlan(schema, model, keys, 't0', 0, state);
   const selection = { plan, joins: state.joins, columns: state.columns };
   perModel.set(cacheKey, selection);
@@ -63,6 +69,7 @@ interface BuildState {
   joins: Join[];
   columns: Record<string, string>;
   aliases: number;
+  related: boolean;
 }
 
 function select(state: BuildState, alias: string, column: string): string {
@@ -87,7 +94,23 @@ function buildPlan(
   for (const key of keys) {
     const field = model.fields.get(key);
     if (field) {
-      if (!field.column) {
+      if (field.kind === 'm2m' || field.kind === 'computed') {
+        if (!nested) plan.keys.push({ key, kind: field.kind, field });
+      } else if (field.kind === 'generic_fk') {
+        if (!nested) {
+          const typeField = model.fields.get(field.typeField)!;
+          const idField = model.fields.get(field.idField)!;
+          plan.keys.push({
+            key,
+            kind: 'generic',
+            field,
+            typeColumn: select(state, alias, typeField.column!),
+            idColumn: select(state, alias, idField.column!),
+          });
+        }
+      } else if (field.kind === 'constant') {
+        plan.keys.push({ key, kind: 'constant', value: field.value });
+      } else if (!field.column) {
         plan.keys.push({ key, kind: 'constant', value: null });
       } else if (field.kind === 'fk') {
         if (depth >= MAX_NESTING) continue;
@@ -110,7 +133,7 @@ function buildPlan(
     }
     const count = model.counts.get(key);
     if (count) {
-      if (!nested) plan.keys.push({ key, kind: 'count', count });
+      if (!nested && !state.related) plan.keys.push({ key, kind: 'count', count });
       else if (count.nested === 'zero') plan.keys.push({ key, kind: 'constant', value: 0 });
       continue;
     }

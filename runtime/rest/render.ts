@@ -11,10 +11,10 @@ export interface RenderContext {
   /** `http://host[:port][BASE_PATH]` */
   siteRoot: string;
   domain: DomainFunctions;
-  /** Tags per object id (only for the top-level model). */
-  tags?: Map<number, unknown[]>;
-  /** Count name → object id → count. */
-  counts?: Map<string, Map<number, number>>;
+  /** Values loaded per page (tags, counts, related lists, computed values): key → object id → value. */
+  batched?: Map<string, Map<number, unknown>>;
+  /** Generic relations: key → `<type>:<id>` → the target's nested representation. */
+  generic?: Map<string, Map<string, unknown>>;
   /** Custom fields rendered from the stored data (set by the custom-field layer). */
   customFields?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -114,9 +114,25 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
       };
     }
     case 'tags':
+    case 'm2m':
       return (_row, id, out, ctx) => {
-        out.tags = ctx.tags?.get(id) ?? [];
+        out[name] = ctx.batched?.get(name)?.get(id) ?? [];
       };
+    case 'computed':
+      return (_row, id, out, ctx) => {
+        out[name] = ctx.batched?.get(name)?.get(id) ?? null;
+      };
+    case 'generic': {
+      const { typeColumn, idColumn } = key;
+      return (row, _id, out, ctx) => {
+        const type = row[typeColumn];
+        const target = row[idColumn];
+        out[name] =
+          type === null || type === undefined || target === null || target === undefined
+            ? null
+            : (ctx.generic?.get(name)?.get(`${String(type)}:${Number(target)}`) ?? null);
+      };
+    }
     case 'custom_fields': {
       const column = key.column;
       return (row, _id, out, ctx) => {
@@ -126,7 +142,7 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
     }
     case 'count':
       return (_row, id, out, ctx) => {
-        out[name] = ctx.counts?.get(name)?.get(id) ?? 0;
+        out[name] = ctx.batched?.get(name)?.get(id) ?? 0;
       };
   }
 }

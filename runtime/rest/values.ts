@@ -17,6 +17,7 @@ export function decodeColumn(field: FieldSpec, raw: unknown): unknown {
     case 'integer':
     case 'decimal':
     case 'fk':
+    case 'ip_family':
       return typeof raw === 'number' ? raw : Number(raw);
     default:
       return raw;
@@ -51,6 +52,8 @@ export function presentValue(field: FieldSpec, value: unknown): unknown {
       return presentChoice(field, value);
     case 'datetime':
       return renderTimestamp(value as string | null);
+    case 'ip_family':
+      return value === null ? null : { value, label: value === 4 ? 'IPv4' : 'IPv6' };
     default:
       return value;
   }

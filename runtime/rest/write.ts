@@ -4,7 +4,7 @@ import type { Dialect } from '../db/connect.js';
 import { now } from '../db/clock.js';
 import type { AuthUser, DomainFunctions } from '../domain/types.js';
 import { FieldErrors, ValidationError } from '../http/errors.js';
-import type { FieldSpec, ForeignKeyField } from '../spec.js';
+import type { FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
 import { parseFieldValue, pythonType } from './parse-field.js';
 import { RelatedResolver } from './related.js';
 import type { ModelInfo, Schema } from './schema.js';
@@ -14,6 +14,8 @@ import { checkUniques } from './unique.js';
 import { decodeColumn, decodeJson, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
 import { hashPassword } from '../auth/passwords.js';
+import { parseIp } from './ip.js';
+import { naturalKey } from './natural.js';
 
 type Row = Record<string, unknown>;
 
@@ -121,6 +123,7 @@ export async function createObjects(
   const itemModel = ctx.schema.withRole('tagged_item');
   if (itemModel) for (const chunk of chunks(tagRows, 300)) await ctx.q(itemModel.table).insert(chunk);
 
+  await writeRelatedLists(ctx, model, items, true);
   for (const item of items)
     ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
   return { ids, transient: transientById(items) };
@@ -167,6 +170,7 @@ export async function updateObjects(
     ctx.changes.push({ action: 'update', model, id, before: item.existingRow, message: item.message });
   }
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
+  await writeRelatedLists(ctx, model, items, false);
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
 }
 
@@ -198,11 +202,14 @@ async function prepareItems(
 ): Promise<PreparedItem[]> {
   const objects = raw.map((r) => (isPlainObject(r.input) ? r.input : null));
   for (const field of model.writable) {
-    if (field.kind !== 'fk') continue;
+    if (field.kind !== 'fk' && !(field.kind === 'm2m' && !field.by)) continue;
     const target = ctx.schema.model(field.target);
     await ctx.resolver.prefetch(
       target,
-      objects.map((o) => o?.[field.name]),
+      objects.flatMap((o) => {
+        const value = o?.[field.name];
+        return Array.isArray(value) ? (value as unknown[]) : [value];
+      }),
     );
   }
   const tags = new TagResolver(ctx.q, ctx.schema);
@@ -297,6 +304,7 @@ async function parseInput(
     const resolved = await ctx.resolver.resolve(ctx.schema.model(field.target), value);
     return resolved.ok ? { ok: true, value: resolved.id } : { ok: false, errors: [resolved.error] };
   }
+  if (field.kind === 'm2m') return parseRelatedList(ctx, field, value);
   const parsed = parseFieldValue(field, value);
   if (parsed.ok && field.kind === 'object_types') {
     for (const label of parsed.value as string[]) {
@@ -310,6 +318,88 @@ async function parseInput(
   return parsed;
 }
 
+/** A many-to-many value: ids (DRF's primary-key list), or `by` attributes such as tag slugs. */
+async function parseRelatedList(
+  ctx: WriteContext,
+  field: ManyToManyField,
+  value: unknown,
+): Promise<{ ok: true; value: unknown } | { ok: false; errors: string[] }> {
+  if (!Array.isArray(value))
+    return { ok: false, errors: [`Expected a list of items but got type "${pythonType(value)}".`] };
+  const target = ctx.schema.model(field.target);
+  if (field.by) {
+    const column = target.fields.get(field.by)?.column ?? field.by;
+    const wanted = [...new Set(value.map(String))];
+    const rows = wanted.length
+      ? ((await ctx.q(target.table).whereIn(column, wanted).select('id', column)) as Row[])
+      : [];
+    const missing = wanted.find((v) => !rows.some((r) => String(r[column]) === v));
+    if (missing !== undefined) return { ok: false, errors: [`Object with ${field.by}=${missing} does not exist.`] };
+    return { ok: true, value: wanted.map((v) => Number(rows.find((r) => String(r[column]) === v)!.id)) };
+  }
+  const ids: number[] = [];
+  for (const item of value) {
+    if (typeof item !== 'number' && !(typeof item === 'string' && /^\d+$/.test(item))) {
+      return { ok: false, errors: [`Incorrect type. Expected pk value, received ${pythonType(item)}.`] };
+    }
+    const resolved = await ctx.resolver.resolve(target, item);
+    if (!resolved.ok) return { ok: false, errors: [`Invalid pk "${String(item)}" - object does not exist.`] };
+    if (!ids.includes(resolved.id)) ids.push(resolved.id);
+  }
+  return { ok: true, value: ids };
+}
+
+/** Replaces the related objects of many-to-many fields the bodies named (`values` hold the new ids). */
+async function writeRelatedLists(
+  ctx: WriteContext,
+  model: ModelInfo,
+  items: readonly PreparedItem[],
+  creating: boolean,
+): Promise<void> {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'm2m') continue;
+    const touched = items.filter(
+      (item) => Object.hasOwn(item.input, field.name) && Array.isArray(item.values[field.name]),
+    );
+    if (touched.length === 0) continue;
+    if (!creating) {
+      for (const chunk of chunks(
+        touched.map((i) => i.id!),
+        500,
+      ))
+        await ctx.q(field.through).whereIn('from_id', chunk).delete();
+    }
+    const rows = touched.flatMap((item) =>
+      (item.values[field.name] as number[]).map((to) => ({ from_id: item.id!, to_id: to })),
+    );
+    for (const chunk of chunks(rows, 400)) await ctx.q(field.through).insert(chunk);
+  }
+}
+
+/** A generic relation is a type and an id together, naming an object that exists. */
+async function checkGenericRelations(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'generic_fk') continue;
+    const written =
+      item.existing === null || [field.typeField, field.idField].some((name) => Object.hasOwn(item.input, name));
+    if (!written) continue;
+    const type = item.values[field.typeField] as string | null | undefined;
+    const id = item.values[field.idField] as number | null | undefined;
+    if ((type === null || type === undefined) && (id === null || id === undefined)) continue;
+    if (id === null || id === undefined) {
+      item.errors.add(field.idField, 'This field cannot be null.');
+      continue;
+    }
+    if (type === null || type === undefined) {
+      item.errors.add(field.typeField, 'This field cannot be null.');
+      continue;
+    }
+    const target = ctx.schema.model(type);
+    const found = (await ctx.q(target.table).where('id', id).first('id')) as Row | undefined;
+    if (!found) item.errors.add(field.idField, `Related object not found using the provided value: ${id}.`);
+  }
+}
+
 function defaultValue(field: FieldSpec): unknown {
   if (field.default === 'now' && field.kind === 'datetime') return now();
   if (field.default !== undefined) return structuredClone(field.default);
@@ -318,6 +408,8 @@ function defaultValue(field: FieldSpec): unknown {
 }
 
 async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
+  await checkGenericRelations(ctx, model, item);
+  if (item.errors.has()) return;
   if (model.spec.tree && item.existing && item.values.parent !== null && item.values.parent !== item.existing.parent) {
     if (await isSelfOrDescendant(ctx.q, model, item.id!, item.values.parent as number)) {
       item.errors.add('parent', `Cannot assign self or child ${model.spec.verboseName} as parent.`);
@@ -347,8 +439,8 @@ async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedI
 function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, timestamp: string): Row {
   const row: Row = {};
   for (const field of model.spec.fields) {
-    if (!field.column) continue;
-    row[field.column] = encodeColumn(field, item.values[field.name] ?? null, ctx.dialect);
+    if (!field.column || field.kind === 'ip_family') continue;
+    Object.assign(row, columnsOf(ctx, field, item.values[field.name] ?? null));
   }
   if (model.spec.tree) Object.assign(row, { _path: '', _depth: 0 });
   if (model.hasCustomFields) row.custom_field_data = JSON.stringify(item.customFields ?? {});
@@ -359,13 +451,31 @@ function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, time
 function updateRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Row {
   const changes: Row = {};
   for (const field of model.spec.fields) {
-    if (!field.column || !(field.name in item.values)) continue;
+    if (!field.column || field.kind === 'ip_family' || !(field.name in item.values)) continue;
     const value = item.values[field.name];
     if (sameValue(value, item.existing![field.name])) continue;
-    changes[field.column] = encodeColumn(field, value ?? null, ctx.dialect);
+    Object.assign(changes, columnsOf(ctx, field, value ?? null));
   }
   if (item.customFields) changes.custom_field_data = JSON.stringify(item.customFields);
   return changes;
+}
+
+/** A field's stored columns: IP fields also keep family, range and mask length; natural names a sort key. */
+function columnsOf(ctx: WriteContext, field: FieldSpec, value: unknown): Row {
+  const column = field.column!;
+  const row: Row = { [column]: encodeColumn(field, value, ctx.dialect) };
+  if (field.kind === 'ip_network' || field.kind === 'ip_interface') {
+    const ip = typeof value === 'string' ? parseIp(value) : null;
+    const interfaceAddress = field.kind === 'ip_interface';
+    Object.assign(row, {
+      [`${column}_family`]: ip?.family ?? null,
+      [`${column}_start`]: ip ? (interfaceAddress ? ip.host : ip.start) : null,
+      [`${column}_end`]: ip ? (interfaceAddress ? ip.host : ip.end) : null,
+      [`${column}_len`]: ip?.len ?? null,
+    });
+  }
+  if (field.kind === 'string' && field.natural) row[`${column}_natural`] = naturalKey(String(value ?? ''));
+  return row;
 }
 
 function sameValue(a: unknown, b: unknown): boolean {

@@ -25,9 +25,19 @@ export class Fixtures {
     const model = this.schema.model(label);
     const seq = nextSeq();
     const body: Record<string, unknown> = {};
+    const generic = model.spec.fields.filter((f) => f.kind === 'generic_fk');
+    const pairedFields = new Set(generic.flatMap((f) => (f.kind === 'generic_fk' ? [f.typeField, f.idField] : [])));
     for (const field of model.writable) {
-      if (!field.required || field.name in overrides) continue;
+      if (!field.required || field.name in overrides || pairedFields.has(field.name)) continue;
       body[field.name] = await this.value(model, field, seq);
+    }
+    // A required generic relation points at a new object of its first allowed type.
+    for (const field of generic) {
+      if (field.kind !== 'generic_fk' || !model.fields.get(field.typeField)?.required || field.typeField in overrides)
+        continue;
+      const target = field.targets[0]!;
+      body[field.typeField] = target;
+      body[field.idField] = (await this.create(target)).id;
     }
     return { ...body, ...overrides };
   }
@@ -103,6 +113,19 @@ export class Fixtures {
         const created = await this.create(field.target);
         return created.id;
       }
+      case 'm2m':
+        return [];
+      case 'content_type':
+        return field.targets[0];
+      case 'ip_network':
+        return `10.${(seq >> 8) & 255}.${seq & 255}.0/24`;
+      case 'ip_interface':
+        return `10.${(seq >> 8) & 255}.${seq & 255}.1/24`;
+      case 'generic_fk':
+      case 'ip_family':
+      case 'constant':
+      case 'computed':
+        return null;
     }
   }
 }
