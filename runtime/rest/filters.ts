@@ -161,6 +161,8 @@ function networkCondition(
           case 'parent':
             w.orWhere((x) => sameFamily(x).where(start, '>=', ip.start).where(start, '<=', ip.end));
             break;
+          case 'mask_length':
+            break;
         }
       }
     });
