@@ -186,6 +186,7 @@ function fieldFilters(
     case 'generic_fk':
     case 'constant':
     case 'computed':
+    case 'alias':
       return [];
   }
 }
@@ -202,11 +203,24 @@ function resolvePathFilter(
   const path: string[] = [];
   for (const [index, segment] of segments.entries()) {
     const field = current.fields.find((f) => f.name === segment);
-    if (!field?.column) {
+    if (!field?.column && field?.kind !== 'm2m') {
       error(`unknown field '${segment}' on '${current.label}'`);
       return null;
     }
     const last = index === segments.length - 1;
+    if (field.kind === 'm2m' && last) {
+      const target = models.get(field.target);
+      if (!target) return null;
+      const by = def.by ?? (name.endsWith('_id') ? 'id' : 'slug');
+      return {
+        kind: 'relation',
+        name,
+        path: [...path, segment],
+        target: target.label,
+        by,
+        tree: def.tree ?? target.tree,
+      };
+    }
     if (field.kind !== 'fk') {
       if (!last) {
         error(`'${segment}' on '${current.label}' is not an fk`);

@@ -27,7 +27,8 @@ export type FieldType =
   | 'ip_interface'
   | 'ip_family'
   | 'constant'
-  | 'computed';
+  | 'computed'
+  | 'alias';
 
 export interface FieldDef {
   type: FieldType;

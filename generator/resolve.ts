@@ -90,6 +90,7 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     model.brief = resolveKeyList(entry.def.brief, 'brief', model, defaultBrief(model), report);
     model.nested = resolveKeyList(entry.def.nested, 'nested', model, model.brief, report, true);
     model.filters = deriveFilters(entry.def, model, models, report);
+    checkDisplayPaths(model, models, report);
     checkSearch(entry.def, model, models, report);
   }
   for (const model of models.values()) {
@@ -176,10 +177,10 @@ function resolveField(
   choiceSets: Map<string, [string | number, string][]>,
   report: Reporter,
 ): FieldSpec | null {
-  const derived = ['m2m', 'generic_fk', 'ip_family', 'constant', 'computed'].includes(def.type);
+  const derived = ['m2m', 'generic_fk', 'ip_family', 'constant', 'computed', 'alias'].includes(def.type);
   const stored = def.stored ?? !derived;
   const nullable = def.nullable ?? false;
-  const readOnly = def.read_only ?? ['generic_fk', 'ip_family', 'constant', 'computed'].includes(def.type);
+  const readOnly = def.read_only ?? ['generic_fk', 'ip_family', 'constant', 'computed', 'alias'].includes(def.type);
   const hidden = def.hidden ?? false;
   const base = {
     name,
@@ -407,6 +408,10 @@ function resolveField(
       checkOnly(['of']);
       if (!def.of) report.error('of', "missing property 'of'");
       return { ...base, kind: 'ip_family', required: false, of: def.of ?? '' };
+    case 'alias':
+      checkOnly(['of']);
+      if (!def.of) report.error('of', "missing property 'of'");
+      return { ...base, kind: 'alias', required: false, of: def.of ?? '' };
     case 'constant':
       checkOnly(['value', 'schema']);
       return { ...base, kind: 'constant', required: false, value: def.value ?? null, schema: def.schema ?? {} };
@@ -442,6 +447,11 @@ function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): v
       if (id?.kind !== 'integer')
         report.error(`fields.${field.name}.id_field`, `'${field.idField}' is not an integer field`);
     }
+    if (field.kind === 'alias') {
+      const of = byName.get(field.of);
+      if (!of?.column || of.kind === 'alias')
+        report.error(`fields.${field.name}.of`, `'${field.of}' is not a stored field`);
+    }
     if (field.kind === 'ip_family') {
       const of = byName.get(field.of);
       if (of?.kind !== 'ip_network' && of?.kind !== 'ip_interface')
@@ -453,7 +463,8 @@ function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): v
 function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): DisplaySpec {
   const display = def.display ?? (model.fields.some((f) => f.name === 'name') ? 'name' : 'id');
   if (typeof display === 'object') {
-    for (const used of display.uses) checkColumnField(model, used, 'display.uses', report);
+    // Dotted uses follow FKs (checked against the targets once every model is resolved).
+    for (const used of display.uses) checkColumnField(model, used.split('.')[0]!, 'display.uses', report);
     return { kind: 'function', function: display.function, uses: display.uses };
   }
   if (display.includes('{')) {
@@ -465,7 +476,31 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
   return { kind: 'field', field: display };
 }
 
+function checkDisplayPaths(model: ModelSpec, models: Map<string, ModelSpec>, report: Reporter): void {
+  if (model.display.kind !== 'function') return;
+  for (const used of model.display.uses) {
+    const segments = used.split('.');
+    let current: ModelSpec | undefined = model;
+    for (const [index, segment] of segments.entries()) {
+      if (segment === 'id' && index === segments.length - 1) break;
+      const field: FieldSpec | undefined = current?.fields.find((f) => f.name === segment);
+      if (!field?.column) {
+        report.error('display.uses', `unknown field '${segment}' in '${used}'`);
+        break;
+      }
+      if (index < segments.length - 1) {
+        if (field.kind !== 'fk') {
+          report.error('display.uses', `'${segment}' in '${used}' is not an fk`);
+          break;
+        }
+        current = models.get(field.target);
+      }
+    }
+  }
+}
+
 function checkColumnField(model: ModelSpec, name: string, at: string, report: Reporter): void {
+  if (name === 'id') return;
   const field = model.fields.find((f) => f.name === name);
   if (!field) report.error(at, `unknown field '${name}'`);
   else if (!field.column) report.error(at, `field '${name}' is not stored`);
@@ -535,10 +570,17 @@ function resolveCounts(entry: ModelEntry, models: Map<string, ModelSpec>, report
     const counted = models.get(def.model);
     if (!counted) report.error(`counts.${name}.model`, `unknown model '${def.model}'`);
     else {
-      const fk = counted.fields.find((f) => f.name === def.field);
-      if (!fk || fk.kind !== 'fk' || fk.target !== entry.label) {
-        report.error(`counts.${name}.field`, `'${def.model}.${def.field}' is not an fk to '${entry.label}'`);
-      }
+      const relation = counted.fields.find((f) => f.name === def.field);
+      const points =
+        relation?.kind === 'fk' || relation?.kind === 'm2m'
+          ? relation.target === entry.label
+          : relation?.kind === 'generic_fk'
+            ? relation.targets.includes(entry.label)
+            : false;
+      if (!points)
+        report.error(`counts.${name}.field`, `'${def.model}.${def.field}' is not a relation to '${entry.label}'`);
+      if (def.cumulative && relation?.kind !== 'fk')
+        report.error(`counts.${name}.cumulative`, 'cumulative counts follow an fk');
     }
     if (def.cumulative && !model.tree)
       report.error(`counts.${name}.cumulative`, 'only tree models have cumulative counts');

@@ -124,6 +124,7 @@ function columnType(field: FieldSpec): ColumnType {
     case 'ip_family':
     case 'constant':
     case 'computed':
+    case 'alias':
       throw new Error(`${field.kind} fields have no column`);
   }
 }

@@ -33,6 +33,8 @@ export interface Settings {
   AUTO_MIGRATE: boolean;
   /** Largest accepted request body, in bytes. */
   MAX_BODY_SIZE: number;
+  /** Prefixes and IP addresses outside any VRF must be unique. */
+  ENFORCE_GLOBAL_UNIQUE: boolean;
   /** How long a server remembers a verified token (0: verify on every request). */
   TOKEN_CACHE_SECONDS: number;
   /** Allow creating legacy v1 tokens (plaintext stored in the database; deprecated). */
@@ -95,6 +97,7 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   },
   AUTO_MIGRATE: { kind: 'boolean', default: () => true },
   ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
+  ENFORCE_GLOBAL_UNIQUE: { kind: 'boolean', default: () => true },
   TOKEN_CACHE_SECONDS: {
     kind: 'integer',
     default: () => 2,

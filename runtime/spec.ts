@@ -172,6 +172,11 @@ export interface IpFamilyField extends FieldBase {
   kind: 'ip_family';
   of: string;
 }
+/** Renders another stored field's value under a second name (read-only). */
+export interface AliasField extends FieldBase {
+  kind: 'alias';
+  of: string;
+}
 /** A fixed value (for NetBox keys whose feature this service does not have, e.g. cables). */
 export interface ConstantField extends FieldBase {
   kind: 'constant';
@@ -206,14 +211,15 @@ export type FieldSpec =
   | IpField
   | IpFamilyField
   | ConstantField
-  | ComputedField;
+  | ComputedField
+  | AliasField;
 
 export type FieldKind = FieldSpec['kind'];
 
 /** A reverse count such as `site_count`, computed in one batched query per page. */
 export interface CountSpec {
   name: string;
-  /** The counted model and its FK field pointing at this model. */
+  /** The counted model and its FK, many-to-many or generic relation field pointing at this model. */
   model: string;
   field: string;
   /** Tree models: include objects attached to descendants. */

@@ -70,6 +70,9 @@ export interface Location {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
+  rack_count: number;
+  device_count: number;
+  prefix_count: number;
   comments: string;
   _depth: number;
 }
@@ -82,6 +85,7 @@ export interface LocationBrief {
   name: string;
   slug: string;
   description: string;
+  rack_count: number;
   _depth: number;
 }
 
@@ -93,6 +97,7 @@ export interface LocationNested {
   name: string;
   slug: string;
   description: string;
+  rack_count: number;
   _depth: number;
 }
 
@@ -114,7 +119,7 @@ export const locationSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_location',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -278,7 +283,29 @@ export const locationSpec: ModelSpec = {
       default: '',
     },
   ],
-  counts: [],
+  counts: [
+    {
+      name: 'rack_count',
+      model: 'dcim.rack',
+      field: 'location',
+      cumulative: true,
+      nested: 'zero',
+    },
+    {
+      name: 'device_count',
+      model: 'dcim.device',
+      field: 'location',
+      cumulative: true,
+      nested: 'zero',
+    },
+    {
+      name: 'prefix_count',
+      model: 'ipam.prefix',
+      field: '_location',
+      cumulative: false,
+      nested: 'omit',
+    },
+  ],
   output: [
     'id',
     'url',
@@ -296,11 +323,14 @@ export const locationSpec: ModelSpec = {
     'custom_fields',
     'created',
     'last_updated',
+    'rack_count',
+    'device_count',
+    'prefix_count',
     'comments',
     '_depth',
   ],
-  brief: ['id', 'url', 'display', 'name', 'slug', 'description', '_depth'],
-  nested: ['id', 'url', 'display', 'name', 'slug', 'description', '_depth'],
+  brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count', '_depth'],
+  nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments', 'facility'],
   filters: [
     {
@@ -522,7 +552,27 @@ export const locationSpec: ModelSpec = {
   indexes: [],
   validators: ['dcim.locationParentInSameSite'],
   hooks: {},
-  reverse: [{ model: 'dcim.location', field: 'parent', onDelete: 'cascade' }],
+  reverse: [
+    {
+      model: 'circuits.circuittermination',
+      field: 'termination',
+      onDelete: 'protect',
+      generic: true,
+    },
+    { model: 'dcim.device', field: 'location', onDelete: 'protect' },
+    { model: 'dcim.location', field: 'parent', onDelete: 'cascade' },
+    { model: 'dcim.rack', field: 'location', onDelete: 'set_null' },
+    { model: 'ipam.prefix', field: 'scope', onDelete: 'set_null', generic: true },
+    { model: 'ipam.prefix', field: '_location', onDelete: 'set_null' },
+    { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
+    {
+      model: 'virtualization.cluster',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'virtualization.cluster', field: '_location', onDelete: 'set_null' },
+  ],
 };
 
 /** Mounts `/dcim/locations/` and `/dcim/locations/{id}/` (relative to the API root). */

@@ -5,6 +5,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { RegionNested } from './region.js';
 import type { SiteGroupNested } from './sitegroup.js';
+import type { ASNNested } from '../ipam/asn.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 
 /** Values of site `status`: planned (Planned), staging (Staging), active (Active), decommissioning (Decommissioning), retired (Retired). */
@@ -54,6 +55,7 @@ export interface SiteWrite {
   /** GPS coordinate in decimal format (xx.yyyyyy) */
   longitude?: number | null;
   comments?: string;
+  asns?: number[];
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -85,10 +87,17 @@ export interface Site {
   latitude: number | null;
   longitude: number | null;
   comments: string;
+  asns: ASNNested[];
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
+  circuit_count: number;
+  device_count: number;
+  prefix_count: number;
+  rack_count: number;
+  virtualmachine_count: number;
+  vlan_count: number;
 }
 
 /** The brief representation of a site (`?brief=true`). */
@@ -129,7 +138,7 @@ export const siteSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_site',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -382,8 +391,66 @@ export const siteSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'asns',
+      label: 'ASNs',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'm2m',
+      required: false,
+      target: 'ipam.asn',
+      through: 'dcim_site_asns',
+      nested: null,
+    },
   ],
-  counts: [],
+  counts: [
+    {
+      name: 'circuit_count',
+      model: 'circuits.circuittermination',
+      field: 'termination',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'device_count',
+      model: 'dcim.device',
+      field: 'site',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'prefix_count',
+      model: 'ipam.prefix',
+      field: '_site',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'rack_count',
+      model: 'dcim.rack',
+      field: 'site',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'virtualmachine_count',
+      model: 'virtualization.virtualmachine',
+      field: 'site',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'vlan_count',
+      model: 'ipam.vlan',
+      field: 'site',
+      cumulative: false,
+      nested: 'omit',
+    },
+  ],
   output: [
     'id',
     'url',
@@ -403,10 +470,17 @@ export const siteSpec: ModelSpec = {
     'latitude',
     'longitude',
     'comments',
+    'asns',
     'tags',
     'custom_fields',
     'created',
     'last_updated',
+    'circuit_count',
+    'device_count',
+    'prefix_count',
+    'rack_count',
+    'virtualmachine_count',
+    'vlan_count',
   ],
   brief: ['id', 'url', 'display', 'name', 'description', 'slug'],
   nested: ['id', 'url', 'display', 'name', 'description', 'slug'],
@@ -549,6 +623,22 @@ export const siteSpec: ModelSpec = {
       valueKind: 'decimal',
       lookups: 'number',
     },
+    {
+      kind: 'relation',
+      name: 'asn_id',
+      path: ['asns'],
+      target: 'ipam.asn',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'asn',
+      path: ['asns'],
+      target: 'ipam.asn',
+      by: 'asn',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -605,7 +695,29 @@ export const siteSpec: ModelSpec = {
   indexes: [],
   validators: [],
   hooks: {},
-  reverse: [{ model: 'dcim.location', field: 'site', onDelete: 'cascade' }],
+  reverse: [
+    {
+      model: 'circuits.circuittermination',
+      field: 'termination',
+      onDelete: 'protect',
+      generic: true,
+    },
+    { model: 'dcim.device', field: 'site', onDelete: 'protect' },
+    { model: 'dcim.location', field: 'site', onDelete: 'cascade' },
+    { model: 'dcim.rack', field: 'site', onDelete: 'protect' },
+    { model: 'ipam.prefix', field: 'scope', onDelete: 'set_null', generic: true },
+    { model: 'ipam.prefix', field: '_site', onDelete: 'set_null' },
+    { model: 'ipam.vlan', field: 'site', onDelete: 'protect' },
+    { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
+    {
+      model: 'virtualization.cluster',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'virtualization.cluster', field: '_site', onDelete: 'set_null' },
+    { model: 'virtualization.virtualmachine', field: 'site', onDelete: 'protect' },
+  ],
 };
 
 /** Mounts `/dcim/sites/` and `/dcim/sites/{id}/` (relative to the API root). */

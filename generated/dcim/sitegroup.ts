@@ -54,6 +54,7 @@ export interface SiteGroup {
   created: string | null;
   last_updated: string | null;
   site_count: number;
+  prefix_count: number;
   comments: string;
   _depth: number;
 }
@@ -199,6 +200,13 @@ export const siteGroupSpec: ModelSpec = {
       cumulative: true,
       nested: 'zero',
     },
+    {
+      name: 'prefix_count',
+      model: 'ipam.prefix',
+      field: '_site_group',
+      cumulative: false,
+      nested: 'omit',
+    },
   ],
   output: [
     'id',
@@ -214,6 +222,7 @@ export const siteGroupSpec: ModelSpec = {
     'created',
     'last_updated',
     'site_count',
+    'prefix_count',
     'comments',
     '_depth',
   ],
@@ -345,8 +354,24 @@ export const siteGroupSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [
+    {
+      model: 'circuits.circuittermination',
+      field: 'termination',
+      onDelete: 'protect',
+      generic: true,
+    },
     { model: 'dcim.site', field: 'group', onDelete: 'set_null' },
     { model: 'dcim.sitegroup', field: 'parent', onDelete: 'cascade' },
+    { model: 'ipam.prefix', field: 'scope', onDelete: 'set_null', generic: true },
+    { model: 'ipam.prefix', field: '_site_group', onDelete: 'set_null' },
+    { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
+    {
+      model: 'virtualization.cluster',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'virtualization.cluster', field: '_site_group', onDelete: 'set_null' },
   ],
 };
 

@@ -53,7 +53,16 @@ export interface Tenant {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
+  circuit_count: number;
+  device_count: number;
+  ipaddress_count: number;
+  prefix_count: number;
+  rack_count: number;
   site_count: number;
+  virtualmachine_count: number;
+  vlan_count: number;
+  vrf_count: number;
+  cluster_count: number;
 }
 
 /** The brief representation of a tenant (`?brief=true`). */
@@ -188,8 +197,71 @@ export const tenantSpec: ModelSpec = {
   ],
   counts: [
     {
+      name: 'circuit_count',
+      model: 'circuits.circuit',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'device_count',
+      model: 'dcim.device',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'ipaddress_count',
+      model: 'ipam.ipaddress',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'prefix_count',
+      model: 'ipam.prefix',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'rack_count',
+      model: 'dcim.rack',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
       name: 'site_count',
       model: 'dcim.site',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'virtualmachine_count',
+      model: 'virtualization.virtualmachine',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'vlan_count',
+      model: 'ipam.vlan',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'vrf_count',
+      model: 'ipam.vrf',
+      field: 'tenant',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'cluster_count',
+      model: 'virtualization.cluster',
       field: 'tenant',
       cumulative: false,
       nested: 'omit',
@@ -209,7 +281,16 @@ export const tenantSpec: ModelSpec = {
     'custom_fields',
     'created',
     'last_updated',
+    'circuit_count',
+    'device_count',
+    'ipaddress_count',
+    'prefix_count',
+    'rack_count',
     'site_count',
+    'virtualmachine_count',
+    'vlan_count',
+    'vrf_count',
+    'cluster_count',
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'description'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description'],
@@ -321,8 +402,21 @@ export const tenantSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [
+    { model: 'circuits.circuit', field: 'tenant', onDelete: 'protect' },
+    { model: 'dcim.device', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.location', field: 'tenant', onDelete: 'protect' },
+    { model: 'dcim.rack', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.site', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.aggregate', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.asn', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.ipaddress', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.prefix', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.routetarget', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.vlan', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.vlangroup', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.vrf', field: 'tenant', onDelete: 'protect' },
+    { model: 'virtualization.cluster', field: 'tenant', onDelete: 'protect' },
+    { model: 'virtualization.virtualmachine', field: 'tenant', onDelete: 'protect' },
   ],
 };
 

@@ -222,6 +222,11 @@ function readProperty(
         always: field.kind !== 'computed' || !field.excludable,
       };
     }
+    if (field.kind === 'alias') {
+      const source = model.fields.find((f) => f.name === field.of)!;
+      const value = readValue(source);
+      return { schema: described(source.nullable ? withNull(value) : value, fieldDescription(field)), always: true };
+    }
     if (field.kind === 'constant' || field.kind === 'ip_family') {
       return { schema: described(readValue(field), fieldDescription(field)), always: true };
     }
@@ -351,6 +356,7 @@ function readValue(field: FieldSpec): Json {
       return field.schema;
     case 'm2m':
     case 'generic_fk':
+    case 'alias':
       return {};
     case 'choice': {
       const values = field.choices.map(([v]) => v);

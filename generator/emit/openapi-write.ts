@@ -191,6 +191,7 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
     case 'ip_family':
     case 'constant':
     case 'computed':
+    case 'alias':
       return {};
   }
 }

@@ -112,6 +112,7 @@ function valueType(model: ModelSpec, field: FieldSpec): string {
     case 'generic_fk':
     case 'constant':
     case 'computed':
+    case 'alias':
       return 'unknown';
   }
 }

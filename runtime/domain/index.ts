@@ -8,20 +8,25 @@ import type {
   PresentFunction,
   ValidatorFunction,
 } from './types.js';
-import { locationParentInSameSite } from './dcim.js';
-import { displayToken, displayUser, prepareToken, presentToken, validateUsername } from './users.js';
+import { circuitsFunctions } from './circuits.js';
+import { dcimFunctions } from './dcim.js';
+import { extrasFunctions } from './extras.js';
+import { ipamFunctions } from './ipam.js';
+import { usersFunctions } from './users.js';
+import { virtualizationFunctions } from './virtualization.js';
 
 /**
  * Named domain functions: model behaviour that YAML cannot declare. YAML refers to them as
- * `<module>.<function>`; the generated registry's type check proves that every name exists.
+ * `<module>.<function>`; the generated registry's type check proves that every name exists. Each module
+ * exports its own table (`<app>Functions`).
  */
 export const domainFunctions = {
-  'dcim.locationParentInSameSite': { kind: 'validator', fn: locationParentInSameSite },
-  'users.displayToken': { kind: 'display', fn: displayToken },
-  'users.displayUser': { kind: 'display', fn: displayUser },
-  'users.prepareToken': { kind: 'prepare', fn: prepareToken },
-  'users.presentToken': { kind: 'present', fn: presentToken },
-  'users.validateUsername': { kind: 'validator', fn: validateUsername },
+  ...circuitsFunctions,
+  ...dcimFunctions,
+  ...extrasFunctions,
+  ...ipamFunctions,
+  ...usersFunctions,
+  ...virtualizationFunctions,
 } satisfies Record<string, DomainEntry>;
 
 export type DomainFunctionName = keyof typeof domainFunctions;

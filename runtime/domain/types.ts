@@ -20,6 +20,8 @@ export interface WriteItemContext {
   settings: Settings;
   model: ModelInfo;
   user: AuthUser | null;
+  /** The object's id (null while creating). */
+  id: number | null;
   /** Field name → value after the write (existing values merged with the written ones; FKs as ids). */
   values: Record<string, unknown>;
   /** Field name → value before the write; null on create. */
@@ -37,6 +39,8 @@ export interface BatchContext {
   schema: Schema;
   dialect: Dialect;
   settings: Settings;
+  /** Rendered objects of any model (as nested in another object), loaded in one batch. */
+  load?: (label: string, keys: readonly string[], ids: readonly number[]) => Promise<Record<string, unknown>[]>;
 }
 
 /** Computes one value per object of a page (e.g. a prefix's children), in a bounded number of queries. */

@@ -1,6 +1,6 @@
 import { currentPepperId, randomToken, SECRET_LENGTH, KEY_LENGTH, tokenDigest } from '../auth/tokens.js';
 import { now } from '../db/clock.js';
-import type { WriteItemContext } from './types.js';
+import type { DomainEntry, WriteItemContext } from './types.js';
 
 /** `username`, or `username (First Last)` when the user has a name. */
 export function displayUser(values: Record<string, unknown>): string {
@@ -81,3 +81,12 @@ function checkExpiry(item: WriteItemContext): void {
 export function presentToken(object: Record<string, unknown>, transient: Record<string, unknown> | undefined): void {
   if ('token' in object) object.token = (transient?.token as string | undefined) ?? null;
 }
+
+/** The users app's domain functions, by the names YAML uses. */
+export const usersFunctions = {
+  'users.displayToken': { kind: 'display', fn: displayToken },
+  'users.displayUser': { kind: 'display', fn: displayUser },
+  'users.prepareToken': { kind: 'prepare', fn: prepareToken },
+  'users.presentToken': { kind: 'present', fn: presentToken },
+  'users.validateUsername': { kind: 'validator', fn: validateUsername },
+} satisfies Record<string, DomainEntry>;

@@ -55,9 +55,11 @@ export async function loadObjects(
         break;
       case 'computed': {
         const compute = ctx.render.domain.compute((key.field as ComputedField).function);
+        const load = (label: string, objectKeys: readonly string[], objectIds: readonly number[]) =>
+          loadObjectsByIds(q, ctx, ctx.schema.model(label), objectKeys, objectIds, true);
         batched.set(
           key.key,
-          await compute({ q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings }, model, ids),
+          await compute({ q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, load }, model, ids),
         );
         break;
       }
@@ -214,9 +216,24 @@ async function loadCount(
   ids: number[],
 ): Promise<Map<number, number>> {
   const counted = ctx.schema.model(count.model);
-  const column = counted.fields.get(count.field)?.column ?? `${count.field}_id`;
+  const relation = counted.fields.get(count.field)!;
+  const column = relation.column ?? `${count.field}_id`;
   let rows: Row[];
-  if (count.cumulative) {
+  if (relation.kind === 'm2m') {
+    rows = (await q(relation.through)
+      .whereIn('to_id', ids)
+      .groupBy('to_id')
+      .select({ k: 'to_id' })
+      .count({ n: '*' })) as Row[];
+  } else if (relation.kind === 'generic_fk') {
+    const idColumn = counted.fields.get(relation.idField)!.column!;
+    rows = (await q(counted.table)
+      .where(counted.fields.get(relation.typeField)!.column!, model.label)
+      .whereIn(idColumn, ids)
+      .groupBy(idColumn)
+      .select({ k: idColumn })
+      .count({ n: '*' })) as Row[];
+  } else if (count.cumulative) {
     rows = (await q({ a: model.table })
       .join({ d: model.table }, function joinDescendants() {
         this.on(q.raw(descendantOrSelf(ctx.dialect, 'd', 'a')));

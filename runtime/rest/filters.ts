@@ -342,12 +342,14 @@ async function relationCondition(
   const given = values.filter((v) => v !== 'null');
   let ids: number[] = [];
   if (given.length > 0) {
-    const byId = filter.by === 'id';
+    const byField = target.fields.get(filter.by);
+    // Ids and numeric attributes (an ASN's number) only match numbers.
+    const byId = filter.by === 'id' || byField?.kind === 'integer';
     if (byId) {
-      const bad = given.find((v) => !/^\d+$/.test(v.trim()));
+      const bad = given.find((v) => !/^\d+$/.test(v.trim()) || !Number.isSafeInteger(Number(v)));
       if (bad !== undefined) return invalidChoice(bad);
     }
-    const column = byId ? 'id' : (target.fields.get(filter.by)?.column ?? filter.by);
+    const column = filter.by === 'id' ? 'id' : (byField?.column ?? filter.by);
     const keys = byId ? given.map(Number) : given;
     const found = (await q(target.table)
       .whereIn(column, keys)

@@ -148,6 +148,7 @@ function describeField(schema: Schema, field: FieldSpec): Meta {
     case 'ip_family':
     case 'constant':
     case 'computed':
+    case 'alias':
       meta.type = 'field';
       break;
     case 'content_type':

@@ -78,6 +78,7 @@ export function parseFieldValue(field: FieldSpec, value: unknown): Parsed {
     case 'ip_family':
     case 'constant':
     case 'computed':
+    case 'alias':
       throw new Error(`${field.kind} values are not parsed here`);
   }
 }

@@ -78,6 +78,24 @@ function select(state: BuildState, alias: string, column: string): string {
   return name;
 }
 
+/** Selects `a.b.c`: joins the FKs `a` and `b`, then selects column `c` (a plain name selects its column). */
+function selectPath(schema: Schema, state: BuildState, model: ModelInfo, alias: string, path: string): string {
+  const segments = path.split('.');
+  let current = model;
+  let currentAlias = alias;
+  for (const segment of segments.slice(0, -1)) {
+    const field = current.fields.get(segment);
+    if (field?.kind !== 'fk') throw new Error(`${current.label}.${segment} is not an fk`);
+    const target = schema.model(field.target);
+    const joinAlias = `t${++state.aliases}`;
+    state.joins.push({ alias: joinAlias, table: target.table, from: `${currentAlias}.${field.column}` });
+    current = target;
+    currentAlias = joinAlias;
+  }
+  const last = segments[segments.length - 1]!;
+  return select(state, currentAlias, current.fields.get(last)?.column ?? last);
+}
+
 function buildPlan(
   schema: Schema,
   model: ModelInfo,
@@ -110,6 +128,9 @@ function buildPlan(
         }
       } else if (field.kind === 'constant') {
         plan.keys.push({ key, kind: 'constant', value: field.value });
+      } else if (field.kind === 'alias') {
+        const source = model.fields.get(field.of)!;
+        plan.keys.push({ key, kind: 'value', field: source, column: select(state, alias, source.column!) });
       } else if (!field.column) {
         plan.keys.push({ key, kind: 'constant', value: null });
       } else if (field.kind === 'fk') {
@@ -147,10 +168,7 @@ function buildPlan(
         const display = model.spec.display;
         const uses = display.kind === 'field' ? [display.field] : display.uses;
         const columns: Record<string, string> = {};
-        for (const name of uses) {
-          const used = model.fields.get(name);
-          columns[name] = select(state, alias, used?.column ?? name);
-        }
+        for (const name of uses) columns[name] = selectPath(schema, state, model, alias, name);
         plan.keys.push({ key, kind: 'display', columns });
         break;
       }

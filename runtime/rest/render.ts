@@ -161,6 +161,21 @@ function valueConverter(field: FieldSpec): (raw: unknown) => unknown {
   }
 }
 
+/**
+ * `{field}` placeholders; a `[bracketed part]` is left out when any field in it is empty, so that
+ * `{name}[ ({label})]` renders `eth0 (uplink)` or just `eth0`.
+ */
+function renderTemplate(template: string, value: (name: string) => unknown): string {
+  const text = (name: string): string => String(value(name) ?? '');
+  const fill = (part: string): string => part.replace(/\{([a-z_][a-z0-9_]*)\}/g, (_, name: string) => text(name));
+  return template
+    .replace(/\[([^\]]*)\]/g, (_, part: string) => {
+      const names = [...part.matchAll(/\{([a-z_][a-z0-9_]*)\}/g)].map((m) => m[1]!);
+      return names.every((name) => text(name) !== '') ? fill(part) : '';
+    })
+    .replace(/\{([a-z_][a-z0-9_]*)\}/g, (_, name: string) => text(name));
+}
+
 /** A model's display text from its field values (a field, a `{field}` template or a domain function). */
 export function computeDisplay(
   domain: DomainFunctions,
@@ -171,7 +186,7 @@ export function computeDisplay(
     case 'field':
       return String(value(display.field) ?? '');
     case 'template':
-      return display.template.replace(/\{([a-z_][a-z0-9_]*)\}/g, (_, name: string) => String(value(name) ?? ''));
+      return renderTemplate(display.template, value);
     case 'function':
       return domain.display(display.function, Object.fromEntries(display.uses.map((name) => [name, value(name)])));
   }

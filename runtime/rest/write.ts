@@ -423,6 +423,7 @@ async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedI
     settings: ctx.settings,
     model,
     user: ctx.user,
+    id: item.id,
     values: item.values,
     existing: item.existing,
     input: item.input,

@@ -21,11 +21,13 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
     expect(root.body.status).toBe(`${app.baseUrl}/api/status/`);
     expect(root.body.plugins).toBe(`${app.baseUrl}/api/plugins/`);
     const dcim = await app.api.get('/api/dcim/');
-    expect(dcim.body).toEqual({
+    expect(Object.keys(dcim.body)).toEqual([...Object.keys(dcim.body)].sort());
+    expect(dcim.body).toMatchObject({
       locations: `${app.baseUrl}/api/dcim/locations/`,
       regions: `${app.baseUrl}/api/dcim/regions/`,
       'site-groups': `${app.baseUrl}/api/dcim/site-groups/`,
       sites: `${app.baseUrl}/api/dcim/sites/`,
+      devices: `${app.baseUrl}/api/dcim/devices/`,
     });
     expect(Object.keys((await app.api.get('/api/tenancy/')).body)).toEqual(['tenant-groups', 'tenants']);
     expect((await app.api.get('/api/plugins/')).body).toEqual({});

@@ -227,9 +227,16 @@ describe('OpenAPI document of the repository models', () => {
           color: '9e9e9e',
         },
       ],
+      asns: [],
       custom_fields: {},
       created: '2026-01-01T00:00:00.123456Z',
       last_updated: '2026-01-01T00:00:00Z',
+      circuit_count: 0,
+      device_count: 2,
+      prefix_count: 0,
+      rack_count: 1,
+      virtualmachine_count: 0,
+      vlan_count: 0,
     };
     expect(check('Site', site)).toBeNull();
     expect(check('SelectedSite', { id: 1, name: 'S1' })).toBeNull();
@@ -284,12 +291,15 @@ describe('OpenAPI document of the repository models', () => {
 
   it('describes the roots, status, schema and token provisioning', () => {
     expect(Object.keys(doc.paths['/api/'].get.responses['200'].content['application/json'].schema.properties)).toEqual([
+      'circuits',
       'dcim',
       'extras',
+      'ipam',
       'plugins',
       'status',
       'tenancy',
       'users',
+      'virtualization',
     ]);
     expect(doc.paths['/api/schema/'].get.security).toEqual([]);
     const provision = doc.paths['/api/users/tokens/provision/'].post;

@@ -4,6 +4,15 @@ import type { ApiClient } from './client.js';
 
 let sequence = 0;
 
+/**
+ * Optional fields that a model's domain rules require (a VM runs somewhere; a circuit termination attaches
+ * to something): the fixtures fill them like required ones.
+ */
+const REQUIRED_BY_RULES: Record<string, string[]> = {
+  'virtualization.virtualmachine': ['cluster'],
+  'circuits.circuittermination': ['termination_type'],
+};
+
 /** A number unique within the test process (for unique names). */
 export function nextSeq(): number {
   sequence += 1;
@@ -27,14 +36,15 @@ export class Fixtures {
     const body: Record<string, unknown> = {};
     const generic = model.spec.fields.filter((f) => f.kind === 'generic_fk');
     const pairedFields = new Set(generic.flatMap((f) => (f.kind === 'generic_fk' ? [f.typeField, f.idField] : [])));
+    const extra = REQUIRED_BY_RULES[label] ?? [];
+    const required = (name: string): boolean => model.fields.get(name)?.required === true || extra.includes(name);
     for (const field of model.writable) {
-      if (!field.required || field.name in overrides || pairedFields.has(field.name)) continue;
+      if (!required(field.name) || field.name in overrides || pairedFields.has(field.name)) continue;
       body[field.name] = await this.value(model, field, seq);
     }
     // A required generic relation points at a new object of its first allowed type.
     for (const field of generic) {
-      if (field.kind !== 'generic_fk' || !model.fields.get(field.typeField)?.required || field.typeField in overrides)
-        continue;
+      if (field.kind !== 'generic_fk' || !required(field.typeField) || field.typeField in overrides) continue;
       const target = field.targets[0]!;
       body[field.typeField] = target;
       body[field.idField] = (await this.create(target)).id;
@@ -50,8 +60,10 @@ export class Fixtures {
   ): Promise<Record<string, unknown>[]> {
     const model = this.schema.model(label);
     const shared: Record<string, unknown> = {};
+    // Dependencies are shared unless a uniqueness rule involves them (each circuit has one A side).
+    const inUnique = (name: string): boolean => model.spec.uniques.some((u) => u.fields.includes(name));
     for (const field of model.writable) {
-      if (field.kind === 'fk' && field.required && !(field.name in overrides))
+      if (field.kind === 'fk' && field.required && !(field.name in overrides) && !inUnique(field.name))
         shared[field.name] = (await this.create(field.target)).id;
     }
     const bodies: Record<string, unknown>[] = [];
@@ -86,14 +98,17 @@ export class Fixtures {
             return 'Europe/Paris';
           default:
             return text(
-              `${model.spec.name} ${field.name} ${seq}`.replace(/\s+/g, field.name === 'username' ? '_' : ' '),
+              `${seq} ${model.spec.name} ${field.name}`.replace(/\s+/g, field.name === 'username' ? '_' : ' '),
             );
         }
       }
       case 'password':
         return 'Str0ng-Password-1';
-      case 'integer':
+      case 'integer': {
+        // Unique numbers (ASNs…) differ per object; others take the smallest valid value.
+        if (field.unique) return Math.min((field.min ?? 0) + seq, field.max ?? Number.MAX_SAFE_INTEGER);
         return field.min ?? (field.max !== undefined ? Math.min(1, field.max) : 1);
+      }
       case 'decimal':
         return field.min !== undefined && field.min > 1 ? field.min : 1;
       case 'boolean':
@@ -125,6 +140,7 @@ export class Fixtures {
       case 'ip_family':
       case 'constant':
       case 'computed':
+      case 'alias':
         return null;
     }
   }
