@@ -47,12 +47,35 @@ export interface TagRow {
   color: string;
 }
 
-/** The three queries of a list page. Timestamps come back in the stored form `…SS.ffffffZ`. */
+/** An ASN of one site. */
+export interface AsnRow {
+  site_id: number;
+  id: number;
+  asn: number;
+  description: string;
+}
+
+/** The related-object counts of one site. */
+export interface CountRow {
+  id: number;
+  circuit_count: number;
+  device_count: number;
+  prefix_count: number;
+  rack_count: number;
+  virtualmachine_count: number;
+  vlan_count: number;
+}
+
+/** The five queries of a list page. Timestamps come back in the stored form `…SS.ffffffZ`. */
 export interface PageSource {
   count(): Promise<number>;
   page(limit: number, offset: number): Promise<SiteRow[]>;
   /** Tags of these sites in the tag model's order (weight, name, id). */
   tags(siteIds: readonly number[]): Promise<TagRow[]>;
+  /** ASNs of these sites in the ASN model's order (asn, id). */
+  asns(siteIds: readonly number[]): Promise<AsnRow[]>;
+  /** Circuit terminations, devices, prefixes, racks, virtual machines and VLANs at these sites. */
+  counts(siteIds: readonly number[]): Promise<CountRow[]>;
   close(): Promise<void>;
 }
 
@@ -74,6 +97,23 @@ FROM extras_taggeditem ti JOIN extras_tag tg ON tg.id = ti.tag_id
 WHERE ti.object_type = 'dcim.site' AND ti.object_id IN `;
 const TAGS_ORDER = ' ORDER BY tg.weight, tg.name, tg.id';
 
+const ASNS_SQL = `
+SELECT sa.from_id AS site_id, a.id, a.asn, a.description
+FROM dcim_site_asns sa JOIN ipam_asn a ON a.id = sa.to_id
+WHERE sa.from_id IN `;
+const ASNS_ORDER = ' ORDER BY a.asn, a.id';
+
+/** One correlated count per related table, for the page's sites only. */
+const COUNTS_SQL = `
+SELECT s.id,
+  (SELECT count(*) FROM circuits_circuittermination x WHERE x._site_id = s.id) AS circuit_count,
+  (SELECT count(*) FROM dcim_device x WHERE x.site_id = s.id) AS device_count,
+  (SELECT count(*) FROM ipam_prefix x WHERE x._site_id = s.id) AS prefix_count,
+  (SELECT count(*) FROM dcim_rack x WHERE x.site_id = s.id) AS rack_count,
+  (SELECT count(*) FROM virtualization_virtualmachine x WHERE x.site_id = s.id) AS virtualmachine_count,
+  (SELECT count(*) FROM ipam_vlan x WHERE x.site_id = s.id) AS vlan_count
+FROM dcim_site s WHERE s.id IN `;
+
 /** better-sqlite3 on the service's SQLite file (a second connection; WAL lets both read). */
 export function openSqliteSource(file: string): PageSource {
   const conn = new Sqlite(file, { fileMustExist: true });
@@ -82,6 +122,19 @@ export function openSqliteSource(file: string): PageSource {
   const page = conn.prepare<[number, number], SiteRow>(`${PAGE_SQL} LIMIT ? OFFSET ?`);
   // One prepared statement per IN-list length; a page size rarely varies.
   const tagStatements = new Map<number, Sqlite.Statement<number[], TagRow>>();
+  const asnStatements = new Map<number, Sqlite.Statement<number[], AsnRow>>();
+  const countStatements = new Map<number, Sqlite.Statement<number[], CountRow>>();
+  const byLength = <T>(cache: Map<number, Sqlite.Statement<number[], T>>, sql: (list: string) => string) => {
+    return async (ids: readonly number[]): Promise<T[]> => {
+      if (ids.length === 0) return [];
+      let statement = cache.get(ids.length);
+      if (!statement) {
+        statement = conn.prepare<number[], T>(sql(`(${ids.map(() => '?').join(',')})`));
+        cache.set(ids.length, statement);
+      }
+      return statement.all(...ids);
+    };
+  };
   return {
     count: async () => count.get()!.n,
     page: async (limit, offset) => page.all(limit, offset),
@@ -94,6 +147,8 @@ export function openSqliteSource(file: string): PageSource {
       }
       return statement.all(...ids);
     },
+    asns: byLength(asnStatements, (list) => `${ASNS_SQL}${list}${ASNS_ORDER}`),
+    counts: byLength(countStatements, (list) => `${COUNTS_SQL}${list}`),
     close: async () => {
       conn.close();
     },
@@ -135,6 +190,16 @@ export function openPostgresSource(url: string): PageSource {
       if (ids.length === 0) return [];
       const text = `${TAGS_SQL}(SELECT unnest($1::bigint[]))${TAGS_ORDER}`;
       return (await pool.query<TagRow>({ name: 'bench_tags', text, values: [ids] })).rows;
+    },
+    asns: async (ids) => {
+      if (ids.length === 0) return [];
+      const text = `${ASNS_SQL}(SELECT unnest($1::bigint[]))${ASNS_ORDER}`;
+      return (await pool.query<AsnRow>({ name: 'bench_asns', text, values: [ids] })).rows;
+    },
+    counts: async (ids) => {
+      if (ids.length === 0) return [];
+      const text = `${COUNTS_SQL}(SELECT unnest($1::bigint[]))`;
+      return (await pool.query<CountRow>({ name: 'bench_counts', text, values: [ids] })).rows;
     },
     close: () => pool.end(),
   };

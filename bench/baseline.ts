@@ -1,12 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { PageSource, SiteRow, TagRow } from './baseline-sources.js';
+import type { AsnRow, CountRow, PageSource, SiteRow, TagRow } from './baseline-sources.js';
 import { closeServer } from './service.js';
 
 /**
  * The baseline: the least work that honestly answers `GET /api/dcim/sites/?limit=N[&offset=M]` with the same
- * JSON as the service — bare node:http, one count query, one joined page query, one tags query, and the
- * objects built by hand. It skips what a real service must also do (authentication, permissions, filters,
+ * JSON as the service — bare node:http, one count query, one joined page query, one query each for the tags,
+ * the ASNs and the related-object counts of the page, and the objects built by hand. It skips what a real service must also do (authentication, permissions, filters,
  * error bodies, request ids), so its rate is an upper bound the service is measured against.
  */
 
@@ -70,7 +70,10 @@ async function answer(
 
   const count = await source.count();
   const rows = await source.page(limit, offset);
-  const tags = await source.tags(rows.map((r) => r.id));
+  const ids = rows.map((r) => r.id);
+  const tags = await source.tags(ids);
+  const asns = await source.asns(ids);
+  const counts = new Map((await source.counts(ids)).map((c) => [Number(c.id), c]));
 
   const api = `${origin}/api`;
   const tagsBySite = new Map<number, unknown[]>();
@@ -78,6 +81,12 @@ async function answer(
     let list = tagsBySite.get(tag.object_id);
     if (!list) tagsBySite.set(tag.object_id, (list = []));
     list.push(renderTag(origin, api, tag));
+  }
+  const asnsBySite = new Map<number, unknown[]>();
+  for (const asn of asns) {
+    let list = asnsBySite.get(asn.site_id);
+    if (!list) asnsBySite.set(asn.site_id, (list = []));
+    list.push(renderAsn(api, asn));
   }
   const link = (nextOffset: number | null): string => {
     const target = new URL(url.href);
@@ -90,12 +99,21 @@ async function answer(
     count,
     next: offset + limit < count ? link(offset + limit) : null,
     previous: offset > 0 ? link(offset - limit <= 0 ? null : offset - limit) : null,
-    results: rows.map((row) => renderSite(origin, api, row, tagsBySite.get(row.id) ?? [])),
+    results: rows.map((row) =>
+      renderSite(origin, api, row, tagsBySite.get(row.id) ?? [], asnsBySite.get(row.id) ?? [], counts.get(row.id)),
+    ),
   };
   return { status: 200, body: JSON.stringify(page) };
 }
 
-function renderSite(origin: string, api: string, row: SiteRow, tags: unknown[]): Record<string, unknown> {
+function renderSite(
+  origin: string,
+  api: string,
+  row: SiteRow,
+  tags: unknown[],
+  asns: unknown[],
+  counts: CountRow | undefined,
+): Record<string, unknown> {
   return {
     id: row.id,
     url: `${api}/dcim/sites/${row.id}/`,
@@ -131,10 +149,28 @@ function renderSite(origin: string, api: string, row: SiteRow, tags: unknown[]):
     latitude: row.latitude,
     longitude: row.longitude,
     comments: row.comments,
+    asns,
     tags,
     custom_fields: {},
     created: renderTimestamp(row.created),
     last_updated: renderTimestamp(row.last_updated),
+    circuit_count: Number(counts?.circuit_count ?? 0),
+    device_count: Number(counts?.device_count ?? 0),
+    prefix_count: Number(counts?.prefix_count ?? 0),
+    rack_count: Number(counts?.rack_count ?? 0),
+    virtualmachine_count: Number(counts?.virtualmachine_count ?? 0),
+    vlan_count: Number(counts?.vlan_count ?? 0),
+  };
+}
+
+function renderAsn(api: string, asn: AsnRow): Record<string, unknown> {
+  const number = Number(asn.asn);
+  return {
+    id: asn.id,
+    url: `${api}/ipam/asns/${asn.id}/`,
+    display: `AS${number}`,
+    asn: number,
+    description: asn.description,
   };
 }
 

@@ -26,7 +26,13 @@ export interface TargetResult {
 export interface DatabaseResult {
   database: string;
   skipped?: string;
-  seed?: { sites: number; totalMs: number; chunkMs: number[] };
+  seed?: {
+    sites: number;
+    totalMs: number;
+    chunkMs: number[];
+    /** Devices and config contexts seeded after the sites (for the device list scenarios). */
+    devices?: { devices: number; contexts: number; totalMs: number };
+  };
   /** Cores' worth of CPU other processes used while we measured (null when unknown). */
   otherProcessesCores?: number | null;
   cores?: number;
@@ -48,6 +54,12 @@ export function printDatabase(result: DatabaseResult): void {
       `${result.database} — seeded ${seed.sites.toLocaleString('en')} sites through the API in ${(seed.totalMs / 1000).toFixed(1)} s ` +
         `(${chunks.length} bulk POSTs, median ${median.toFixed(0)} ms each)`,
     );
+    if (seed.devices) {
+      const { devices, contexts, totalMs } = seed.devices;
+      console.log(
+        `  then ${devices.toLocaleString('en')} devices and ${contexts} config contexts matching all of them in ${(totalMs / 1000).toFixed(1)} s`,
+      );
+    }
   }
   const rows = result.scenarios.map((s) => [
     s.name,

@@ -15,13 +15,15 @@ import {
 } from './report.js';
 import { watchCpu } from './noise.js';
 import { seedThroughApi } from './seed.js';
+import { seedDevices } from './seed-devices.js';
 import { startService, type RunningService } from './service.js';
 import { verifySamePages } from './verify.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
  * Options: --db sqlite,postgres  --duration <s per scenario>  --warmup <s>  --concurrency <n>  --sites <n>
- * --bulk-runs <n>  --rounds <n>  --out <file> (default bench/results/latest.json, git-ignored).
+ * --devices <n>  --contexts <n>  --bulk-runs <n>  --rounds <n>  --out <file> (default
+ * bench/results/latest.json, git-ignored).
  * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
  */
@@ -32,6 +34,9 @@ interface Options {
   warmupMs: number;
   concurrency: number;
   sites: number;
+  /** Devices (with a site, role, type, platform, tenant and tag) and config contexts matching all of them. */
+  devices: number;
+  contexts: number;
   bulkRuns: number;
   bulkSize: number;
   /** Alternating rounds of the baseline and the complete list. */
@@ -43,6 +48,7 @@ const LIST_PATH = '/api/dcim/sites/?limit=50';
 const BASELINE_NAME = 'baseline list ?limit=50 (node:http + driver)';
 const LIST_NAME = 'GET list ?limit=50 (complete)';
 const BULK_NAME = 'POST bulk of 1,000 sites';
+const DEVICE_LIST_PATH = '/api/dcim/devices/?limit=50';
 
 function readOptions(argv: string[]): Options {
   const { values } = parseArgs({
@@ -53,6 +59,8 @@ function readOptions(argv: string[]): Options {
       warmup: { type: 'string', default: '2' },
       concurrency: { type: 'string', default: '8' },
       sites: { type: 'string', default: '10000' },
+      devices: { type: 'string', default: '1000' },
+      contexts: { type: 'string', default: '20' },
       'bulk-runs': { type: 'string', default: '5' },
       rounds: { type: 'string', default: '3' },
       out: {
@@ -79,6 +87,8 @@ function readOptions(argv: string[]): Options {
     warmupMs: nonNegative('warmup', values.warmup) * 1000,
     concurrency: Math.round(positive('concurrency', values.concurrency)),
     sites: Math.round(positive('sites', values.sites)),
+    devices: Math.round(positive('devices', values.devices)),
+    contexts: Math.round(nonNegative('contexts', values.contexts)),
     bulkRuns: Math.round(positive('bulk-runs', values['bulk-runs'])),
     bulkSize: 1000,
     rounds: Math.round(positive('rounds', values.rounds)),
@@ -97,6 +107,13 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
       tags: 10,
       chunk: 1000,
     });
+    log(`${database.label}: seeding ${options.devices} devices and ${options.contexts} config contexts…`);
+    const devices = await seedDevices(service.port, service.authorization, seed.refs, seed.siteIds, {
+      devices: options.devices,
+      contexts: options.contexts,
+      chunk: 500,
+    });
+    log(`${database.label}: devices seeded in ${(devices.totalMs / 1000).toFixed(1)} s`);
     // Autovacuum would analyze the fresh rows within a minute anyway, likely in the middle of a measurement;
     // analyzing now gives every scenario the steady-state plans.
     if (database.kind === 'postgres') await service.db.knex.raw('ANALYZE');
@@ -151,6 +168,18 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
         { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: detailPaths(seed.siteIds) } },
         service,
       );
+      for (const [name, path] of [
+        [`GET device list ?limit=50 (complete, ${options.contexts} matching config contexts)`, DEVICE_LIST_PATH],
+        ['GET device list ?limit=50&exclude=config_context', `${DEVICE_LIST_PATH}&exclude=config_context`],
+        // The same page without the config context through the generic `omit`, to show what the contexts cost.
+        ['GET device list ?limit=50&omit=config_context', `${DEVICE_LIST_PATH}&omit=config_context`],
+      ] as const) {
+        await measure(
+          name,
+          { ...timed, port: service.port, headers: auth, plan: { kind: 'get', paths: [path] } },
+          service,
+        );
+      }
       await measure(
         'POST single site',
         {
@@ -196,7 +225,12 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
       for (const scenario of scenarios) scenario.ratio = baselineRps > 0 ? scenario.rps / baselineRps : null;
       return {
         database: database.label,
-        seed: { sites: options.sites, totalMs: seed.totalMs, chunkMs: seed.chunkMs },
+        seed: {
+          sites: options.sites,
+          totalMs: seed.totalMs,
+          chunkMs: seed.chunkMs,
+          devices: { devices: options.devices, contexts: options.contexts, totalMs: devices.totalMs },
+        },
         otherProcessesCores: noise.otherCores,
         cores: noise.cores,
         scenarios,

@@ -21,6 +21,9 @@ import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
 import * as extrasConfigContext from './extras/configcontext.js';
+import * as extrasCustomField from './extras/customfield.js';
+import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
+import * as extrasImageAttachment from './extras/imageattachment.js';
 import * as extrasTag from './extras/tag.js';
 import * as extrasTaggedItem from './extras/taggeditem.js';
 import * as ipamAggregate from './ipam/aggregate.js';
@@ -45,9 +48,12 @@ import * as virtualizationVMInterface from './virtualization/vminterface.js';
 
 /** Every domain function the models name; the type check of this file proves that each one exists. */
 export const domainFunctions: DomainFunctionName[] = [
+  'circuits.cacheTermination',
   'circuits.circuitsAtSite',
+  'circuits.circuitsAtSiteSlug',
   'circuits.displayTermination',
   'circuits.providersAtSite',
+  'circuits.providersAtSiteSlug',
   'circuits.terminationA',
   'circuits.terminationZ',
   'circuits.validateCircuit',
@@ -55,17 +61,27 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.displayDevice',
   'dcim.hasPrimaryIp',
   'dcim.interfaceKind',
+  'dcim.interfacesWithMac',
   'dcim.interfacesWithVid',
   'dcim.interfacesWithVlanId',
   'dcim.locationParentInSameSite',
+  'dcim.prepareDevice',
   'dcim.prepareInterface',
+  'dcim.prepareRack',
   'dcim.presentDevice',
   'dcim.validateDevice',
   'dcim.validateDeviceType',
   'dcim.validateInterface',
   'dcim.validateRack',
   'extras.configContexts',
+  'extras.countChoices',
+  'extras.customFieldDataType',
+  'extras.customFieldsForObjectType',
+  'extras.displayCustomField',
+  'extras.displayImageAttachment',
+  'extras.validateChoiceSet',
   'extras.validateConfigContext',
+  'extras.validateCustomField',
   'ipam.cacheScope',
   'ipam.displayAsn',
   'ipam.ipAddressAssigned',
@@ -76,7 +92,11 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.natOutside',
   'ipam.prefixChildren',
   'ipam.prefixDepth',
+  'ipam.prepareIpAddress',
+  'ipam.presentInVrf',
   'ipam.presentInVrfId',
+  'ipam.searchIpAddresses',
+  'ipam.searchNetworks',
   'ipam.totalVlanIds',
   'ipam.validateAggregate',
   'ipam.validateIpAddress',
@@ -131,7 +151,14 @@ export const registry: Registry = {
       name: 'extras',
       verboseName: 'Extras',
       description: 'Tags and the other cross-cutting objects.',
-      models: ['extras.configcontext', 'extras.tag', 'extras.taggeditem'],
+      models: [
+        'extras.configcontext',
+        'extras.customfield',
+        'extras.customfieldchoiceset',
+        'extras.imageattachment',
+        'extras.tag',
+        'extras.taggeditem',
+      ],
     },
     {
       name: 'ipam',
@@ -193,6 +220,9 @@ export const registry: Registry = {
     'dcim.site': dcimSite.siteSpec,
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
     'extras.configcontext': extrasConfigContext.configContextSpec,
+    'extras.customfield': extrasCustomField.customFieldSpec,
+    'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
+    'extras.imageattachment': extrasImageAttachment.imageAttachmentSpec,
     'extras.tag': extrasTag.tagSpec,
     'extras.taggeditem': extrasTaggedItem.taggedItemSpec,
     'ipam.aggregate': ipamAggregate.aggregateSpec,
@@ -233,6 +263,9 @@ export const registry: Registry = {
     'dcim.site': dcimSite.mountSiteRoutes,
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
     'extras.configcontext': extrasConfigContext.mountConfigContextRoutes,
+    'extras.customfield': extrasCustomField.mountCustomFieldRoutes,
+    'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
+    'extras.imageattachment': extrasImageAttachment.mountImageAttachmentRoutes,
     'extras.tag': extrasTag.mountTagRoutes,
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,

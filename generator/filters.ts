@@ -183,6 +183,7 @@ function fieldFilters(
     case 'list':
     case 'object_types':
     case 'password':
+    case 'image':
     case 'generic_fk':
     case 'constant':
     case 'computed':

@@ -28,7 +28,8 @@ export type FieldType =
   | 'ip_family'
   | 'constant'
   | 'computed'
-  | 'alias';
+  | 'alias'
+  | 'image';
 
 export interface FieldDef {
   type: FieldType;
@@ -77,6 +78,11 @@ export interface FieldDef {
   case?: 'upper' | 'lower';
   pattern?: string;
   pattern_message?: string;
+  upload_to?: string;
+  file_name?: string;
+  height_field?: string;
+  width_field?: string;
+  size_field?: string;
 }
 
 export interface CountDef {
@@ -125,7 +131,7 @@ export interface ModelDef {
   display?: string | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
-  roles?: ('tag' | 'tagged_item' | 'user' | 'token')[];
+  roles?: ('tag' | 'tagged_item' | 'user' | 'token' | 'custom_field')[];
   fields: Record<string, FieldDef>;
   counts?: Record<string, CountDef>;
   unique_together?: UniqueDef[];

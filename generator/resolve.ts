@@ -201,7 +201,8 @@ function resolveField(
   const required =
     def.required ??
     (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored && def.type !== 'm2m');
-  const targetsOf = (at: string): string[] => {
+  /** Allowed models of a content type or generic relation; a content type without either means any API model. */
+  const targetsOf = (at: string, anyByDefault = false): string[] => {
     if (def.types && def.feature) report.error(at, "give either 'types' or 'feature'");
     if (def.types) {
       for (const label of def.types) if (!entries.has(label)) report.error(at, `unknown model '${label}'`);
@@ -210,6 +211,12 @@ function resolveField(
     if (def.feature) {
       return [...entries.values()]
         .filter((e) => e.def.features?.includes(def.feature!))
+        .map((e) => e.label)
+        .sort();
+    }
+    if (anyByDefault) {
+      return [...entries.values()]
+        .filter((e) => typeof e.def.path === 'string')
         .map((e) => e.label)
         .sort();
     }
@@ -386,7 +393,7 @@ function resolveField(
     }
     case 'content_type':
       checkOnly(['types', 'feature']);
-      return { ...base, kind: 'content_type', required, targets: targetsOf('types') };
+      return { ...base, kind: 'content_type', required, targets: targetsOf('types', true) };
     case 'generic_fk': {
       checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete']);
       const onDelete = def.on_delete ?? 'cascade';
@@ -408,6 +415,20 @@ function resolveField(
       checkOnly(['of']);
       if (!def.of) report.error('of', "missing property 'of'");
       return { ...base, kind: 'ip_family', required: false, of: def.of ?? '' };
+    case 'image': {
+      checkOnly(['upload_to', 'file_name', 'height_field', 'width_field', 'size_field']);
+      if (!def.upload_to) report.error('upload_to', "missing property 'upload_to'");
+      return {
+        ...base,
+        kind: 'image',
+        required,
+        uploadTo: def.upload_to ?? '',
+        fileName: def.file_name ?? '{file}',
+        ...(def.height_field ? { heightField: def.height_field } : {}),
+        ...(def.width_field ? { widthField: def.width_field } : {}),
+        ...(def.size_field ? { sizeField: def.size_field } : {}),
+      };
+    }
     case 'alias':
       checkOnly(['of']);
       if (!def.of) report.error('of', "missing property 'of'");
@@ -451,6 +472,23 @@ function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): v
       const of = byName.get(field.of);
       if (!of?.column || of.kind === 'alias')
         report.error(`fields.${field.name}.of`, `'${field.of}' is not a stored field`);
+    }
+    if (field.kind === 'image') {
+      for (const [property, name] of [
+        ['height_field', field.heightField],
+        ['width_field', field.widthField],
+        ['size_field', field.sizeField],
+      ] as const) {
+        const target = name === undefined ? undefined : byName.get(name);
+        if (name !== undefined && (target?.kind !== 'integer' || !target.readOnly))
+          report.error(`fields.${field.name}.${property}`, `'${name}' is not a read-only integer field`);
+      }
+      for (const [, placeholder] of field.fileName.matchAll(/\{([^}]*)\}/g)) {
+        for (const name of placeholder!.split('|')) {
+          if (name !== 'file' && !byName.get(name)?.column)
+            report.error(`fields.${field.name}.file_name`, `'${name}' is not a stored field`);
+        }
+      }
     }
     if (field.kind === 'ip_family') {
       const of = byName.get(field.of);
@@ -611,7 +649,8 @@ export function readableKeys(model: ModelSpec): string[] {
 function resolveOutput(def: ModelDef, model: ModelSpec, report: Reporter): string[] {
   const keys = readableKeys(model);
   if (!def.output) return keys;
-  const missing = keys.filter((k) => !def.output!.includes(k));
+  // display_url may be left out: NetBox omits it for objects without a page of their own.
+  const missing = keys.filter((k) => k !== 'display_url' && !def.output!.includes(k));
   const unknown = def.output.filter((k) => !keys.includes(k));
   if (missing.length) report.error('output', `missing ${missing.map((k) => `'${k}'`).join(', ')}`);
   if (unknown.length) report.error('output', `unknown ${unknown.map((k) => `'${k}'`).join(', ')}`);
@@ -649,7 +688,7 @@ function checkSearch(def: ModelDef, model: ModelSpec, models: Map<string, ModelS
       continue;
     }
     if (second === undefined) {
-      if (!['string', 'ip_network', 'ip_interface'].includes(field.kind)) {
+      if (!['string', 'ip_network', 'ip_interface', 'image'].includes(field.kind)) {
         report.error('search', `'${first}' is not a string or IP field`);
       }
       continue;

@@ -119,6 +119,8 @@ function columnType(field: FieldSpec): ColumnType {
     case 'ip_network':
     case 'ip_interface':
       return { type: 'string', maxLength: 64 };
+    case 'image':
+      return { type: 'string', maxLength: 100 };
     case 'm2m':
     case 'generic_fk':
     case 'ip_family':

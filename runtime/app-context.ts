@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import type { Settings } from './config.js';
 import type { Database } from './db/connect.js';
 import type { DomainFunctions } from './domain/types.js';
-import type { FieldErrors } from './http/errors.js';
 import type { PermissionService, Principal } from './auth/permissions.js';
 import type { Authenticator } from './auth/authenticate.js';
-import type { ModelInfo, Schema } from './rest/schema.js';
+import type { CustomFields } from './rest/custom-fields.js';
+import type { Schema } from './rest/schema.js';
 import type { Change } from './rest/write.js';
 import type { RequestState } from './http/middleware.js';
 import type { Registry } from './spec.js';
@@ -22,19 +22,6 @@ export interface WriteRequest {
 /** Runs inside a write's transaction after its changes (change records, event jobs). */
 export type WriteHook = (trx: Knex.Transaction, changes: readonly Change[], request: WriteRequest) => Promise<void>;
 
-/** Custom-field data: validating what clients write and rendering what is stored. */
-export interface CustomFieldLayer {
-  validate(
-    q: Knex,
-    model: ModelInfo,
-    input: unknown,
-    existing: Record<string, unknown> | null,
-    errors: FieldErrors,
-  ): Promise<Record<string, unknown> | null>;
-  /** Renders stored data for a list page (loads the definitions once per call). */
-  renderer(q: Knex, model: ModelInfo): Promise<(data: Record<string, unknown>) => Record<string, unknown>>;
-}
-
 /** Everything the HTTP layer needs, assembled once at start-up by the composition root. */
 export interface AppContext {
   registry: Registry;
@@ -43,7 +30,7 @@ export interface AppContext {
   settings: Settings;
   domain: DomainFunctions;
   permissions: PermissionService;
-  customFields: CustomFieldLayer;
+  customFields: CustomFields;
   writeHooks: WriteHook[];
   /** Runs after a write's transaction committed. */
   commitHooks: ((changes: readonly Change[]) => void)[];

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from './app-context.js';
 import { Authenticator } from './auth/authenticate.js';
@@ -8,9 +9,10 @@ import type { Database } from './db/connect.js';
 import { createDomainFunctions } from './domain/index.js';
 import { errorHandler } from './http/error-handler.js';
 import { NotFoundError } from './http/errors.js';
-import { jsonBody, requestState, trailingSlash } from './http/middleware.js';
+import { jsonBody, multipartBody, requestState, trailingSlash } from './http/middleware.js';
 import { mountSwaggerUi } from './http/swagger.js';
-import { noCustomFields } from './rest/custom-fields.js';
+import { mountMedia } from './http/media.js';
+import { CustomFields } from './rest/custom-fields.js';
 import { createModelHandlers } from './rest/handlers.js';
 import { mountRoots } from './rest/roots.js';
 import { Schema } from './rest/schema.js';
@@ -38,8 +40,22 @@ export function createContext(
   const authenticator = new Authenticator(db.knex, schema, settings);
   // Verified tokens are cached: a change to a token or a user must be seen at once.
   const authModels = new Set([schema.withRole('token')?.label, schema.withRole('user')?.label]);
-  const forgetTokens = (changes: readonly Change[]): void => {
+  const customFields = new CustomFields(schema, db.dialect, settings.CACHE_SECONDS);
+  const definitions = customFields.model?.label;
+  const forgetCaches = (changes: readonly Change[]): void => {
     if (changes.some((c) => authModels.has(c.model.label))) authenticator.invalidate();
+    if (changes.some((c) => c.model.label === definitions)) customFields.invalidate();
+  };
+  // Stored custom field data follows its definitions within the same transaction.
+  const followDefinitions = async (trx: Knex.Transaction, changes: readonly Change[]): Promise<void> => {
+    for (const change of changes) {
+      if (change.model.label !== definitions) continue;
+      const after =
+        change.action === 'delete'
+          ? null
+          : ((await trx(change.model.table).where('id', change.id).first()) as Record<string, unknown>);
+      await customFields.applyDefinitionChange(trx, { action: change.action, before: change.before, after });
+    }
   };
   return {
     registry,
@@ -48,9 +64,9 @@ export function createContext(
     settings,
     domain,
     permissions: new PermissionService(settings, schema, db.dialect),
-    customFields: noCustomFields,
-    writeHooks: [async (_trx, changes) => forgetTokens(changes)],
-    commitHooks: [forgetTokens],
+    customFields,
+    writeHooks: [followDefinitions, async (_trx, changes) => forgetCaches(changes)],
+    commitHooks: [forgetCaches],
     authenticator,
     apiVersion: `${major}.${minor}`,
     log,
@@ -68,6 +84,7 @@ export function createApp(app: AppContext): Express {
   router.use(requestState(app.apiVersion, basePath));
   router.use(trailingSlash);
   router.use(jsonBody(app.settings.MAX_BODY_SIZE));
+  router.use(multipartBody(app.settings.MAX_UPLOAD_SIZE, app.settings.MAX_BODY_SIZE));
   router.use('/api', async (req: Request, res: Response, next: NextFunction) => {
     res.locals.principal = (await app.authenticator.authenticate(
       req.get('authorization'),
@@ -76,6 +93,7 @@ export function createApp(app: AppContext): Express {
     next();
   });
   mountSwaggerUi(router, basePath);
+  mountMedia(router, app);
 
   const api = express.Router({ strict: true, caseSensitive: true });
   mountProvision(api, app);

@@ -33,10 +33,12 @@ export interface Settings {
   AUTO_MIGRATE: boolean;
   /** Largest accepted request body, in bytes. */
   MAX_BODY_SIZE: number;
+  /** Largest accepted uploaded file (bytes); larger uploads get a 413. */
+  MAX_UPLOAD_SIZE: number;
   /** Prefixes and IP addresses outside any VRF must be unique. */
   ENFORCE_GLOBAL_UNIQUE: boolean;
   /** How long a server remembers a verified token (0: verify on every request). */
-  TOKEN_CACHE_SECONDS: number;
+  CACHE_SECONDS: number;
   /** Allow creating legacy v1 tokens (plaintext stored in the database; deprecated). */
   ALLOW_TOKEN_V1: boolean;
 }
@@ -98,10 +100,15 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   AUTO_MIGRATE: { kind: 'boolean', default: () => true },
   ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
   ENFORCE_GLOBAL_UNIQUE: { kind: 'boolean', default: () => true },
-  TOKEN_CACHE_SECONDS: {
+  CACHE_SECONDS: {
     kind: 'integer',
     default: () => 2,
     check: (v: number) => (v >= 0 && v <= 300 ? null : 'must be between 0 and 300'),
+  },
+  MAX_UPLOAD_SIZE: {
+    kind: 'integer',
+    default: () => 10 * 1024 * 1024,
+    check: (v: number) => (v > 0 ? null : 'must be positive'),
   },
   MAX_BODY_SIZE: {
     kind: 'integer',

@@ -5,7 +5,7 @@
 import type { RequestHandler, Router } from 'express';
 
 export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
-export type Role = 'tag' | 'tagged_item' | 'user' | 'token';
+export type Role = 'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field';
 export type OnDelete = 'cascade' | 'protect' | 'set_null';
 
 /** A database column type, shared by table specs and migrations. */
@@ -172,6 +172,19 @@ export interface IpFamilyField extends FieldBase {
   kind: 'ip_family';
   of: string;
 }
+/**
+ * An uploaded image (multipart only): stored under MEDIA_ROOT/`uploadTo`, read as its absolute URL. The
+ * runtime fills the named integer fields with the image's dimensions and size.
+ */
+export interface ImageField extends FieldBase {
+  kind: 'image';
+  uploadTo: string;
+  /** `{field}` / `{a|b}` / `{file}` template of the stored name (without extension). */
+  fileName: string;
+  heightField?: string;
+  widthField?: string;
+  sizeField?: string;
+}
 /** Renders another stored field's value under a second name (read-only). */
 export interface AliasField extends FieldBase {
   kind: 'alias';
@@ -212,7 +225,8 @@ export type FieldSpec =
   | IpFamilyField
   | ConstantField
   | ComputedField
-  | AliasField;
+  | AliasField
+  | ImageField;
 
 export type FieldKind = FieldSpec['kind'];
 

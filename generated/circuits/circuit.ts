@@ -590,6 +590,12 @@ export const circuitSpec: ModelSpec = {
       function: 'circuits.circuitsAtSite',
       valueKind: 'integer',
     },
+    {
+      kind: 'function',
+      name: 'site',
+      function: 'circuits.circuitsAtSiteSlug',
+      valueKind: 'string',
+    },
   ],
   uniques: [
     {
@@ -604,7 +610,15 @@ export const circuitSpec: ModelSpec = {
   indexes: [],
   validators: ['circuits.validateCircuit'],
   hooks: {},
-  reverse: [{ model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' }],
+  reverse: [
+    { model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' },
+    {
+      model: 'extras.imageattachment',
+      field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
 };
 
 /** Mounts `/circuits/circuits/` and `/circuits/circuits/{id}/` (relative to the API root). */

@@ -4,6 +4,10 @@ import type { Knex } from 'knex';
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { CircuitNested } from './circuit.js';
+import type { LocationNested } from '../dcim/location.js';
+import type { RegionNested } from '../dcim/region.js';
+import type { SiteNested } from '../dcim/site.js';
+import type { SiteGroupNested } from '../dcim/sitegroup.js';
 
 /** Values of circuit termination `term_side`: A (A), Z (Z). */
 export type CircuitTerminationTermSide = 'A' | 'Z';
@@ -15,6 +19,10 @@ export interface CircuitTerminationRow {
   term_side: CircuitTerminationTermSide;
   termination_type: string | null;
   termination_id: number | null;
+  _region_id: number | null;
+  _site_group_id: number | null;
+  _site_id: number | null;
+  _location_id: number | null;
   /** Physical circuit speed */
   port_speed: number | null;
   /** Upstream speed, if different from port speed */
@@ -218,7 +226,71 @@ export const circuitTerminationSpec: ModelSpec = {
       typeField: 'termination_type',
       idField: 'termination_id',
       targets: ['dcim.location', 'dcim.region', 'dcim.site', 'dcim.sitegroup'],
-      onDelete: 'protect',
+      onDelete: 'cascade',
+    },
+    {
+      name: '_region',
+      column: '_region_id',
+      label: 'Region',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'dcim.region',
+      onDelete: 'cascade',
+      nested: null,
+    },
+    {
+      name: '_site_group',
+      column: '_site_group_id',
+      label: 'Site group',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'dcim.sitegroup',
+      onDelete: 'cascade',
+      nested: null,
+    },
+    {
+      name: '_site',
+      column: '_site_id',
+      label: 'Site',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'dcim.site',
+      onDelete: 'set_null',
+      nested: null,
+    },
+    {
+      name: '_location',
+      column: '_location_id',
+      label: 'Location',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'dcim.location',
+      onDelete: 'cascade',
+      nested: null,
     },
     {
       name: 'port_speed',
@@ -547,6 +619,70 @@ export const circuitTerminationSpec: ModelSpec = {
       by: 'slug',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'region_id',
+      path: ['_region'],
+      target: 'dcim.region',
+      by: 'id',
+      tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'region',
+      path: ['_region'],
+      target: 'dcim.region',
+      by: 'slug',
+      tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'site_group_id',
+      path: ['_site_group'],
+      target: 'dcim.sitegroup',
+      by: 'id',
+      tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'site_group',
+      path: ['_site_group'],
+      target: 'dcim.sitegroup',
+      by: 'slug',
+      tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'site_id',
+      path: ['_site'],
+      target: 'dcim.site',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'site',
+      path: ['_site'],
+      target: 'dcim.site',
+      by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'location_id',
+      path: ['_location'],
+      target: 'dcim.location',
+      by: 'id',
+      tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'location',
+      path: ['_location'],
+      target: 'dcim.location',
+      by: 'slug',
+      tree: true,
+    },
   ],
   uniques: [
     {
@@ -560,7 +696,7 @@ export const circuitTerminationSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['circuits.validateTermination'],
-  hooks: {},
+  hooks: { prepare: 'circuits.cacheTermination' },
   reverse: [],
 };
 

@@ -301,6 +301,12 @@ export const providerSpec: ModelSpec = {
       function: 'circuits.providersAtSite',
       valueKind: 'integer',
     },
+    {
+      kind: 'function',
+      name: 'site',
+      function: 'circuits.providersAtSiteSlug',
+      valueKind: 'string',
+    },
   ],
   uniques: [
     {

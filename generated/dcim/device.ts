@@ -508,6 +508,7 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'primary_ip',
       label: 'Primary ip',
+      description: 'The primary IPv6 address if set, else the primary IPv4 address.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -517,7 +518,7 @@ export const deviceSpec: ModelSpec = {
       kind: 'constant',
       required: false,
       value: null,
-      schema: { type: 'null' },
+      schema: { type: ['object', 'null'] },
     },
     {
       name: 'primary_ip4',
@@ -533,7 +534,7 @@ export const deviceSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
     },
     {
       name: 'primary_ip6',
@@ -549,7 +550,7 @@ export const deviceSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
     },
     {
       name: 'oob_ip',
@@ -565,7 +566,7 @@ export const deviceSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
     },
     {
       name: 'cluster',
@@ -1303,9 +1304,15 @@ export const deviceSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['dcim.validateDevice'],
-  hooks: { present: 'dcim.presentDevice' },
+  hooks: { prepare: 'dcim.prepareDevice', present: 'dcim.presentDevice' },
   reverse: [
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
+    {
+      model: 'extras.imageattachment',
+      field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'virtualization.virtualmachine', field: 'device', onDelete: 'protect' },
   ],
 };

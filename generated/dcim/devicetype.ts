@@ -805,7 +805,15 @@ export const deviceTypeSpec: ModelSpec = {
   indexes: [],
   validators: ['dcim.validateDeviceType'],
   hooks: {},
-  reverse: [{ model: 'dcim.device', field: 'device_type', onDelete: 'protect' }],
+  reverse: [
+    { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
+    {
+      model: 'extras.imageattachment',
+      field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
 };
 
 /** Mounts `/dcim/device-types/` and `/dcim/device-types/{id}/` (relative to the API root). */

@@ -1285,12 +1285,10 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'mac_address',
-      path: [],
-      field: 'mac_address',
+      function: 'dcim.interfacesWithMac',
       valueKind: 'string',
-      lookups: 'string',
     },
     {
       kind: 'value',

@@ -1074,9 +1074,15 @@ export const rackSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['dcim.validateRack'],
-  hooks: {},
+  hooks: { prepare: 'dcim.prepareRack' },
   reverse: [
     { model: 'dcim.device', field: 'rack', onDelete: 'protect' },
+    {
+      model: 'extras.imageattachment',
+      field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
   ],
 };

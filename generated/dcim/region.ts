@@ -357,9 +357,10 @@ export const regionSpec: ModelSpec = {
     {
       model: 'circuits.circuittermination',
       field: 'termination',
-      onDelete: 'protect',
+      onDelete: 'cascade',
       generic: true,
     },
+    { model: 'circuits.circuittermination', field: '_region', onDelete: 'cascade' },
     { model: 'dcim.region', field: 'parent', onDelete: 'cascade' },
     { model: 'dcim.site', field: 'region', onDelete: 'set_null' },
     { model: 'ipam.prefix', field: 'scope', onDelete: 'set_null', generic: true },

@@ -357,8 +357,13 @@ export const siteGroupSpec: ModelSpec = {
     {
       model: 'circuits.circuittermination',
       field: 'termination',
-      onDelete: 'protect',
+      onDelete: 'cascade',
       generic: true,
+    },
+    {
+      model: 'circuits.circuittermination',
+      field: '_site_group',
+      onDelete: 'cascade',
     },
     { model: 'dcim.site', field: 'group', onDelete: 'set_null' },
     { model: 'dcim.sitegroup', field: 'parent', onDelete: 'cascade' },

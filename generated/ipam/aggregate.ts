@@ -247,7 +247,12 @@ export const aggregateSpec: ModelSpec = {
       valueKind: 'integer',
       lookups: 'number',
     },
-    { kind: 'search', name: 'q' },
+    {
+      kind: 'function',
+      name: 'q',
+      function: 'ipam.searchNetworks',
+      valueKind: 'string',
+    },
     {
       kind: 'value',
       name: 'family',

@@ -23,6 +23,15 @@ export interface IPAddressRow {
   address_end: string;
   /** Mask length. */
   address_len: number;
+  /** The network of the address (kept by ipam.prepareIpAddress), for ordering. */
+  _network: string | null;
+  _network_family: 4 | 6 | null;
+  /** First address, 32 hex digits. */
+  _network_start: string | null;
+  /** Last address, 32 hex digits. */
+  _network_end: string | null;
+  /** Mask length. */
+  _network_len: number | null;
   vrf_id: number | null;
   tenant_id: number | null;
   status: IPAddressStatus;
@@ -132,7 +141,10 @@ export const iPAddressSpec: ModelSpec = {
   features: ['change_logging', 'custom_fields', 'events', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'address' },
-  ordering: [{ field: 'address', descending: false }],
+  ordering: [
+    { field: '_network', descending: false },
+    { field: 'address', descending: false },
+  ],
   fields: [
     {
       name: 'family',
@@ -161,6 +173,21 @@ export const iPAddressSpec: ModelSpec = {
       unique: false,
       kind: 'ip_interface',
       required: true,
+      allowZero: false,
+    },
+    {
+      name: '_network',
+      column: '_network',
+      label: 'Network',
+      description: 'The network of the address (kept by ipam.prepareIpAddress), for ordering.',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'ip_network',
+      required: false,
       allowZero: false,
     },
     {
@@ -308,6 +335,7 @@ export const iPAddressSpec: ModelSpec = {
     {
       name: 'nat_outside',
       label: 'Nat outside',
+      description: 'The addresses whose NAT inside address this is.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -317,7 +345,22 @@ export const iPAddressSpec: ModelSpec = {
       kind: 'computed',
       required: false,
       function: 'ipam.natOutside',
-      schema: { type: 'array', items: { type: 'object' } },
+      schema: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'integer' },
+            url: { type: 'string', format: 'uri' },
+            display_url: { type: 'string', format: 'uri' },
+            display: { type: 'string' },
+            family: { type: 'integer', enum: [4, 6] },
+            address: { type: 'string' },
+          },
+          required: ['id', 'url', 'display_url', 'display', 'family', 'address'],
+          additionalProperties: false,
+        },
+      },
       excludable: false,
     },
     {
@@ -415,7 +458,12 @@ export const iPAddressSpec: ModelSpec = {
       valueKind: 'integer',
       lookups: 'number',
     },
-    { kind: 'search', name: 'q' },
+    {
+      kind: 'function',
+      name: 'q',
+      function: 'ipam.searchIpAddresses',
+      valueKind: 'string',
+    },
     {
       kind: 'value',
       name: 'family',
@@ -557,6 +605,12 @@ export const iPAddressSpec: ModelSpec = {
     },
     {
       kind: 'function',
+      name: 'present_in_vrf',
+      function: 'ipam.presentInVrf',
+      valueKind: 'string',
+    },
+    {
+      kind: 'function',
       name: 'device_id',
       function: 'ipam.ipAddressesOfDevice',
       valueKind: 'integer',
@@ -589,7 +643,7 @@ export const iPAddressSpec: ModelSpec = {
   uniques: [],
   indexes: [],
   validators: ['ipam.validateIpAddress'],
-  hooks: {},
+  hooks: { prepare: 'ipam.prepareIpAddress' },
   reverse: [
     { model: 'dcim.device', field: 'primary_ip4', onDelete: 'set_null' },
     { model: 'dcim.device', field: 'primary_ip6', onDelete: 'set_null' },

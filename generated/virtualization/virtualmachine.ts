@@ -313,6 +313,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       name: 'primary_ip',
       label: 'Primary ip',
+      description: 'The primary IPv6 address if set, else the primary IPv4 address.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -322,7 +323,7 @@ export const virtualMachineSpec: ModelSpec = {
       kind: 'constant',
       required: false,
       value: null,
-      schema: { type: 'null' },
+      schema: { type: ['object', 'null'] },
     },
     {
       name: 'primary_ip4',
@@ -338,7 +339,7 @@ export const virtualMachineSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
     },
     {
       name: 'primary_ip6',
@@ -354,7 +355,7 @@ export const virtualMachineSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
     },
     {
       name: 'vcpus',
@@ -882,6 +883,22 @@ export const virtualMachineSpec: ModelSpec = {
       message: 'Virtual machine name must be unique per cluster.',
       errorKey: '__all__',
     },
+    {
+      name: 'virtualization_virtualmachine_unique_name_device_tenant',
+      fields: ['name', 'device', 'tenant'],
+      whereNull: ['cluster'],
+      caseInsensitive: true,
+      message: 'Virtual machine name must be unique per device and tenant.',
+      errorKey: '__all__',
+    },
+    {
+      name: 'virtualization_virtualmachine_unique_name_device',
+      fields: ['name', 'device'],
+      whereNull: ['cluster', 'tenant'],
+      caseInsensitive: true,
+      message: 'Virtual machine name must be unique per device.',
+      errorKey: '__all__',
+    },
   ],
   indexes: [],
   validators: ['virtualization.validateVirtualMachine'],
@@ -890,6 +907,12 @@ export const virtualMachineSpec: ModelSpec = {
     present: 'dcim.presentDevice',
   },
   reverse: [
+    {
+      model: 'extras.imageattachment',
+      field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'virtualization.vminterface',
       field: 'virtual_machine',

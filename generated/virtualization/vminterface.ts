@@ -531,12 +531,10 @@ export const vMInterfaceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'mac_address',
-      path: [],
-      field: 'mac_address',
+      function: 'dcim.interfacesWithMac',
       valueKind: 'string',
-      lookups: 'string',
     },
     {
       kind: 'value',

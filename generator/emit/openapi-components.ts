@@ -30,7 +30,9 @@ export function sharedSchemas(): Record<string, Json> {
       description:
         'Validation errors by field name (`__all__` and `non_field_errors` for errors of the whole object): a list of ' +
         'messages, or messages by name for structured fields such as `custom_fields`.',
-      additionalProperties: { anyOf: [stringList, { type: 'object', additionalProperties: { type: 'string' } }] },
+      additionalProperties: {
+        anyOf: [stringList, { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, stringList] } }],
+      },
     },
     ValidationErrorBody: {
       description:

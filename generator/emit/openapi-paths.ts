@@ -27,6 +27,12 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
     responses: { ...(rest.responses as Json), ...errorResponses(precondition) },
   });
   const body = (schema: Json, required = true): Json => ({ requestBody: { required, content: jsonContent(schema) } });
+  // Models with image fields also take single objects as multipart forms (the only way to send a file).
+  const uploads = model.fields.some((f) => f.kind === 'image');
+  const objectBody = (schema: Json, json: Json = schema): Json =>
+    uploads
+      ? { requestBody: { required: true, content: { ...jsonContent(json), 'multipart/form-data': { schema } } } }
+      : body(json);
   const ok = (description: string, schema: Json, headers?: Json): Json => ({
     description,
     ...(headers ? { headers } : {}),
@@ -82,7 +88,9 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
       description:
         'A JSON object creates one object; a JSON array creates several, all or none (errors come back aligned).',
       parameters: selection,
-      ...body({ oneOf: [schemaRef(names.request), { ...array(schemaRef(names.request)), minItems: 1 }] }),
+      ...objectBody(schemaRef(names.request), {
+        oneOf: [schemaRef(names.request), { ...array(schemaRef(names.request)), minItems: 1 }],
+      }),
       responses: {
         '201': ok(
           `The created ${one} (object), or the created ${plural} in request order (array).`,
@@ -119,7 +127,7 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
       `Replace a ${one}`,
       {
         parameters: selection,
-        ...body(schemaRef(update)),
+        ...objectBody(schemaRef(update)),
         responses: { '200': ok(`The updated ${one}.`, selected, etag) },
       },
       true,
@@ -129,7 +137,7 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
       `Change a ${one}`,
       {
         parameters: selection,
-        ...body(schemaRef(names.patched)),
+        ...objectBody(schemaRef(names.patched)),
         responses: { '200': ok(`The updated ${one}.`, selected, etag) },
       },
       true,

@@ -267,7 +267,8 @@ function readProperty(
     case '_depth':
       return { schema: described({ type: 'integer', minimum: 0 }, description), always: true };
     case 'tags':
-      return depth === 'top' ? { schema: described(tagItemSchema(ctx), description), always: true } : null;
+      // Nested objects show tags only when loaded as a list of full objects (many-to-many).
+      return { schema: described(tagItemSchema(ctx), description), always: depth === 'top' };
     case 'custom_fields':
       return { schema: described({ type: 'object', additionalProperties: true }, description), always: true };
     default:
@@ -302,7 +303,8 @@ function batchedValue(ctx: SchemaContext, model: ModelSpec, field: FieldSpec): J
           ensureSchema(ctx, schemaNames(ctx, target).nested, () => nestedSchema(ctx, target, target.nested)),
         );
       });
-      return { oneOf: [...options, { type: 'null' }] };
+      // anyOf: targets may share a shape (a region and a site group nest alike).
+      return { anyOf: [...options, { type: 'null' }] };
     }
     case 'computed':
       return field.schema;
@@ -346,6 +348,8 @@ function readValue(field: FieldSpec): Json {
     case 'ip_network':
     case 'ip_interface':
       return { type: 'string' };
+    case 'image':
+      return { type: 'string', format: 'uri', description: 'Absolute URL of the stored file.' };
     case 'ip_family':
       return closedObject(
         { value: { type: 'integer', enum: [4, 6] }, label: { type: 'string', enum: ['IPv4', 'IPv6'] } },

@@ -187,6 +187,12 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
       return { type: 'string', description: 'A network in CIDR notation, e.g. `192.0.2.0/24` or `2001:db8::/32`.' };
     case 'ip_interface':
       return { type: 'string', description: 'An address with its mask, e.g. `192.0.2.1/24`.' };
+    case 'image':
+      return {
+        type: 'string',
+        format: 'binary',
+        description: 'A PNG, JPEG, GIF or WebP file, sent as multipart/form-data.',
+      };
     case 'generic_fk':
     case 'ip_family':
     case 'constant':

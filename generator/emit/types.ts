@@ -106,6 +106,7 @@ function valueType(model: ModelSpec, field: FieldSpec): string {
     case 'content_type':
     case 'ip_network':
     case 'ip_interface':
+    case 'image':
       return 'string';
     case 'ip_family':
       return 'number';

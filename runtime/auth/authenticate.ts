@@ -32,7 +32,7 @@ interface CachedAuthentication {
 const CACHE_LIMIT = 10_000;
 
 /**
- * Authenticates requests, remembering verified tokens for TOKEN_CACHE_SECONDS so that a busy client does not
+ * Authenticates requests, remembering verified tokens for CACHE_SECONDS so that a busy client does not
  * pay a query and an HMAC per request. Expiry and allowed IPs are still checked on every request; any change
  * to a token or user made through this process empties the cache at once (other processes notice within
  * the cache lifetime).
@@ -54,7 +54,7 @@ export class Authenticator {
   }
 
   async authenticate(header: string | undefined, clientIp: string | null): Promise<Authenticated | null> {
-    const ttl = this.settings.TOKEN_CACHE_SECONDS * 1000;
+    const ttl = this.settings.CACHE_SECONDS * 1000;
     const cached = header && ttl > 0 ? this.cache.get(header) : undefined;
     if (cached && cached.validUntil > Date.now()) {
       checkAllowedIps(cached.allowedIps, clientIp);

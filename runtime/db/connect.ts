@@ -26,6 +26,9 @@ function configurePgTypes(): void {
   pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, normalizeTimestamp);
   pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, normalizeTimestamp);
   pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
+  // JSON arrives as text, as on SQLite: a JSON string value stays distinguishable from encoded JSON.
+  pg.types.setTypeParser(pg.types.builtins.JSONB, (v) => v);
+  pg.types.setTypeParser(pg.types.builtins.JSON, (v) => v);
 }
 
 /** Opens the database named by a `sqlite:<path>` or `postgres://…` URL. */

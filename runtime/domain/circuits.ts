@@ -1,7 +1,8 @@
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 import type { ModelInfo } from '../rest/schema.js';
+import { cacheScope } from './ipam.js';
 
-/** Circuits behaviour that YAML cannot declare: termination ends, site filters through terminations. */
+/** Circuits behaviour that YAML cannot declare: termination ends, cached sites, site filters. */
 
 type Row = Record<string, unknown>;
 
@@ -45,7 +46,7 @@ function terminationOf(side: 'A' | 'Z') {
   };
 }
 
-/** A distance needs its unit. */
+/** A distance needs its unit; without a distance there is no unit. */
 export function validateCircuit(item: WriteItemContext): void {
   const { distance, distance_unit: unit } = item.values;
   if (distance !== null && distance !== undefined && !unit)
@@ -60,50 +61,78 @@ export function validateTermination(item: WriteItemContext): void {
   }
 }
 
-/** Circuit terminations at a site: directly, or at one of its locations. */
-async function terminationsAtSites(ctx: BatchContext, values: readonly string[]): Promise<number[] | string> {
-  const bad = values.find((v) => !/^\d+$/.test(v.trim()));
-  if (bad !== undefined) return `Select a valid choice. ${bad} is not one of the available choices.`;
-  const sites = values.map(Number);
-  const locations = (
-    (await ctx.q(ctx.schema.model('dcim.location').table).whereIn('site_id', sites).select('id')) as Row[]
-  ).map((r) => Number(r.id));
+const CACHED = ['_region', '_site_group', '_site', '_location'] as const;
+
+/**
+ * The hidden `_region`/`_site_group`/`_site`/`_location` FKs follow the terminating object (as a cluster's
+ * follow its scope), for the site filters, the sites' circuit counts and deletion with the site.
+ */
+export async function cacheTermination(item: WriteItemContext): Promise<void> {
+  const scope: Record<string, unknown> = {
+    scope_type: item.values.termination_type,
+    scope_id: item.values.termination_id,
+  };
+  await cacheScope({ ...item, values: scope });
+  for (const key of CACHED) item.values[key] = scope[key] ?? null;
+}
+
+/** Circuits with a termination at one of the sites (directly, or at one of their locations). */
+async function circuitsAt(ctx: BatchContext, column: string, values: readonly unknown[]): Promise<number[]> {
   const terminations = ctx.schema.model('circuits.circuittermination');
   const rows = (await ctx
-    .q(terminations.table)
-    .where((w) => {
-      w.where((x) => x.where('termination_type', 'dcim.site').whereIn('termination_id', sites));
-      if (locations.length)
-        w.orWhere((x) => x.where('termination_type', 'dcim.location').whereIn('termination_id', locations));
-    })
-    .select('circuit_id')) as Row[];
+    .q({ t: terminations.table })
+    .join({ s: ctx.schema.model('dcim.site').table }, 's.id', 't._site_id')
+    .whereIn(`s.${column}`, values as (string | number)[])
+    .distinct('t.circuit_id')) as Row[];
   return rows.map((r) => Number(r.circuit_id));
 }
 
-/** Circuits terminating at the given sites. */
-const circuitsAtSite: FilterFunction = async (ctx, _model, values) => {
-  const circuits = await terminationsAtSites(ctx, values);
-  if (typeof circuits === 'string') return circuits;
-  return (query) => {
-    query.whereIn('t0.id', circuits.length ? circuits : [-1]);
-  };
-};
+/** Site ids or slugs of a filter, or the 400 message naming a value that is no site. */
+async function siteValues(
+  ctx: BatchContext,
+  by: 'id' | 'slug',
+  values: readonly string[],
+): Promise<readonly unknown[] | string> {
+  const invalid = (v: string): string => `Select a valid choice. ${v} is not one of the available choices.`;
+  const bad = by === 'id' ? values.find((v) => !/^\d+$/.test(v.trim())) : undefined;
+  if (bad !== undefined) return invalid(bad);
+  const wanted = values.map((v) => (by === 'id' ? Number(v) : v.trim()));
+  const rows = (await ctx.q(ctx.schema.model('dcim.site').table).whereIn(by, wanted).select(by)) as Row[];
+  const found = new Set(rows.map((r) => String(r[by])));
+  const missing = values.find((v, i) => !found.has(String(wanted[i])));
+  return missing === undefined ? wanted : invalid(missing);
+}
 
-/** Providers with circuits terminating at the given sites. */
-const providersAtSite: FilterFunction = async (ctx, _model, values) => {
-  const circuits = await terminationsAtSites(ctx, values);
-  if (typeof circuits === 'string') return circuits;
-  const rows = circuits.length
-    ? ((await ctx
-        .q(ctx.schema.model('circuits.circuit').table)
-        .whereIn('id', circuits)
-        .distinct('provider_id')) as Row[])
-    : [];
-  const providers = rows.map((r) => Number(r.provider_id));
-  return (query) => {
-    query.whereIn('t0.id', providers.length ? providers : [-1]);
+/** Circuits terminating at the given sites (`site_id`, `site`). */
+function circuitsAtSite(by: 'id' | 'slug'): FilterFunction {
+  return async (ctx, _model, values) => {
+    const sites = await siteValues(ctx, by, values);
+    if (typeof sites === 'string') return sites;
+    const circuits = await circuitsAt(ctx, by, sites);
+    return (query) => {
+      query.whereIn('t0.id', circuits.length ? circuits : [-1]);
+    };
   };
-};
+}
+
+/** Providers with circuits terminating at the given sites (`site_id`, `site`). */
+function providersAtSite(by: 'id' | 'slug'): FilterFunction {
+  return async (ctx, _model, values) => {
+    const sites = await siteValues(ctx, by, values);
+    if (typeof sites === 'string') return sites;
+    const circuits = await circuitsAt(ctx, by, sites);
+    const rows = circuits.length
+      ? ((await ctx
+          .q(ctx.schema.model('circuits.circuit').table)
+          .whereIn('id', circuits)
+          .distinct('provider_id')) as Row[])
+      : [];
+    const providers = rows.map((r) => Number(r.provider_id));
+    return (query) => {
+      query.whereIn('t0.id', providers.length ? providers : [-1]);
+    };
+  };
+}
 
 /** The circuits app's domain functions, by the names YAML uses. */
 export const circuitsFunctions = {
@@ -112,6 +141,9 @@ export const circuitsFunctions = {
   'circuits.terminationZ': { kind: 'compute', fn: terminationOf('Z') },
   'circuits.validateCircuit': { kind: 'validator', fn: validateCircuit },
   'circuits.validateTermination': { kind: 'validator', fn: validateTermination },
-  'circuits.circuitsAtSite': { kind: 'filter', fn: circuitsAtSite },
-  'circuits.providersAtSite': { kind: 'filter', fn: providersAtSite },
+  'circuits.cacheTermination': { kind: 'prepare', fn: cacheTermination },
+  'circuits.circuitsAtSite': { kind: 'filter', fn: circuitsAtSite('id') },
+  'circuits.circuitsAtSiteSlug': { kind: 'filter', fn: circuitsAtSite('slug') },
+  'circuits.providersAtSite': { kind: 'filter', fn: providersAtSite('id') },
+  'circuits.providersAtSiteSlug': { kind: 'filter', fn: providersAtSite('slug') },
 } satisfies Record<string, DomainEntry>;

@@ -1,61 +1,53 @@
 import type { Knex } from 'knex';
 import { PATH_SEPARATOR } from '../db/sql.js';
-import type { ModelInfo } from '../rest/schema.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeJson } from '../rest/values.js';
 import type { BatchContext, DomainEntry, WriteItemContext } from './types.js';
 
 /**
- * Config contexts: the contexts that match a device or virtual machine (NetBox's assignment criteria),
- * merged by weight then name, then the object's local context data. A page costs a fixed number of
- * queries: the objects, their sites/clusters/tenants, tree paths, tags, and the active contexts with their
- * assignments.
+ * Config contexts: the active contexts that match a device or virtual machine (NetBox's assignment
+ * criteria), merged by weight then name, then the object's local context data. A page costs four queries
+ * whatever its size: the objects with their related facts (one joined query), their tags, the active
+ * contexts, and every assignment of a context (one UNION ALL over the criteria's join tables).
  */
 
 type Row = Record<string, unknown>;
 
-/** Criterion name on the context → how to find the object's matching ids. */
-interface Criterion {
-  /** The config context's many-to-many field. */
-  field: string;
-  /** The object's value(s) for it, from the gathered facts. */
-  values: (facts: Facts) => number[];
-}
-
+/** What an object offers to the criteria: ids, with ancestors for tree models. */
 interface Facts {
-  site: number | null;
   region: number[];
-  siteGroup: number[];
+  site_group: number[];
+  site: number[];
   location: number[];
-  deviceType: number | null;
+  device_type: number[];
   role: number[];
   platform: number[];
-  clusterType: number | null;
-  clusterGroup: number | null;
-  cluster: number | null;
-  tenantGroup: number[];
-  tenant: number | null;
-  tags: number[];
+  cluster_type: number[];
+  cluster_group: number[];
+  cluster: number[];
+  tenant_group: number[];
+  tenant: number[];
+  tag: number[];
 }
 
-const one = (v: number | null): number[] => (v === null ? [] : [v]);
-
-const CRITERIA: Criterion[] = [
-  { field: 'regions', values: (f) => f.region },
-  { field: 'site_groups', values: (f) => f.siteGroup },
-  { field: 'sites', values: (f) => one(f.site) },
-  { field: 'locations', values: (f) => f.location },
-  { field: 'device_types', values: (f) => one(f.deviceType) },
-  { field: 'roles', values: (f) => f.role },
-  { field: 'platforms', values: (f) => f.platform },
-  { field: 'cluster_types', values: (f) => one(f.clusterType) },
-  { field: 'cluster_groups', values: (f) => one(f.clusterGroup) },
-  { field: 'clusters', values: (f) => one(f.cluster) },
-  { field: 'tenant_groups', values: (f) => f.tenantGroup },
-  { field: 'tenants', values: (f) => one(f.tenant) },
-  { field: 'tags', values: (f) => f.tags },
+/** Criterion (the context's many-to-many field) → the fact it matches. */
+const CRITERIA: readonly (readonly [string, keyof Facts])[] = [
+  ['regions', 'region'],
+  ['site_groups', 'site_group'],
+  ['sites', 'site'],
+  ['locations', 'location'],
+  ['device_types', 'device_type'],
+  ['roles', 'role'],
+  ['platforms', 'platform'],
+  ['cluster_types', 'cluster_type'],
+  ['cluster_groups', 'cluster_group'],
+  ['clusters', 'cluster'],
+  ['tenant_groups', 'tenant_group'],
+  ['tenants', 'tenant'],
+  ['tags', 'tag'],
 ];
 
-const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const one = (v: unknown): number[] => (v === null || v === undefined ? [] : [Number(v)]);
 
 /** Ids of a node and its ancestors, read from the tree path (each segment ends in a 10-digit id). */
 function lineage(path: unknown): number[] {
@@ -63,25 +55,8 @@ function lineage(path: unknown): number[] {
   return path.split(PATH_SEPARATOR).map((segment) => Number(segment.slice(-10)));
 }
 
-async function paths(q: Knex, table: string, ids: readonly (number | null)[]): Promise<Map<number, number[]>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = (await q(table).whereIn('id', wanted).select('id', '_path')) as Row[];
-  return new Map(rows.map((r) => [Number(r.id), lineage(r._path)]));
-}
-
-async function rowsById(
-  q: Knex,
-  table: string,
-  ids: readonly (number | null)[],
-  columns: string[],
-): Promise<Map<number, Row>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = (await q(table)
-    .whereIn('id', wanted)
-    .select(['id', ...columns])) as Row[];
-  return new Map(rows.map((r) => [Number(r.id), r]));
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Dictionaries merge key by key; anything else is replaced (NetBox's deepmerge). */
@@ -89,14 +64,59 @@ export function deepMerge(base: Record<string, unknown>, overlay: Record<string,
   const result: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overlay)) {
     const current = result[key];
-    const bothObjects =
-      current &&
-      value &&
-      typeof current === 'object' &&
-      typeof value === 'object' &&
-      !Array.isArray(current) &&
-      !Array.isArray(value);
-    result[key] = bothObjects ? deepMerge(current as Record<string, unknown>, value as Record<string, unknown>) : value;
+    // Python's `val and isinstance(val, dict)`: an empty dictionary replaces rather than merges.
+    const bothObjects = isObject(current) && isObject(value) && Object.keys(value).length > 0;
+    result[key] = bothObjects ? deepMerge(current, value) : value;
+  }
+  return result;
+}
+
+/**
+ * The objects of a page with what the criteria look at, in one query: their own FKs, their site's region
+ * and group, their cluster's type and group, their tenant's group, and the tree paths of regions, site
+ * groups, locations, roles and platforms (a node matches its ancestors' contexts).
+ */
+async function loadFacts(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[]): Promise<Row[]> {
+  const column = (name: string): string | null => model.fields.get(name)?.column ?? null;
+  const query = q({ o: model.table })
+    .whereIn('o.id', [...ids])
+    .select({ id: 'o.id', local: `o.${column('local_context_data')!}` });
+  const join = (alias: string, label: string, on: string | null, selects: Record<string, string>): void => {
+    if (!on) return;
+    query.leftJoin({ [alias]: schema.model(label).table }, `${alias}.id`, on);
+    for (const [as, c] of Object.entries(selects)) query.select({ [as]: `${alias}.${c}` });
+  };
+  const own = (name: string): string | null => (column(name) ? `o.${column(name)!}` : null);
+  for (const name of ['site', 'device_type', 'cluster', 'tenant']) {
+    const c = column(name);
+    if (c) query.select({ [name]: `o.${c}` });
+  }
+  join('s', 'dcim.site', own('site'), {});
+  join('r', 'dcim.region', 's.region_id', { region_path: '_path' });
+  join('g', 'dcim.sitegroup', 's.group_id', { site_group_path: '_path' });
+  join('l', 'dcim.location', own('location'), { location_path: '_path' });
+  join('ro', 'dcim.devicerole', own('role'), { role_path: '_path' });
+  join('p', 'dcim.platform', own('platform'), { platform_path: '_path' });
+  join('c', 'virtualization.cluster', own('cluster'), { cluster_type: 'type_id', cluster_group: 'group_id' });
+  join('t', 'tenancy.tenant', own('tenant'), { tenant_group: 'group_id' });
+  return (await query) as Row[];
+}
+
+/** Every assignment of every context, one UNION ALL over the criteria's join tables: criterion → context → ids. */
+async function loadAssignments(q: Knex, schema: Schema): Promise<Map<string, Map<number, Set<number>>>> {
+  const contextModel = schema.model('extras.configcontext');
+  const selects = CRITERIA.map(([field], i) => {
+    const through = (contextModel.fields.get(field) as { through: string }).through;
+    return q(through).select(q.raw(`${i} as k`), 'from_id', 'to_id');
+  });
+  const rows = (await selects[0]!.unionAll(selects.slice(1))) as Row[];
+  const result = new Map<string, Map<number, Set<number>>>(CRITERIA.map(([field]) => [field, new Map()]));
+  for (const row of rows) {
+    const byContext = result.get(CRITERIA[Number(row.k)]![0])!;
+    const context = Number(row.from_id);
+    let set = byContext.get(context);
+    if (!set) byContext.set(context, (set = new Set()));
+    set.add(Number(row.to_id));
   }
   return result;
 }
@@ -108,141 +128,97 @@ export async function configContexts(
   ids: readonly number[],
 ): Promise<Map<number, unknown>> {
   const { q, schema } = ctx;
-  const has = (name: string): boolean => model.fields.has(name);
-  const column = (name: string): string | null => (has(name) ? model.fields.get(name)!.column! : null);
-  const wanted = ['site', 'location', 'device_type', 'role', 'platform', 'cluster', 'tenant'].map(
-    (n) => [n, column(n)] as const,
-  );
-  const objects = (await q(model.table)
-    .whereIn('id', [...ids])
-    .select(['id', 'local_context_data', ...wanted.flatMap(([, c]) => (c ? [c] : []))])) as Row[];
-  const value = (row: Row, name: string): number | null => {
-    const c = column(name);
-    return c ? num(row[c]) : null;
-  };
-
-  const sites = await rowsById(
-    q,
-    schema.model('dcim.site').table,
-    objects.map((o) => value(o, 'site')),
-    ['region_id', 'group_id'],
-  );
-  const clusters = await rowsById(
-    q,
-    schema.model('virtualization.cluster').table,
-    objects.map((o) => value(o, 'cluster')),
-    ['type_id', 'group_id'],
-  );
-  const tenants = await rowsById(
-    q,
-    schema.model('tenancy.tenant').table,
-    objects.map((o) => value(o, 'tenant')),
-    ['group_id'],
-  );
-  const regionPaths = await paths(
-    q,
-    schema.model('dcim.region').table,
-    [...sites.values()].map((s) => num(s.region_id)),
-  );
-  const groupPaths = await paths(
-    q,
-    schema.model('dcim.sitegroup').table,
-    [...sites.values()].map((s) => num(s.group_id)),
-  );
-  const locationPaths = await paths(
-    q,
-    schema.model('dcim.location').table,
-    objects.map((o) => value(o, 'location')),
-  );
-  const rolePaths = await paths(
-    q,
-    schema.model('dcim.devicerole').table,
-    objects.map((o) => value(o, 'role')),
-  );
-  const platformPaths = await paths(
-    q,
-    schema.model('dcim.platform').table,
-    objects.map((o) => value(o, 'platform')),
-  );
-  const tenantGroupPaths = await paths(
-    q,
-    schema.model('tenancy.tenantgroup').table,
-    [...tenants.values()].map((t) => num(t.group_id)),
-  );
+  const objects = await loadFacts(q, schema, model, ids);
   const tagged = schema.withRole('tagged_item')!;
   const tagRows = (await q(tagged.table)
     .where('object_type', model.label)
     .whereIn('object_id', [...ids])
     .select('object_id', 'tag_id')) as Row[];
+  const contexts = (
+    (await q(schema.model('extras.configcontext').table)
+      .where('is_active', ctx.dialect === 'sqlite' ? 1 : true)
+      .orderBy([{ column: 'weight' }, { column: 'name' }, { column: 'id' }])
+      .select('id', 'data')) as Row[]
+  ).map((c) => ({ id: Number(c.id), data: decodeJson(c.data) as Record<string, unknown> | null }));
+  const assignments = await loadAssignments(q, schema);
 
-  const contextModel = schema.model('extras.configcontext');
-  const contexts = (await q(contextModel.table)
-    .where('is_active', ctx.dialect === 'sqlite' ? 1 : true)
-    .orderBy('weight')
-    .orderBy('name')
-    .select('id', 'data')) as Row[];
-  const assignments = new Map<string, Map<number, Set<number>>>();
-  for (const criterion of CRITERIA) {
-    const field = contextModel.fields.get(criterion.field) as { through: string };
-    const rows = (await q(field.through).select('from_id', 'to_id')) as Row[];
-    const byContext = new Map<number, Set<number>>();
-    for (const row of rows) {
-      const set = byContext.get(Number(row.from_id)) ?? new Set<number>();
-      set.add(Number(row.to_id));
-      byContext.set(Number(row.from_id), set);
-    }
-    assignments.set(criterion.field, byContext);
+  const tagsOf = new Map<number, number[]>();
+  for (const row of tagRows) {
+    const list = tagsOf.get(Number(row.object_id)) ?? [];
+    list.push(Number(row.tag_id));
+    tagsOf.set(Number(row.object_id), list);
   }
-
+  // Objects that match the same contexts share one merge (a page's devices mostly match alike); the
+  // merged dictionaries are never mutated afterwards (local data merges into a copy).
+  const mergedByMatch = new Map<string, Record<string, unknown>>();
   const result = new Map<number, unknown>();
   for (const object of objects) {
-    const site = value(object, 'site');
-    const siteRow = site === null ? undefined : sites.get(site);
-    const cluster = value(object, 'cluster');
-    const clusterRow = cluster === null ? undefined : clusters.get(cluster);
-    const tenant = value(object, 'tenant');
-    const tenantRow = tenant === null ? undefined : tenants.get(tenant);
     const facts: Facts = {
-      site,
-      region: regionPaths.get(num(siteRow?.region_id) ?? -1) ?? [],
-      siteGroup: groupPaths.get(num(siteRow?.group_id) ?? -1) ?? [],
-      location: locationPaths.get(value(object, 'location') ?? -1) ?? [],
-      deviceType: value(object, 'device_type'),
-      role: rolePaths.get(value(object, 'role') ?? -1) ?? [],
-      platform: platformPaths.get(value(object, 'platform') ?? -1) ?? [],
-      clusterType: num(clusterRow?.type_id),
-      clusterGroup: num(clusterRow?.group_id),
-      cluster,
-      tenantGroup: tenantGroupPaths.get(num(tenantRow?.group_id) ?? -1) ?? [],
-      tenant,
-      tags: tagRows.filter((t) => Number(t.object_id) === Number(object.id)).map((t) => Number(t.tag_id)),
+      region: lineage(object.region_path),
+      site_group: lineage(object.site_group_path),
+      site: one(object.site),
+      location: lineage(object.location_path),
+      device_type: one(object.device_type),
+      role: lineage(object.role_path),
+      platform: lineage(object.platform_path),
+      cluster_type: one(object.cluster_type),
+      cluster_group: one(object.cluster_group),
+      cluster: one(object.cluster),
+      // NetBox matches the tenant's own group only, not its ancestors.
+      tenant_group: one(object.tenant_group),
+      tenant: one(object.tenant),
+      tag: tagsOf.get(Number(object.id)) ?? [],
     };
-    let merged: Record<string, unknown> = {};
-    for (const context of contexts) {
-      const matches = CRITERIA.every((criterion) => {
-        const assigned = assignments.get(criterion.field)!.get(Number(context.id));
-        return !assigned || assigned.size === 0 || criterion.values(facts).some((v) => assigned.has(v));
-      });
-      if (matches) merged = deepMerge(merged, (decodeJson(context.data) ?? {}) as Record<string, unknown>);
+    const matched = contexts.filter((context) =>
+      CRITERIA.every(([field, fact]) => {
+        const assigned = assignments.get(field)!.get(context.id);
+        return !assigned || facts[fact].some((v) => assigned.has(v));
+      }),
+    );
+    const key = matched.map((c) => c.id).join(',');
+    let merged = mergedByMatch.get(key);
+    if (!merged) {
+      merged = {};
+      for (const context of matched) if (isObject(context.data)) merged = deepMerge(merged, context.data);
+      mergedByMatch.set(key, merged);
     }
-    const local = decodeJson(object.local_context_data);
-    if (local && typeof local === 'object' && !Array.isArray(local))
-      merged = deepMerge(merged, local as Record<string, unknown>);
+    const local = decodeJson(object.local);
+    if (isObject(local)) merged = deepMerge(merged, local);
     result.set(Number(object.id), merged);
   }
   return result;
 }
 
+const NOT_AN_OBJECT = 'JSON data must be in object form. Example: {"foo": 123}';
+
 /** Config context data is a JSON object. */
 export function validateConfigContext(item: WriteItemContext): void {
-  const data = item.values.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    item.errors.add('data', 'JSON data must be in object form. Example: {"foo": 123}');
-  }
+  if (!isObject(item.values.data)) item.errors.add('data', NOT_AN_OBJECT);
+}
+
+/** A device's or virtual machine's local context data, when set (and not empty), is a JSON object. */
+export function validateLocalContextData(item: WriteItemContext): void {
+  const local = item.values.local_context_data;
+  const empty = local === null || local === undefined || local === false || local === 0 || local === '';
+  const emptyList = Array.isArray(local) && local.length === 0;
+  if (!empty && !emptyList && !isObject(local)) item.errors.add('local_context_data', NOT_AN_OBJECT);
 }
 
 /** The extras app's domain functions, by the names YAML uses. */
+/** The name, else the stored file's name without its `<model>_<id>_` prefix. */
+function displayImageAttachment(values: Record<string, unknown>): string {
+  const name = typeof values.name === 'string' ? values.name : '';
+  if (name) return name;
+  const file =
+    String(values.image ?? '')
+      .split('/')
+      .pop() ?? '';
+  return file.replace(/^[a-z0-9]+_\d+_/, '');
+}
+
 export const extrasFunctions = {
   'extras.configContexts': { kind: 'compute', fn: configContexts },
   'extras.validateConfigContext': { kind: 'validator', fn: validateConfigContext },
+  'extras.displayImageAttachment': { kind: 'display', fn: displayImageAttachment },
+  'extras.validateLocalContextData': { kind: 'validator', fn: validateLocalContextData },
 } satisfies Record<string, DomainEntry>;

@@ -9,6 +9,7 @@ import type {
   ValidatorFunction,
 } from './types.js';
 import { circuitsFunctions } from './circuits.js';
+import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
 import { ipamFunctions } from './ipam.js';
@@ -22,6 +23,7 @@ import { virtualizationFunctions } from './virtualization.js';
  */
 export const domainFunctions = {
   ...circuitsFunctions,
+  ...customFieldFunctions,
   ...dcimFunctions,
   ...extrasFunctions,
   ...ipamFunctions,

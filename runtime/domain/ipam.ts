@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { parseIp } from '../rest/ip.js';
+import { escapeLike, ilike } from '../db/sql.js';
+import { parseIp, type ParsedIp } from '../rest/ip.js';
 import type { ModelInfo } from '../rest/schema.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -43,6 +44,32 @@ export async function cacheScope(item: WriteItemContext): Promise<void> {
   Object.assign(values, cache);
 }
 
+/**
+ * When a site changes region or group, or a location changes site, the objects whose cached scope goes
+ * through it (those kept by `ipam.cacheScope`) follow, as NetBox's `sync_cached_scope_fields` does. A
+ * prepare hook of `dcim.site` and `dcim.location`.
+ */
+export async function recacheScopes(item: WriteItemContext): Promise<void> {
+  const { values, existing, q, schema, model } = item;
+  if (!existing) return;
+  const moved = (field: string): boolean => Number(values[field] ?? 0) !== Number(existing[field] ?? 0);
+  const cached = [...schema.models.values()].filter((m) => m.spec.hooks.prepare === 'ipam.cacheScope');
+  if (model.label === 'dcim.site' && (moved('region') || moved('group'))) {
+    const changes = { _region_id: values.region ?? null, _site_group_id: values.group ?? null };
+    for (const target of cached) await q(target.table).where('_site_id', item.id!).update(changes);
+  } else if (model.label === 'dcim.location' && moved('site')) {
+    const site = (await q(schema.model('dcim.site').table)
+      .where('id', values.site as number)
+      .first('region_id', 'group_id')) as Row | undefined;
+    const changes = {
+      _site_id: values.site ?? null,
+      _region_id: site?.region_id ?? null,
+      _site_group_id: site?.group_id ?? null,
+    };
+    for (const target of cached) await q(target.table).where('_location_id', item.id!).update(changes);
+  }
+}
+
 /** Columns of an IP field: its text and the hidden family/range/length columns. */
 function ipColumns(
   model: ModelInfo,
@@ -74,13 +101,15 @@ async function prefixRelatives(
     relation === 'children'
       ? `c.${ip.start} >= p.${ip.start} AND c.${ip.end} <= p.${ip.end} AND c.${ip.len} > p.${ip.len}`
       : `c.${ip.start} <= p.${ip.start} AND c.${ip.end} >= p.${ip.end} AND c.${ip.len} < p.${ip.len}`;
-  const sql = `SELECT p.id AS id, (SELECT count(DISTINCT c.${ip.text}) FROM ${model.table} c WHERE c.${ip.family} = p.${ip.family} AND ${sameVrf('c', 'p')} AND ${inside}) AS n FROM ${model.table} p WHERE p.id IN (${ids.map(() => '?').join(', ')})`;
+  // As NetBox counts them: every prefix inside is a child (duplicates too), but a parent counts once.
+  const counted = relation === 'children' ? '*' : `DISTINCT c.${ip.text}`;
+  const sql = `SELECT p.id AS id, (SELECT count(${counted}) FROM ${model.table} c WHERE c.${ip.family} = p.${ip.family} AND ${sameVrf('c', 'p')} AND ${inside}) AS n FROM ${model.table} p WHERE p.id IN (${ids.map(() => '?').join(', ')})`;
   const result: unknown = await ctx.q.raw(sql, [...ids]);
   const rows = (ctx.dialect === 'postgres' ? (result as { rows: Row[] }).rows : result) as Row[];
   return new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
 }
 
-/** Prefixes strictly inside each prefix, in the same VRF (one query per page). */
+/** Prefixes strictly inside each prefix, in the same VRF, duplicates included (one query per page). */
 export function prefixChildren(
   ctx: BatchContext,
   model: ModelInfo,
@@ -174,17 +203,18 @@ export async function validateAggregate(item: WriteItemContext): Promise<void> {
 
 const NON_UNIQUE_ROLES = new Set(['anycast', 'vip', 'vrrp', 'hsrp', 'glbp', 'carp']);
 
-/** Address rules: no /0, SLAAC only for IPv6, no network ID or broadcast on interfaces, unique per VRF. */
+/**
+ * Address rules, in NetBox's order (the first broken one is reported): no /0; no network ID or IPv4
+ * broadcast on an interface (point-to-point masks excepted); unique per VRF; a primary or OOB address stays
+ * on its device or VM; SLAAC only for IPv6.
+ */
 export async function validateIpAddress(item: WriteItemContext): Promise<void> {
-  const address = item.values.address as string;
-  const ip = parseIp(address);
+  const ip = parseIp(String(item.values.address ?? ''));
   if (!ip) return;
   if (ip.len === 0) {
     item.errors.add('address', 'Cannot create IP address with /0 mask.');
     return;
   }
-  if (item.values.status === 'slaac' && ip.family !== 6)
-    item.errors.add('status', 'Only IPv6 addresses can be assigned SLAAC status');
   const assigned = item.values.assigned_object_type !== null && item.values.assigned_object_type !== undefined;
   const pointToPoint = ip.family === 4 ? ip.len >= 31 : ip.len >= 127;
   if (assigned && !pointToPoint) {
@@ -192,35 +222,101 @@ export async function validateIpAddress(item: WriteItemContext): Promise<void> {
       item.errors.add('__all__', `${ip.address} is a network ID, which may not be assigned to an interface.`);
     else if (ip.family === 4 && ip.host === ip.end)
       item.errors.add('__all__', `${ip.address} is a broadcast address, which may not be assigned to an interface.`);
+    if (item.errors.has()) return;
   }
+  const duplicate = await firstDuplicateAddress(item, ip);
+  if (duplicate) {
+    item.errors.add('address', duplicate);
+    return;
+  }
+  await checkPrimaryReassignment(item, ip.family);
   if (item.errors.has()) return;
+  if (item.values.status === 'slaac' && ip.family !== 6)
+    item.errors.add('status', 'Only IPv6 addresses can be assigned SLAAC status');
+}
+
+/**
+ * The duplicate message when the address's host is already in its VRF (or the global table) and that space
+ * is unique; shared addresses (anycast, VIPs, FHRP) may repeat, but only when every copy has such a role.
+ */
+async function firstDuplicateAddress(item: WriteItemContext, ip: ParsedIp): Promise<string | null> {
   const { enforce, name } = await enforcesUniqueness(item, item.values.vrf);
-  if (!enforce || NON_UNIQUE_ROLES.has(String(item.values.role))) return;
+  if (!enforce) return null;
   const columns = ipColumns(item.model, 'address');
   const query = item.q(item.model.table).where(columns.family, ip.family).where(columns.start, ip.host);
   if (item.values.vrf === null || item.values.vrf === undefined) query.whereNull('vrf_id');
   else query.where('vrf_id', item.values.vrf as number);
   if (item.existing) query.whereNot('id', item.id!);
-  const duplicates = (await query.select('role')) as Row[];
-  if (duplicates.some((d) => !NON_UNIQUE_ROLES.has(String(d.role)))) {
+  // In address order (the shorter mask first for one host): NetBox names the first duplicate.
+  const duplicates = (await query.orderBy(columns.len).orderBy('id').select(columns.text, 'role')) as Row[];
+  if (duplicates.length === 0) return null;
+  const shared = (role: unknown): boolean => NON_UNIQUE_ROLES.has(String(role));
+  if (shared(item.values.role) && duplicates.every((d) => shared(d.role))) return null;
+  const first = String(duplicates[0]![columns.text]);
+  return `Duplicate IP address found in ${name ? `VRF ${name}` : 'global table'}: ${first}`;
+}
+
+/** The device or virtual machine of an interface (a generic relation's target), if any. */
+async function parentOf(
+  item: WriteItemContext,
+  type: unknown,
+  id: unknown,
+): Promise<{ label: string; row: Row } | null> {
+  if (type === null || type === undefined || id === null || id === undefined) return null;
+  const parentField = { 'dcim.interface': 'device', 'virtualization.vminterface': 'virtual_machine' }[String(type)];
+  if (!parentField) return null;
+  const interfaces = item.schema.model(String(type));
+  const field = interfaces.fields.get(parentField) as { column: string; target: string };
+  const parent = item.schema.model(field.target);
+  const columns = ['primary_ip4', 'primary_ip6', 'oob_ip'].flatMap((name) => {
+    const column = parent.fields.get(name)?.column;
+    return column ? [`p.${column} as ${name}`] : [];
+  });
+  const row = (await item
+    .q({ i: interfaces.table })
+    .join({ p: parent.table }, 'p.id', `i.${field.column}`)
+    .where('i.id', id as number)
+    .first('p.id as id', ...columns)) as Row | undefined;
+  return row ? { label: parent.label, row } : null;
+}
+
+/** An address that is its device's (or VM's) primary or OOB address stays on that device or VM. */
+async function checkPrimaryReassignment(item: WriteItemContext, family: 4 | 6): Promise<void> {
+  const { existing, values } = item;
+  if (!existing) return;
+  const original = await parentOf(item, existing.assigned_object_type, existing.assigned_object_id);
+  if (!original) return;
+  const current = await parentOf(item, values.assigned_object_type, values.assigned_object_id);
+  const moved = current?.label !== original.label || Number(current.row.id) !== Number(original.row.id);
+  if (!moved) return;
+  const primary = family === 4 ? original.row.primary_ip4 : original.row.primary_ip6;
+  if (Number(primary) === item.id) {
     item.errors.add(
-      'address',
-      name
-        ? `Duplicate IP address found in VRF ${name}: ${address}`
-        : `Duplicate IP address found in global table: ${address}`,
+      '__all__',
+      'Cannot reassign IP address while it is designated as the primary IP for the parent object',
     );
+  } else if (Number(original.row.oob_ip) === item.id) {
+    item.errors.add('__all__', 'Cannot reassign IP address while it is designated as the OOB IP for the parent object');
   }
 }
 
-/** Addresses that point at each address as their NAT inside address. */
+/** Hidden `_network` of an address (its network with the mask), so that lists order like PostgreSQL `inet`. */
+export function prepareIpAddress(item: WriteItemContext): void {
+  const ip = parseIp(String(item.values.address ?? ''));
+  if (ip) item.values._network = `${ip.network}/${ip.len}`;
+}
+
+/** Addresses that point at each address as their NAT inside address, in address order. */
 export async function natOutside(
   ctx: BatchContext,
   model: ModelInfo,
   ids: readonly number[],
 ): Promise<Map<number, unknown>> {
+  const address = ipColumns(model, 'address');
   const rows = (await ctx
     .q(model.table)
     .whereIn('nat_inside_id', [...ids])
+    .orderBy([address.family, address.start, address.len, 'id'])
     .select('id', 'nat_inside_id')) as Row[];
   const objects = ctx.load
     ? await ctx.load(
@@ -229,7 +325,12 @@ export async function natOutside(
         rows.map((r) => Number(r.id)),
       )
     : [];
-  const byId = new Map(objects.map((o) => [o.id as number, o]));
+  // NetBox's legacy nested IP has a plain integer family.
+  const plain: Record<string, unknown>[] = objects.map((o) => ({
+    ...o,
+    family: (o.family as { value?: unknown } | null)?.value ?? o.family,
+  }));
+  const byId = new Map(plain.map((o) => [o.id as number, o]));
   const result = new Map<number, unknown>();
   for (const row of rows) {
     const list = (result.get(Number(row.nat_inside_id)) ?? []) as unknown[];
@@ -261,6 +362,66 @@ export const presentInVrfId: FilterFunction = async (ctx, _model, values) => {
   const vrfs = [...new Set([...ids, ...exporting.map((r) => Number(r.from_id))])];
   return (query) => {
     query.whereIn('t0.vrf_id', vrfs);
+  };
+};
+
+/** `present_in_vrf`: the same, naming the VRF by its route distinguisher. */
+export const presentInVrf: FilterFunction = async (ctx, model, values) => {
+  const vrf = ctx.schema.model('ipam.vrf');
+  const rows = (await ctx
+    .q(vrf.table)
+    .whereIn('rd', [...values])
+    .select('id', 'rd')) as Row[];
+  const missing = values.find((v) => !rows.some((r) => r.rd === v));
+  if (missing !== undefined) return `Select a valid choice. ${missing} is not one of the available choices.`;
+  return presentInVrfId(
+    ctx,
+    model,
+    rows.map((r) => String(r.id)),
+  );
+};
+
+/**
+ * `q` on prefixes and aggregates: the description, the prefix's text, and — when the text is an address or
+ * a network — the prefixes that contain or equal it.
+ */
+export const searchNetworks: FilterFunction = async (ctx, model, values) => {
+  const term = values[0]!.trim();
+  const ip = term ? parseIp(term) : null;
+  const columns = ipColumns(model, 'prefix');
+  const pattern = `%${escapeLike(term)}%`;
+  return (query) => {
+    if (!term) return;
+    query.where((w) => {
+      w.whereRaw(ilike(ctx.dialect, '??'), ['t0.description', pattern]).orWhereRaw(ilike(ctx.dialect, '??'), [
+        `t0.${columns.text}`,
+        pattern,
+      ]);
+      if (ip) {
+        w.orWhere((x) =>
+          x
+            .where(`t0.${columns.family}`, ip.family)
+            .where(`t0.${columns.start}`, '<=', ip.start)
+            .where(`t0.${columns.end}`, '>=', ip.end)
+            .where(`t0.${columns.len}`, '<=', ip.len),
+        );
+      }
+    });
+  };
+};
+
+/** `q` on addresses: the DNS name and description contain the text, or the address starts with it. */
+export const searchIpAddresses: FilterFunction = async (ctx, model, values) => {
+  const term = values[0]!.trim();
+  const column = ipColumns(model, 'address').text;
+  return (query) => {
+    if (!term) return;
+    query.where((w) =>
+      w
+        .whereRaw(ilike(ctx.dialect, '??'), ['t0.dns_name', `%${escapeLike(term)}%`])
+        .orWhereRaw(ilike(ctx.dialect, '??'), ['t0.description', `%${escapeLike(term)}%`])
+        .orWhereRaw(ilike(ctx.dialect, '??'), [`t0.${column}`, `${escapeLike(term)}%`]),
+    );
   };
 };
 
@@ -379,27 +540,56 @@ export const vlanGroupContainsVid: FilterFunction = async (ctx, model, values) =
   };
 };
 
-/** A VLAN in a group must use a VID inside the group's ranges. */
+/**
+ * A VLAN's group agrees with its site (a site-scoped group takes no other site, a site-group-scoped one only
+ * its member sites), its VID lies inside the group's ranges, and Q-in-Q customer VLANs (only they) sit in a
+ * service VLAN. Like NetBox's clean(), the first broken rule is reported.
+ */
 export async function validateVlan(item: WriteItemContext): Promise<void> {
-  const group = item.values.group as number | null;
-  if (group === null || group === undefined) return;
-  const row = (await item
-    .q(item.schema.model('ipam.vlangroup').table)
-    .where('id', group)
-    .first('name', 'vid_ranges')) as Row | undefined;
-  if (!row) return;
-  const ranges = rangesOf(row);
-  const vid = Number(item.values.vid);
-  if (!ranges.some(([low, high]) => vid >= low && vid <= high)) {
-    const text = ranges.map(([low, high]) => (low === high ? String(low) : `${low}-${high}`)).join(', ');
-    item.errors.add('vid', `VID must be in ranges ${text} for VLANs in group ${String(row.name)}`);
+  const { values, q, schema, errors } = item;
+  const none = (v: unknown): boolean => v === null || v === undefined;
+  const nameOf = async (label: string, id: unknown): Promise<Row | undefined> =>
+    (await q(schema.model(label).table)
+      .where('id', id as number)
+      .first('name', ...(label === 'dcim.site' ? ['group_id'] : []))) as Row | undefined;
+  if (!none(values.group)) {
+    const group = (await q(schema.model('ipam.vlangroup').table)
+      .where('id', values.group as number)
+      .first('name', 'vid_ranges', 'scope_type', 'scope_id')) as Row | undefined;
+    if (!group) return;
+    const scopeType = group.scope_type as string | null;
+    if (!none(values.site) && (scopeType === 'dcim.site' || scopeType === 'dcim.sitegroup')) {
+      const site = await nameOf('dcim.site', values.site);
+      const scope = await nameOf(scopeType, group.scope_id);
+      const where = `group ${String(group.name)} (scope: ${String(scope?.name ?? group.scope_id)})`;
+      if (scopeType === 'dcim.site' && Number(group.scope_id) !== Number(values.site)) {
+        errors.add('__all__', `VLAN is assigned to ${where}; cannot also assign to site ${String(site?.name)}.`);
+        return;
+      }
+      if (scopeType === 'dcim.sitegroup' && Number(site?.group_id ?? 0) !== Number(group.scope_id)) {
+        errors.add('__all__', `The assigned site ${String(site?.name)} is not a member of the assigned ${where}.`);
+        return;
+      }
+    }
+    const ranges = rangesOf(group);
+    const vid = Number(values.vid);
+    if (!ranges.some(([low, high]) => vid >= low && vid <= high)) {
+      const text = ranges.map(([low, high]) => (low === high ? String(low) : `${low}-${high}`)).join(',');
+      errors.add('vid', `VID must be in ranges ${text} for VLANs in group ${String(group.name)}`);
+      return;
+    }
   }
+  if (!none(values.qinq_svlan) && values.qinq_role !== 'cvlan')
+    errors.add('qinq_svlan', 'Only Q-in-Q customer VLANs maybe assigned to a service VLAN.');
+  else if (values.qinq_role === 'cvlan' && none(values.qinq_svlan))
+    errors.add('qinq_role', 'A Q-in-Q customer VLAN must be assigned to a service VLAN.');
 }
 
 /** The ipam app's domain functions, by the names YAML uses. */
 export const ipamFunctions = {
   'ipam.displayAsn': { kind: 'display', fn: displayAsn },
   'ipam.cacheScope': { kind: 'prepare', fn: cacheScope },
+  'ipam.recacheScopes': { kind: 'prepare', fn: recacheScopes },
   'ipam.prefixChildren': { kind: 'compute', fn: prefixChildren },
   'ipam.prefixDepth': { kind: 'compute', fn: prefixDepth },
   'ipam.validatePrefix': { kind: 'validator', fn: validatePrefix },
@@ -407,6 +597,10 @@ export const ipamFunctions = {
   'ipam.validateIpAddress': { kind: 'validator', fn: validateIpAddress },
   'ipam.natOutside': { kind: 'compute', fn: natOutside },
   'ipam.presentInVrfId': { kind: 'filter', fn: presentInVrfId },
+  'ipam.presentInVrf': { kind: 'filter', fn: presentInVrf },
+  'ipam.searchNetworks': { kind: 'filter', fn: searchNetworks },
+  'ipam.searchIpAddresses': { kind: 'filter', fn: searchIpAddresses },
+  'ipam.prepareIpAddress': { kind: 'prepare', fn: prepareIpAddress },
   'ipam.ipAddressesOfDevice': { kind: 'filter', fn: assignedTo('dcim.interface', 'device') },
   'ipam.ipAddressesOfVirtualMachine': {
     kind: 'filter',

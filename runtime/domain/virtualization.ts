@@ -1,9 +1,14 @@
-import type { BatchContext, DomainEntry, WriteItemContext } from './types.js';
 import type { ModelInfo } from '../rest/schema.js';
+import { checkPrimaryIps, deviceText } from './dcim.js';
+import { validateLocalContextData } from './extras.js';
+import { checkTaggedVlanSites, checkUntaggedVlanSite, interfaceText, rowOf } from './interfaces.js';
+import type { BatchContext, DomainEntry, WriteItemContext } from './types.js';
 
-/** Virtualization behaviour that YAML cannot declare: allocations, where a VM may run. */
+/** Virtualization behaviour that YAML cannot declare: allocations, where a VM may run, VM interface rules. */
 
 type Row = Record<string, unknown>;
+
+const none = (v: unknown): boolean => v === null || v === undefined;
 
 /** The sum of a column over each cluster's virtual machines (null when none set it). */
 function allocated(column: string) {
@@ -19,88 +24,94 @@ function allocated(column: string) {
   };
 }
 
-/** A VM without a site takes its cluster's site (the cached scope site of the cluster). */
+/** A VM without a site takes its cluster's site (the cluster's cached scope site), else its host's site. */
 export async function prepareVirtualMachine(item: WriteItemContext): Promise<void> {
   const { values } = item;
-  if ((values.site === null || values.site === undefined) && values.cluster !== null && values.cluster !== undefined) {
-    const cluster = (await item
-      .q(item.schema.model('virtualization.cluster').table)
-      .where('id', values.cluster as number)
-      .first('_site_id')) as Row | undefined;
-    if (cluster?._site_id !== null && cluster?._site_id !== undefined) values.site = Number(cluster._site_id);
-  }
-}
-
-/** A VM runs somewhere: its cluster and host device agree with its site. */
-export async function validateVirtualMachine(item: WriteItemContext): Promise<void> {
-  const { values, errors, q, schema } = item;
-  const { site, cluster, device } = values;
-  const none = (v: unknown): boolean => v === null || v === undefined;
-  if (none(site) && none(cluster) && none(device)) {
-    errors.add('__all__', 'A virtual machine must be assigned to a site, cluster, or device.');
+  if (!none(values.site)) return;
+  const cluster = await rowOf(item.q, item.schema, 'virtualization.cluster', values.cluster, ['_site_id']);
+  if (cluster && !none(cluster._site_id)) {
+    values.site = Number(cluster._site_id);
     return;
   }
-  const nameOf = async (label: string, id: unknown): Promise<string> => {
-    const row = (await q(schema.model(label).table)
-      .where('id', id as number)
-      .first('name')) as Row | undefined;
-    return String(row?.name ?? id);
-  };
-  if (!none(cluster) && !none(site)) {
-    const row = (await q(schema.model('virtualization.cluster').table)
-      .where('id', cluster as number)
-      .first('_site_id')) as Row | undefined;
-    if (row && row._site_id !== null && Number(row._site_id) !== Number(site)) {
-      errors.add(
-        'cluster',
-        `The selected cluster (${await nameOf('virtualization.cluster', cluster)}) is not assigned to this site (${await nameOf('dcim.site', site)}).`,
-      );
-    }
-  }
-  if (!none(device)) {
-    const row = (await q(schema.model('dcim.device').table)
-      .where('id', device as number)
-      .first('site_id', 'cluster_id')) as Row | undefined;
-    if (row && !none(site) && Number(row.site_id) !== Number(site)) {
-      errors.add(
-        'site',
-        `The selected device (${await nameOf('dcim.device', device)}) is not assigned to this site (${await nameOf('dcim.site', site)}).`,
-      );
-    }
-    if (row && !none(cluster) && row.cluster_id !== null && Number(row.cluster_id) !== Number(cluster)) {
-      errors.add(
-        'device',
-        `The selected device (${await nameOf('dcim.device', device)}) is not assigned to this cluster (${await nameOf('virtualization.cluster', cluster)}).`,
-      );
-    }
-  }
+  const device = await rowOf(item.q, item.schema, 'dcim.device', values.device, ['site_id']);
+  if (device && !none(device.site_id)) values.site = Number(device.site_id);
 }
 
-/** A VM interface's tagged VLANs need a tagged mode; parent and bridge belong to the same VM. */
+/** NetBox's virtual machine rules, in its order: it runs somewhere, and its cluster, host and site agree. */
+export async function validateVirtualMachine(item: WriteItemContext): Promise<void> {
+  validateLocalContextData(item);
+  if (item.errors.has()) return;
+  const { values, errors } = item;
+  const { site, cluster, device } = values;
+  if (none(site) && none(cluster) && none(device))
+    return errors.add('__all__', 'A virtual machine must be assigned to a site, cluster, or device.');
+  const nameOf = async (label: string, id: unknown): Promise<string> =>
+    String((await rowOf(item.q, item.schema, label, id, ['name']))?.name ?? id);
+  const clusterRow = await rowOf(item.q, item.schema, 'virtualization.cluster', cluster, ['name', '_site_id']);
+  if (clusterRow && !none(site) && !none(clusterRow._site_id) && Number(clusterRow._site_id) !== Number(site)) {
+    return errors.add(
+      'cluster',
+      `The selected cluster (${String(clusterRow.name)}) is not assigned to this site (${await nameOf('dcim.site', site)}).`,
+    );
+  }
+  const host = await rowOf(item.q, item.schema, 'dcim.device', device, ['name', 'site_id', 'cluster_id']);
+  const hostName = host ? await deviceText(item, device) : '';
+  if (host && !none(site) && Number(host.site_id) !== Number(site)) {
+    return errors.add(
+      'site',
+      `The selected device (${hostName}) is not assigned to this site (${await nameOf('dcim.site', site)}).`,
+    );
+  }
+  if (host && none(cluster) && !none(host.cluster_id)) {
+    return errors.add(
+      'cluster',
+      `Must specify the assigned device's cluster (${await nameOf('virtualization.cluster', host.cluster_id)}) when assigning host device ${hostName}.`,
+    );
+  }
+  if (host && clusterRow && Number(host.cluster_id ?? -1) !== Number(cluster)) {
+    return errors.add(
+      'device',
+      `The selected device (${hostName}) is not assigned to this cluster (${String(clusterRow.name)}).`,
+    );
+  }
+  await checkPrimaryIps(
+    item,
+    'virtualization.vminterface',
+    'virtual_machine_id',
+    (version, address) => `Must be an IPv${version} address. (${address} is an IPv${10 - version} address.)`,
+    (address) => `The specified IP address (${address}) is not assigned to this VM.`,
+  );
+}
+
+/**
+ * NetBox's VM interface rules (no 802.1Q mode checks in its serializer, unlike device interfaces): tagged
+ * VLANs at the VM's site or global, a service VLAN only in Q-in-Q mode, parent and bridge on the same VM,
+ * the untagged VLAN at the VM's site or global.
+ */
 export async function validateVmInterface(item: WriteItemContext): Promise<void> {
   const { values, errors } = item;
-  const mode = values.mode as string | null;
-  if (mode !== 'q-in-q' && values.qinq_svlan !== null && values.qinq_svlan !== undefined) {
-    errors.add('qinq_svlan', 'Only Q-in-Q interfaces may specify a service VLAN.');
-  }
-  for (const field of ['parent', 'bridge'] as const) {
-    const other = values[field];
-    if (other === null || other === undefined) continue;
-    if (item.existing && Number(other) === item.id) {
-      errors.add(field, `An interface cannot be its own ${field}.`);
-      continue;
+  const vm = await rowOf(item.q, item.schema, 'virtualization.virtualmachine', values.virtual_machine, ['site_id']);
+  await checkTaggedVlanSites(item, vm?.site_id, 'virtual machine');
+  if (errors.has()) return;
+  if (values.mode !== 'q-in-q' && !none(values.qinq_svlan))
+    return errors.add('qinq_svlan', 'Only Q-in-Q interfaces may specify a service VLAN.');
+  for (const [field, self] of [
+    ['parent', 'An interface cannot be its own parent.'],
+    ['bridge', 'An interface cannot be bridged to itself.'],
+  ] as const) {
+    if (item.id !== null && Number(values[field]) === item.id) return errors.add(field, self);
+    const other = await rowOf(item.q, item.schema, item.model.label, values[field], ['name', 'virtual_machine_id']);
+    if (other && Number(other.virtual_machine_id) !== Number(values.virtual_machine)) {
+      const owner = await rowOf(item.q, item.schema, 'virtualization.virtualmachine', other.virtual_machine_id, [
+        'name',
+      ]);
+      return errors.add(
+        field,
+        `The selected ${field} interface (${interfaceText(other)}) belongs to a different virtual machine (${String(owner?.name)}).`,
+      );
     }
-    const row = (await item
-      .q(item.model.table)
-      .where('id', other as number)
-      .first('virtual_machine_id')) as Row | undefined;
-    if (row && Number(row.virtual_machine_id) !== Number(values.virtual_machine)) {
-      errors.add(field, `The selected ${field} interface (${String(other)}) belongs to a different virtual machine.`);
-    }
   }
-  if (item.existing && Number(item.existing.virtual_machine) !== Number(values.virtual_machine)) {
-    errors.add('virtual_machine', 'Components cannot be moved to a different virtual machine.');
-  }
+  await checkUntaggedVlanSite(item, vm?.site_id, 'virtual machine');
 }
 
 /** The virtualization app's domain functions, by the names YAML uses. */

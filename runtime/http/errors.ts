@@ -72,8 +72,8 @@ export class PreconditionFailedError extends ApiError {
 }
 
 export class PayloadTooLargeError extends ApiError {
-  constructor(limit: number) {
-    super(413, { detail: `Request body exceeds the limit of ${limit} bytes.` });
+  constructor(limit: number, what = 'Request body') {
+    super(413, { detail: `${what} exceeds the limit of ${limit} bytes.` });
   }
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import multer from 'multer';
+import type { UploadedFile } from '../rest/images.js';
 import {
   BadRequestError,
   NotAcceptableError,
@@ -131,6 +133,38 @@ export function jsonBody(limit: number) {
       } catch (error) {
         next(new BadRequestError(`JSON parse error - ${(error as Error).message}`));
       }
+    });
+  };
+}
+
+/**
+ * `multipart/form-data` bodies (file uploads): text fields become strings, each file an `UploadedFile`
+ * under its field name. Files are held in memory up to `maxFileSize` bytes (413 beyond); the whole form is
+ * still bounded by `maxBodySize`.
+ */
+export function multipartBody(maxFileSize: number, maxBodySize: number) {
+  const parse = multer({
+    storage: multer.memoryStorage(),
+    limits: { fileSize: maxFileSize, files: 10, fields: 200, fieldSize: maxBodySize, parts: 210 },
+  }).any();
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const mediaType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    if (mediaType !== 'multipart/form-data') return next();
+    parse(req, res, (error: unknown) => {
+      if (error instanceof multer.MulterError) {
+        req.resume();
+        if (error.code === 'LIMIT_FILE_SIZE') return next(new PayloadTooLargeError(maxFileSize, 'Uploaded file'));
+        return next(new BadRequestError(`Multipart form parse error - ${error.message}`));
+      }
+      if (error) return next(new BadRequestError(`Multipart form parse error - ${(error as Error).message}`));
+      const body: Record<string, unknown> = { ...(req.body as Record<string, unknown>) };
+      for (const file of (req.files as Express.Multer.File[] | undefined) ?? []) {
+        const upload: UploadedFile = { originalName: file.originalname, size: file.size, buffer: file.buffer };
+        body[file.fieldname] = upload;
+      }
+      req.body = body;
+      res.locals.form = true;
+      next();
     });
   };
 }

@@ -56,11 +56,15 @@ export async function deleteObjects(
         if (columns.length > 1) query.where(columns[0]!, current.label);
         found.push(...((await query.select('*')) as Row[]));
       }
+      // References are cleared even on rows deleted by this same request (a device pointing at its own
+      // interface's address as primary), so that rows can go in any order.
+      if (relation.onDelete === 'set_null') {
+        if (found.length > 0) nullings.push({ model: dependent, columns, ids: found.map((r) => Number(r.id)) });
+        continue;
+      }
       const outside = found.filter((r) => !(seen.get(dependent.label)?.has(Number(r.id)) ?? false));
       if (outside.length === 0) continue;
       if (relation.onDelete === 'protect') outside.forEach((row) => blockers.push({ model: dependent, row }));
-      else if (relation.onDelete === 'set_null')
-        nullings.push({ model: dependent, columns, ids: outside.map((r) => Number(r.id)) });
       else
         await collect(
           dependent,
@@ -80,8 +84,7 @@ export async function deleteObjects(
   }
 
   for (const nulling of nullings) {
-    const ids = nulling.ids.filter((id) => !(seen.get(nulling.model.label)?.has(id) ?? false));
-    for (const chunk of chunks(ids, 500))
+    for (const chunk of chunks(nulling.ids, 500))
       await q(nulling.model.table)
         .whereIn('id', chunk)
         .update(Object.fromEntries(nulling.columns.map((c) => [c, null])));
@@ -97,6 +100,12 @@ export async function deleteObjects(
     }
     await deleteListings(q, ctx.schema, current, idList);
     await deleteRows(q, current, idList);
+    for (const field of current.spec.fields) {
+      if (field.kind !== 'image') continue;
+      for (const row of rows)
+        if (typeof row[field.column!] === 'string' && row[field.column!])
+          ctx.files.obsolete.push(String(row[field.column!]));
+    }
     for (const row of rows) {
       ctx.changes.push({
         action: 'delete',

@@ -7,12 +7,16 @@ import { descendantOrSelf } from '../db/sql.js';
 import { planSelection, type Selection } from './plan.js';
 import { renderObject, type RenderContext } from './render.js';
 import type { ModelInfo, Schema } from './schema.js';
+import type { CustomFields } from './custom-fields.js';
+import { decodeJson } from './values.js';
 
 /** What reading needs: the database dialect, the schema and how to render. */
 export interface ReadContext {
   schema: Schema;
   dialect: Dialect;
   settings: Settings;
+  /** Renders `custom_fields`; without it the key renders `{}`. */
+  customFields?: CustomFields;
   render: RenderContext;
 }
 
@@ -65,6 +69,17 @@ export async function loadObjects(
       }
       case 'generic':
         generic.set(key.key, await loadGeneric(q, ctx, rows, key.typeColumn, key.idColumn));
+        break;
+      case 'custom_fields':
+        if (ctx.customFields) {
+          const datas = rows.map((row) => (decodeJson(row[key.column]) ?? {}) as Record<string, unknown>);
+          const load = (label: string, objectIds: readonly number[]) => {
+            const target = ctx.schema.model(label);
+            return loadObjectsByIds(q, ctx, target, target.spec.nested, objectIds, true);
+          };
+          const rendered = await ctx.customFields.render(q, model, datas, load);
+          batched.set(key.key, new Map(ids.map((id, i) => [id, rendered[i]])));
+        }
         break;
       default:
         break;

@@ -7,7 +7,9 @@ import { ValidationError } from '../http/errors.js';
 import type { Settings } from '../config.js';
 import type { DomainFunctions } from '../domain/types.js';
 import { parseIp } from './ip.js';
+import { parseBoolean } from './values.js';
 import type { ModelInfo, Schema } from './schema.js';
+import type { CustomFields } from './custom-fields.js';
 
 /** Query parameters that are never filters. */
 export const RESERVED_PARAMS = new Set([
@@ -27,6 +29,8 @@ export interface FilterContext {
   dialect: Dialect;
   settings: Settings;
   domain: DomainFunctions;
+  /** Builds `cf_<name>` filters; without it they are ignored. */
+  customFields?: CustomFields;
 }
 
 type Condition = (qb: Knex.QueryBuilder) => void;
@@ -48,6 +52,14 @@ export async function applyFilters(
   const conditions: Condition[] = [];
   for (const name of new Set(params.keys())) {
     if (RESERVED_PARAMS.has(name)) continue;
+    if (name.startsWith('cf_') && model.hasCustomFields && ctx.customFields) {
+      const values = params.getAll(name).filter((v) => v !== '');
+      const [field, lookup = ''] = name.slice(3).split('__', 2);
+      const result = values.length > 0 ? await ctx.customFields.filter(q, model, field!, lookup, values) : null;
+      if (typeof result === 'string') errors[name] = [result];
+      else if (result) conditions.push(result);
+      continue;
+    }
     const match = matchFilter(model, name);
     if (!match) continue;
     const values = params.getAll(name).filter((v) => v !== '');
@@ -241,14 +253,6 @@ function parseValue(kind: string, raw: string, choices?: readonly (string | numb
     default:
       return { value: raw };
   }
-}
-
-/** `True`/`False`/`true`/`false`/`1`/`0`; null for anything else. */
-export function parseBoolean(raw: string): boolean | null {
-  const lowered = raw.trim().toLowerCase();
-  if (lowered === 'true' || lowered === '1') return true;
-  if (lowered === 'false' || lowered === '0') return false;
-  return null;
 }
 
 function valueCondition(

@@ -23,6 +23,7 @@ import { RelatedResolver } from './related.js';
 import type { ModelInfo } from './schema.js';
 import { createObjects, updateObjects, type Change, type WriteContext, type WriteResult } from './write.js';
 import { pythonType } from './parse-field.js';
+import { removeStoredFile } from './images.js';
 
 type Row = Record<string, unknown>;
 
@@ -30,16 +31,12 @@ type Row = Record<string, unknown>;
 export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHandlers {
   const { schema, db, settings } = app;
 
-  const readContext = async (q: Knex, state: RequestState): Promise<ReadContext> => ({
+  const readContext = (state: RequestState): ReadContext => ({
     schema,
     dialect: db.dialect,
     settings,
-    render: {
-      apiRoot: state.apiRoot,
-      siteRoot: state.siteRoot,
-      domain: app.domain,
-      ...(model.hasCustomFields ? { customFields: await app.customFields.renderer(q, model) } : {}),
-    },
+    customFields: app.customFields,
+    render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
   });
 
   const present = (objects: Row[], transient?: Map<number, Record<string, unknown>>): Row[] => {
@@ -115,7 +112,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     ids: readonly number[],
     transient?: Map<number, Row>,
   ): Promise<Row[]> => {
-    const ctx = await readContext(q, stateOf(res));
+    const ctx = readContext(stateOf(res));
     return present(await loadObjectsByIds(q, ctx, model, selectKeys(model, stateOf(res).params), ids), transient);
   };
 
@@ -130,7 +127,13 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       // Cursor links need each page's last id, even when `fields` leaves it out.
       const keys = pagination.mode === 'cursor' && !requested.includes('id') ? ['id', ...requested] : requested;
       const query = restrict(res, baseQuery(q, model), restriction);
-      await applyFilters(q, { schema, dialect: db.dialect, settings, domain: app.domain }, model, params, query);
+      await applyFilters(
+        q,
+        { schema, dialect: db.dialect, settings, domain: app.domain, customFields: app.customFields },
+        model,
+        params,
+        query,
+      );
       let count: number | null = null;
       const rows = query.clone();
       if (pagination.mode === 'offset') {
@@ -143,7 +146,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         rows.where('t0.id', '>=', pagination.start).orderBy('t0.id', 'asc');
         if (pagination.limit !== null) rows.limit(pagination.limit);
       }
-      const results = present(await loadObjects(q, await readContext(q, state), model, keys, rows));
+      const results = present(await loadObjects(q, readContext(state), model, keys, rows));
       const { next, previous } = pageLinks(state, pagination, count, results);
       if (keys !== requested) for (const object of results) delete object.id;
       res.setHeader('Allow', allowHeader(model, 'list'));
@@ -156,9 +159,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const q = db.knex;
       const state = stateOf(res);
       const query = restrict(res, baseQuery(q, model).where('t0.id', id), restriction);
-      const [object] = present(
-        await loadObjects(q, await readContext(q, state), model, selectKeys(model, state.params), query),
-      );
+      const [object] = present(await loadObjects(q, readContext(state), model, selectKeys(model, state.params), query));
       if (!object) throw notFound();
       const etag = await etagOf(q, id);
       res.setHeader('Allow', allowHeader(model, 'detail'));
@@ -167,7 +168,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
 
     create: async (req, res) => {
       const restriction = restrictionFor(res, 'add');
-      const body: unknown = req.body;
+      const body: unknown = formValues(res, model, req.body);
       const bulk = Array.isArray(body);
       if (!bulk && (typeof body !== 'object' || body === null)) {
         throw new ValidationError({
@@ -191,7 +192,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     update: async (req, res) => {
       const id = detailId(req);
       const restriction = restrictionFor(res, 'change');
-      const body: unknown = req.body;
+      const body: unknown = formValues(res, model, req.body);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new ValidationError({
           non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body ?? null)}.`],
@@ -225,7 +226,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         const query = baseQuery(ctx.q, model).whereIn('t0.id', result.ids);
         applyOrdering(schema, model, new URLSearchParams(), query);
         return present(
-          await loadObjects(ctx.q, await readContext(ctx.q, state), model, selectKeys(model, state.params), query),
+          await loadObjects(ctx.q, readContext(state), model, selectKeys(model, state.params), query),
           result.transient,
         );
       });
@@ -269,7 +270,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const action = detail ? 'change' : 'add';
       const writable = !model.spec.readOnly && app.permissions.allows(principal, model, action);
       res.setHeader('Allow', allowHeader(model, detail ? 'detail' : 'list'));
-      sendJson(res, 200, describeEndpoint(schema, model, detail, writable));
+      const customFields = writable ? await app.customFields.forModel(db.knex, model) : [];
+      sendJson(res, 200, describeEndpoint(schema, model, detail, writable, customFields));
     },
 
     methodNotAllowed: async (req) => {
@@ -316,39 +318,75 @@ export async function runWrite<T>(
   const { schema, db, settings } = app;
   const { principal } = request;
   let changes: readonly Change[] = [];
-  const result = await db.knex.transaction(async (trx) => {
-    const ctx: WriteContext = {
-      q: trx,
-      schema,
-      dialect: db.dialect,
-      settings,
-      domain: app.domain,
-      user: principal.user,
-      resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
-        // Objects given by attributes are looked up only among those the user may view.
-        let restriction: Restriction;
-        try {
-          restriction = app.permissions.require(principal, target, 'view');
-        } catch {
-          query.whereRaw('1 = 0');
-          return;
-        }
-        if (!restriction.all) {
-          const scoped = trx({ t0: target.table }).select('t0.id');
-          app.permissions.apply(scoped, target, restriction, principal);
-          query.whereIn('r0.id', scoped);
-        }
-      }),
-      customFields: (m, input, existing, errors) => app.customFields.validate(trx, m, input, existing, errors),
-      changes: [],
-    };
-    const result = await body(ctx);
-    for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
-    changes = ctx.changes;
-    return result;
-  });
+  const files = { written: [] as string[], obsolete: [] as string[] };
+  const result = await db.knex
+    .transaction(async (trx) => {
+      const ctx: WriteContext = {
+        q: trx,
+        schema,
+        dialect: db.dialect,
+        settings,
+        domain: app.domain,
+        user: principal.user,
+        resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
+          // Objects given by attributes are looked up only among those the user may view.
+          let restriction: Restriction;
+          try {
+            restriction = app.permissions.require(principal, target, 'view');
+          } catch {
+            query.whereRaw('1 = 0');
+            return;
+          }
+          if (!restriction.all) {
+            const scoped = trx({ t0: target.table }).select('t0.id');
+            app.permissions.apply(scoped, target, restriction, principal);
+            query.whereIn('r0.id', scoped);
+          }
+        }),
+        customFields: (m, input, existing, errors, id) =>
+          app.customFields.validate(trx, m, input, existing, errors, id),
+        changes: [],
+        files,
+      };
+      const result = await body(ctx);
+      for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
+      changes = ctx.changes;
+      return result;
+    })
+    .catch((error: unknown) => {
+      // Nothing was stored: neither are the files.
+      for (const file of files.written) removeStoredFile(settings.MEDIA_ROOT, file);
+      throw error;
+    });
+  // Files of deleted or replaced images go once the change is committed.
+  for (const file of files.obsolete) removeStoredFile(settings.MEDIA_ROOT, file);
   for (const hook of app.commitHooks) hook(changes);
   return result;
+}
+
+const STRUCTURED_KEYS = new Set(['tags', 'add_tags', 'remove_tags', 'custom_fields']);
+
+/**
+ * A multipart form's text values as a JSON body would carry them: an empty value of a nullable non-text
+ * field is null, and structured values (JSON, lists, tags, custom fields) are JSON text.
+ */
+function formValues(res: Response, model: ModelInfo, body: unknown): unknown {
+  if (res.locals.form !== true || typeof body !== 'object' || body === null) return body;
+  const values: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(values)) {
+    if (typeof value !== 'string') continue;
+    const field = model.fields.get(key);
+    const structured = STRUCTURED_KEYS.has(key) || ['json', 'list', 'object_types', 'm2m'].includes(field?.kind ?? '');
+    if (value === '' && field?.nullable && field.kind !== 'string') values[key] = null;
+    else if (structured) {
+      try {
+        values[key] = JSON.parse(value) as unknown;
+      } catch {
+        // Left as text: the field's own validation reports it.
+      }
+    }
+  }
+  return values;
 }
 
 /** Bulk bodies: a list of objects that each carry an integer `id`. */

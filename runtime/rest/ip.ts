@@ -22,7 +22,10 @@ export interface ParsedIp {
 
 const V6_BITS = 128n;
 
-/** Parses `address[/len]` (a missing mask means a host mask); null when it is not an IP. */
+/**
+ * Parses `address[/mask]` as netaddr does: the mask is a length, a netmask (`255.255.255.0`) or a host
+ * mask (`0.0.0.255`); a missing mask means a host mask. Null when it is not an IP.
+ */
 export function parseIp(text: string): ParsedIp | null {
   const trimmed = text.trim();
   const slash = trimmed.indexOf('/');
@@ -31,11 +34,10 @@ export function parseIp(text: string): ParsedIp | null {
   const family = isIP(addressText) as 0 | 4 | 6;
   if (family === 0) return null;
   const bits = family === 4 ? 32 : 128;
-  if (maskText !== null && !/^\d{1,3}$/.test(maskText)) return null;
-  const len = maskText === null ? bits : Number(maskText);
-  if (len > bits) return null;
-  const value = family === 4 ? v4ToBigInt(addressText) : v6ToBigInt(addressText);
+  const value = toBigInt(family, addressText);
   if (value === null) return null;
+  const len = maskText === null ? bits : parseMask(family, maskText);
+  if (len === null) return null;
   const width = BigInt(bits);
   const hostMask = (1n << (width - BigInt(len))) - 1n;
   const networkValue = value & ~hostMask & ((1n << width) - 1n);
@@ -50,6 +52,28 @@ export function parseIp(text: string): ParsedIp | null {
     end: hex(lastValue),
     host: hex(value),
   };
+}
+
+function toBigInt(family: 4 | 6, text: string): bigint | null {
+  return family === 4 ? v4ToBigInt(text) : v6ToBigInt(text);
+}
+
+/** A mask length, or a netmask / host mask of the same family written as an address; null when invalid. */
+function parseMask(family: 4 | 6, text: string): number | null {
+  const bits = family === 4 ? 32 : 128;
+  if (/^\d{1,3}$/.test(text)) return Number(text) <= bits ? Number(text) : null;
+  if (isIP(text) !== family) return null;
+  const value = toBigInt(family, text);
+  if (value === null) return null;
+  const all = (1n << BigInt(bits)) - 1n;
+  // A netmask is ones then zeros; a host mask zeros then ones (netaddr tries the netmask first).
+  for (let len = 0; len <= bits; len += 1) {
+    if (value === (all ^ ((1n << BigInt(bits - len)) - 1n))) return len;
+  }
+  for (let len = 0; len <= bits; len += 1) {
+    if (value === (1n << BigInt(bits - len)) - 1n) return len;
+  }
+  return null;
 }
 
 /** 32 hex digits; IPv4 values are zero-extended (the family column keeps them apart). */
@@ -99,25 +123,31 @@ function v6ToBigInt(text: string): bigint | null {
   return value;
 }
 
-/** RFC 5952: lower case, leading zeros dropped, the longest run (≥ 2) of zero groups as `::`. */
+/**
+ * RFC 5952: lower case, leading zeros dropped, the longest (leftmost on a tie) run of two or more zero
+ * groups as `::`. IPv4-mapped (`::ffff:192.0.2.1`) and IPv4-compatible (`::192.0.2.1`) addresses keep
+ * their last 32 bits in dotted form, as NetBox (netaddr over inet_ntop) prints them.
+ */
 function bigIntToV6(value: bigint): string {
   const groups = Array.from({ length: 8 }, (_, i) => Number((value >> BigInt((7 - i) * 16)) & 0xffffn));
+  const embedsV4 = value >> 32n === 0xffffn || (value > 0xffffn && value <= 0xffffffffn);
+  const text = groups.map((g) => g.toString(16));
+  if (embedsV4) text.splice(6, 2, bigIntToV4(value & 0xffffffffn));
   let bestStart = -1;
   let bestLength = 0;
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
+  for (let i = 0; i < text.length;) {
+    if (text[i] !== '0') {
       i += 1;
       continue;
     }
     let j = i;
-    while (j < 8 && groups[j] === 0) j += 1;
+    while (j < text.length && text[j] === '0') j += 1;
     if (j - i > bestLength && j - i >= 2) {
       bestStart = i;
       bestLength = j - i;
     }
     i = j;
   }
-  const text = groups.map((g) => g.toString(16));
   if (bestStart < 0) return text.join(':');
   const left = text.slice(0, bestStart).join(':');
   const right = text.slice(bestStart + bestLength).join(':');

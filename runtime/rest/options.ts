@@ -1,10 +1,17 @@
 import type { FieldSpec } from '../spec.js';
 import type { ModelInfo, Schema } from './schema.js';
+import type { CustomFieldDefinition } from './custom-fields.js';
 
 type Meta = Record<string, unknown>;
 
 /** DRF's OPTIONS metadata for a list (`actions.POST`) or detail (`actions.PUT`) endpoint. */
-export function describeEndpoint(schema: Schema, model: ModelInfo, detail: boolean, writable: boolean): Meta {
+export function describeEndpoint(
+  schema: Schema,
+  model: ModelInfo,
+  detail: boolean,
+  writable: boolean,
+  customFields: readonly CustomFieldDefinition[] = [],
+): Meta {
   const title = model.spec.verboseName
     .split(' ')
     .map((w) => (w ? w[0]!.toUpperCase() + w.slice(1) : w))
@@ -15,7 +22,12 @@ export function describeEndpoint(schema: Schema, model: ModelInfo, detail: boole
     renders: ['application/json', 'text/html'],
     parses: ['application/json', 'multipart/form-data'],
   };
-  if (writable) body.actions = { [detail ? 'PUT' : 'POST']: describeFields(schema, model) };
+  if (writable) {
+    const fields = describeFields(schema, model);
+    if (fields.custom_fields)
+      fields.custom_fields = { ...fields.custom_fields, children: describeCustomFields(customFields) };
+    body.actions = { [detail ? 'PUT' : 'POST']: fields };
+  }
   return body;
 }
 
@@ -38,6 +50,43 @@ export function describeFields(schema: Schema, model: ModelInfo): Record<string,
     max_length: 200,
   };
   return fields;
+}
+
+const CUSTOM_FIELD_TYPES: Record<CustomFieldDefinition['type'], string> = {
+  text: 'string',
+  longtext: 'string',
+  integer: 'integer',
+  decimal: 'decimal',
+  boolean: 'boolean',
+  date: 'date',
+  datetime: 'datetime',
+  url: 'url',
+  json: 'json',
+  select: 'choice',
+  multiselect: 'multiple choice',
+  object: 'field',
+  multiobject: 'list',
+};
+
+/** One entry per custom field of the model: its type, whether it is required, its label and choices. */
+function describeCustomFields(definitions: readonly CustomFieldDefinition[]): Record<string, Meta> {
+  const children: Record<string, Meta> = {};
+  for (const definition of definitions) {
+    const meta: Meta = {
+      type: CUSTOM_FIELD_TYPES[definition.type],
+      required: definition.required,
+      read_only: false,
+      label: definition.label || definition.name,
+    };
+    if (definition.type === 'select' || definition.type === 'multiselect') {
+      meta.choices = definition.choices.map((value, i) => ({
+        value,
+        display_name: definition.choiceLabels[i] ?? value,
+      }));
+    }
+    children[definition.name] = meta;
+  }
+  return children;
 }
 
 function describeKey(schema: Schema, model: ModelInfo, key: string): Meta {
@@ -150,6 +199,9 @@ function describeField(schema: Schema, field: FieldSpec): Meta {
     case 'computed':
     case 'alias':
       meta.type = 'field';
+      break;
+    case 'image':
+      meta.type = 'image upload';
       break;
     case 'content_type':
       meta.type = 'field';

@@ -2,6 +2,7 @@ import type { FieldSpec } from '../spec.js';
 import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
 import { isIP } from 'node:net';
 import { parseIp } from './ip.js';
+import { isUploadedFile } from './images.js';
 
 /** The outcome of parsing one written value: the stored value, or error messages for the field. */
 export type Parsed = { ok: true; value: unknown } | { ok: false; errors: string[] };
@@ -72,6 +73,10 @@ export function parseFieldValue(field: FieldSpec, value: unknown): Parsed {
       if (!parsed) return fail(`Invalid IP address format: ${String(value)}`);
       return ok(`${parsed.address}/${parsed.len}`);
     }
+    case 'image':
+      return isUploadedFile(value)
+        ? ok(value)
+        : fail('The submitted data was not a file. Check the encoding type on the form.');
     case 'fk':
     case 'm2m':
     case 'generic_fk':

@@ -1,6 +1,6 @@
 import type { DisplaySpec, FieldSpec } from '../spec.js';
 import type { DomainFunctions } from '../domain/types.js';
-import { decodeColumn, decodeJson, presentValue } from './values.js';
+import { decodeColumn, presentValue } from './values.js';
 import type { KeyPlan, Plan } from './plan.js';
 import { renderTimestamp } from '../db/clock.js';
 
@@ -15,8 +15,6 @@ export interface RenderContext {
   batched?: Map<string, Map<number, unknown>>;
   /** Generic relations: key → `<type>:<id>` → the target's nested representation. */
   generic?: Map<string, Map<string, unknown>>;
-  /** Custom fields rendered from the stored data (set by the custom-field layer). */
-  customFields?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 type Row = Record<string, unknown>;
@@ -82,8 +80,15 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
       };
     }
     case 'value': {
-      const convert = valueConverter(key.field);
       const column = key.column;
+      if (key.field.kind === 'image') {
+        // Stored as a path below MEDIA_ROOT, served under <site>/media/.
+        return (row, _id, out, ctx) => {
+          const stored = row[column];
+          out[name] = stored ? `${ctx.siteRoot}/media/${String(stored)}` : null;
+        };
+      }
+      const convert = valueConverter(key.field);
       return (row, _id, out) => {
         out[name] = convert(row[column]);
       };
@@ -133,13 +138,10 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
             : (ctx.generic?.get(name)?.get(`${String(type)}:${Number(target)}`) ?? null);
       };
     }
-    case 'custom_fields': {
-      const column = key.column;
-      return (row, _id, out, ctx) => {
-        const data = (decodeJson(row[column]) ?? {}) as Record<string, unknown>;
-        out.custom_fields = ctx.customFields ? ctx.customFields(data) : {};
+    case 'custom_fields':
+      return (_row, id, out, ctx) => {
+        out.custom_fields = ctx.batched?.get('custom_fields')?.get(id) ?? {};
       };
-    }
     case 'count':
       return (_row, id, out, ctx) => {
         out[name] = ctx.batched?.get(name)?.get(id) ?? 0;

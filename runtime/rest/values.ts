@@ -81,3 +81,11 @@ export function pythonRepr(value: unknown): string {
   }
   return String(value);
 }
+
+/** `True`/`False`/`true`/`false`/`1`/`0`; null for anything else. */
+export function parseBoolean(raw: string): boolean | null {
+  const lowered = raw.trim().toLowerCase();
+  if (lowered === 'true' || lowered === '1') return true;
+  if (lowered === 'false' || lowered === '0') return false;
+  return null;
+}

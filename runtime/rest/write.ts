@@ -16,6 +16,7 @@ import { chunks } from './fetch.js';
 import { hashPassword } from '../auth/passwords.js';
 import { parseIp } from './ip.js';
 import { naturalKey } from './natural.js';
+import { fileStem, INVALID_IMAGE, isUploadedFile, sniffImage, storeImage } from './images.js';
 
 type Row = Record<string, unknown>;
 
@@ -44,9 +45,12 @@ export interface WriteContext {
     input: unknown,
     existing: Record<string, unknown> | null,
     errors: FieldErrors,
+    id: number | null,
   ) => Promise<Record<string, unknown> | null>;
   /** Every change of this transaction, in order. */
   changes: Change[];
+  /** Stored files (relative to MEDIA_ROOT): written by this write (removed if it fails), and no longer used. */
+  files: { written: string[]; obsolete: string[] };
 }
 
 /** One object of a write after validation. */
@@ -92,6 +96,7 @@ export async function createObjects(
     false,
   );
   throwIfInvalid(items, bulk ? 'aligned' : 'single');
+  storeUploads(ctx, model, items);
 
   const timestamp = now();
   const rows = items.map((item) => insertRow(ctx, model, item, timestamp));
@@ -155,6 +160,7 @@ export async function updateObjects(
     partial,
   );
   throwIfInvalid(items, 'first');
+  storeUploads(ctx, model, items);
 
   const timestamp = now();
   const tagChanges: { id: number; ops: TagOps }[] = [];
@@ -172,6 +178,65 @@ export async function updateObjects(
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
+}
+
+/** Uploaded images must be PNG, JPEG, GIF or WebP; their dimensions and size fill the named fields. */
+function checkUploads(model: ModelInfo, item: PreparedItem): void {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'image') continue;
+    const upload = item.values[field.name];
+    if (!isUploadedFile(upload)) continue;
+    const info = sniffImage(upload.buffer);
+    if (!info) {
+      item.errors.add(field.name, INVALID_IMAGE);
+      continue;
+    }
+    if (field.heightField) item.values[field.heightField] = info.height;
+    if (field.widthField) item.values[field.widthField] = info.width;
+    if (field.sizeField) item.values[field.sizeField] = upload.size;
+  }
+}
+
+/** Writes the uploads of valid items below MEDIA_ROOT; the stored path replaces the upload in the values. */
+function storeUploads(ctx: WriteContext, model: ModelInfo, items: readonly PreparedItem[]): void {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'image') continue;
+    for (const item of items) {
+      const upload = item.values[field.name];
+      if (!isUploadedFile(upload)) continue;
+      const stem = fileNameFor(ctx, model, field.fileName, item.values, upload.originalName);
+      const stored = storeImage(
+        ctx.settings.MEDIA_ROOT,
+        field.uploadTo,
+        stem,
+        sniffImage(upload.buffer)!.format,
+        upload.buffer,
+      );
+      ctx.files.written.push(stored);
+      const previous = item.existing?.[field.name];
+      if (typeof previous === 'string' && previous) ctx.files.obsolete.push(previous);
+      item.values[field.name] = stored;
+    }
+  }
+}
+
+/** Fills a `{field}` / `{a|b}` / `{file}` template: a content type gives its model name. */
+function fileNameFor(
+  ctx: WriteContext,
+  model: ModelInfo,
+  template: string,
+  values: Record<string, unknown>,
+  originalName: string,
+): string {
+  return template.replace(/\{([^}]*)\}/g, (_match, names: string) => {
+    for (const name of names.split('|')) {
+      const value = name === 'file' ? fileStem(originalName) : values[name];
+      if (value === null || value === undefined || value === '') continue;
+      const field = model.fields.get(name);
+      return field?.kind === 'content_type' ? String(value).split('.').pop()! : String(value);
+    }
+    return '';
+  });
 }
 
 function nameOf(item: PreparedItem): string {
@@ -238,12 +303,13 @@ async function prepareItems(
       continue;
     }
     await parseFields(ctx, model, item, partial);
+    checkUploads(model, item);
     if (model.hasTags) item.tags = tags.parse(model, object, existing === null, errors);
     if (model.hasCustomFields && (existing === null || 'custom_fields' in object)) {
       const current = existingRow
         ? ((decodeJson(existingRow.custom_field_data) ?? {}) as Record<string, unknown>)
         : null;
-      item.customFields = await ctx.customFields(model, object.custom_fields, current, errors);
+      item.customFields = await ctx.customFields(model, object.custom_fields, current, errors, item.id);
     }
     parseMessage(object, errors, item);
     if (errors.has()) continue;

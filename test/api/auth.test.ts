@@ -190,7 +190,7 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
       .where('id', created.body.id)
       .update({ enabled: dialect === 'sqlite' ? 0 : false });
     expect((await app.api.as(auth).get('/api/users/tokens/')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, app.context.settings.TOKEN_CACHE_SECONDS * 1000 + 100));
+    await new Promise((r) => setTimeout(r, app.context.settings.CACHE_SECONDS * 1000 + 100));
     expect((await app.api.as(auth).get('/api/users/tokens/')).body).toEqual({ detail: 'Token disabled' });
     // A change through the API is seen at once.
     const other = await app.api.post('/api/users/tokens/', { user: userId });

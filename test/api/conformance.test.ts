@@ -49,7 +49,8 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
       expect(created.headers.get('location')).toBe(created.body.url);
       if (model.hasTimestamps) expect(created.headers.get('etag')).toMatch(/^W\/"\d{4}-\d{2}-\d{2}T.*\+00:00"$/);
       expect(created.body.url).toBe(`${app.baseUrl}/api${model.listPath}${created.body.id}/`);
-      expect(created.body.display_url).toBe(`${app.baseUrl}${model.listPath}${created.body.id}/`);
+      if (model.spec.output.includes('display_url'))
+        expect(created.body.display_url).toBe(`${app.baseUrl}${model.listPath}${created.body.id}/`);
       expect(typeof created.body.display).toBe('string');
 
       const detail = await app.api.get(`${list}${created.body.id}/`);
@@ -99,20 +100,26 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
     });
 
     it('bulk-creates, bulk-updates and bulk-deletes all or none', async () => {
-      const bodies = [await fixtures.payload(model.label), await fixtures.payload(model.label)];
-      const created = await app.api.post(list, bodies);
-      expect(created.status, created.text).toBe(201);
-      expect(created.body).toHaveLength(2);
-      const ids = created.body.map((o: { id: number }) => o.id);
-      expect(ids[1]).toBeGreaterThan(ids[0]);
+      let ids: number[];
+      if (uploads(model)) {
+        // Files travel only in multipart forms, one object each; bulk updates and deletes are JSON.
+        ids = [(await fixtures.create(model.label)).id, (await fixtures.create(model.label)).id];
+      } else {
+        const bodies = [await fixtures.payload(model.label), await fixtures.payload(model.label)];
+        const created = await app.api.post(list, bodies);
+        expect(created.status, created.text).toBe(201);
+        expect(created.body).toHaveLength(2);
+        ids = created.body.map((o: { id: number }) => o.id);
 
-      const before = await app.api.get(`${list}?limit=0`);
-      const invalid = await app.api.post(list, [await fixtures.payload(model.label), { id: 'x' }]);
-      expect(invalid.status).toBe(400);
-      expect(invalid.body).toHaveLength(2);
-      expect(invalid.body[0]).toEqual({});
-      const after = await app.api.get(`${list}?limit=0`);
-      expect(after.body.count).toBe(before.body.count);
+        const before = await app.api.get(`${list}?limit=0`);
+        const invalid = await app.api.post(list, [await fixtures.payload(model.label), { id: 'x' }]);
+        expect(invalid.status).toBe(400);
+        expect(invalid.body).toHaveLength(2);
+        expect(invalid.body[0]).toEqual({});
+        const after = await app.api.get(`${list}?limit=0`);
+        expect(after.body.count).toBe(before.body.count);
+      }
+      expect(ids[1]).toBeGreaterThan(ids[0]!);
 
       const field = editableString(model);
       if (field) {
@@ -246,3 +253,8 @@ describe.each(DIALECTS)('conformance on %s', (dialect) => {
     });
   });
 });
+
+/** Models whose create needs a file (sent as a multipart form, never in a JSON array). */
+function uploads(model: ModelInfo): boolean {
+  return model.spec.fields.some((f) => f.kind === 'image' && f.required);
+}

@@ -7,6 +7,8 @@ import { filterLookups } from '../../runtime/spec.js';
 /** Never a 500 for any client input: every filter and lookup of every model, with awkward values. */
 const schema = new Schema(registry);
 const VALUES = ['null', '-1', '99999999999999999999', 'abc', '%_\\', '\'"([ñ€', '2026-13-45', '1.5e309'];
+/** Lookups share their filter's parsing: a sample of the values finds what the SQL of each makes of them. */
+const LOOKUP_VALUES = ['null', '99999999999999999999', '%_\\', '1.5e309'];
 const WRITE_VALUES: unknown[] = [null, '', 'x'.repeat(300), -1, 1.5, 1e20, true, [], {}, [1], { slug: 'nope' }, '1'];
 
 describe.each(DIALECTS)('awkward input on %s', (dialect) => {
@@ -23,7 +25,7 @@ describe.each(DIALECTS)('awkward input on %s', (dialect) => {
         for (const lookup of filterLookups(filter)) {
           const name = lookup ? `${filter.name}__${lookup}` : filter.name;
           await Promise.all(
-            VALUES.map(async (value) => {
+            (lookup ? LOOKUP_VALUES : VALUES).map(async (value) => {
               const response = await app.api.get(`/api${model.listPath}?${name}=${encodeURIComponent(value)}`);
               expect([200, 400], `${name}=${value}: ${response.text}`).toContain(response.status);
             }),

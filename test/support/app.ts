@@ -76,9 +76,10 @@ export interface TestAppOptions {
 export async function startTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const registry = options.registry ?? defaultRegistry;
   const database = await createTestDatabase(dialect);
+  const media = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
   const settings = loadSettings(
     { DATABASE_URL: database.url },
-    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, ...options.settings },
+    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, MEDIA_ROOT: media, ...options.settings },
   );
   const db = connectDatabase(database.url);
   await migrate(db, registry.migrations);
@@ -106,6 +107,7 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
       await database.drop();
+      fs.rmSync(media, { recursive: true, force: true });
     },
   };
 }

@@ -36,8 +36,9 @@ export class ApiClient {
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     if (this.auth) headers.Authorization = this.auth;
-    let body: string | undefined;
+    let body: string | FormData | undefined;
     if (options.raw !== undefined) body = options.raw;
+    else if (hasFiles(options.body)) body = toForm(options.body);
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['Content-Type'] ??= 'application/json';
@@ -70,4 +71,25 @@ export class ApiClient {
   options(path: string, options?: RequestOptions): Promise<ApiResponse> {
     return this.request('OPTIONS', path, options);
   }
+}
+
+/** A body object with a file among its values: sent as multipart/form-data. */
+function hasFiles(body: unknown): body is Record<string, unknown> {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    !Array.isArray(body) &&
+    Object.values(body).some((v) => v instanceof Blob)
+  );
+}
+
+/** A form as a browser would send it: files as parts, null as empty text, structured values as JSON. */
+function toForm(body: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(body)) {
+    if (value instanceof Blob) form.append(key, value);
+    else if (value === null || value === undefined) form.append(key, '');
+    else form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return form;
 }

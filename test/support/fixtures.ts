@@ -13,6 +13,23 @@ const REQUIRED_BY_RULES: Record<string, string[]> = {
   'circuits.circuittermination': ['termination_type'],
 };
 
+/** Values that a model's domain rules demand in a particular shape. */
+const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> = {
+  'extras.customfieldchoiceset': () => ({
+    extra_choices: [
+      ['gold', 'Gold'],
+      ['silver', 'Silver'],
+    ],
+  }),
+  'extras.customfield': (seq) => ({ name: `field_${seq}` }),
+};
+
+/** A 1×1 PNG. */
+export const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 /** A number unique within the test process (for unique names). */
 export function nextSeq(): number {
   sequence += 1;
@@ -42,6 +59,7 @@ export class Fixtures {
       if (!required(field.name) || field.name in overrides || pairedFields.has(field.name)) continue;
       body[field.name] = await this.value(model, field, seq);
     }
+    Object.assign(body, VALUES_BY_RULES[label]?.(seq));
     // A required generic relation points at a new object of its first allowed type.
     for (const field of generic) {
       if (field.kind !== 'generic_fk' || !required(field.typeField) || field.typeField in overrides) continue;
@@ -142,6 +160,8 @@ export class Fixtures {
       case 'computed':
       case 'alias':
         return null;
+      case 'image':
+        return new File([TINY_PNG], `fixture-${seq}.png`, { type: 'image/png' });
     }
   }
 }

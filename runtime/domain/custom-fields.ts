@@ -1,0 +1,206 @@
+import type { Knex } from 'knex';
+import { CustomFields, safeRegExp, type CustomFieldDefinition, type CustomFieldType } from '../rest/custom-fields.js';
+import type { ModelInfo } from '../rest/schema.js';
+import { decodeJson } from '../rest/values.js';
+import type { BatchContext, DomainEntry, WriteItemContext } from './types.js';
+
+/**
+ * Custom field definitions and choice sets: their display, derived values and the rules that keep a
+ * definition coherent (NetBox's CustomField.clean).
+ */
+
+type Row = Record<string, unknown>;
+
+const TYPE_LABELS: Record<CustomFieldType, string> = {
+  text: 'Text',
+  longtext: 'Text (long)',
+  integer: 'Integer',
+  decimal: 'Decimal',
+  boolean: 'Boolean (true/false)',
+  date: 'Date',
+  datetime: 'Date & time',
+  url: 'URL',
+  json: 'JSON',
+  select: 'Selection',
+  multiselect: 'Multiple selection',
+  object: 'Object',
+  multiobject: 'Multiple objects',
+};
+
+const DATA_TYPES: Record<CustomFieldType, string> = {
+  text: 'string',
+  longtext: 'string',
+  integer: 'integer',
+  decimal: 'decimal',
+  boolean: 'boolean',
+  date: 'string',
+  datetime: 'string',
+  url: 'string',
+  json: 'object',
+  select: 'string',
+  multiselect: 'array',
+  object: 'object',
+  multiobject: 'array',
+};
+
+const NUMERIC = new Set<string>(['integer', 'decimal']);
+const TEXTUAL = new Set<string>(['text', 'longtext', 'url']);
+const SELECTION = new Set<string>(['select', 'multiselect']);
+const OBJECTS = new Set<string>(['object', 'multiobject']);
+
+/** The label, else the name with underscores as spaces and a capital first letter. */
+function displayCustomField(values: Record<string, unknown>): string {
+  const label = typeof values.label === 'string' ? values.label : '';
+  if (label) return label;
+  const name = String(values.name ?? '').replace(/_/g, ' ');
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** The JSON type of a field's values, from its type. */
+async function customFieldDataType(
+  ctx: BatchContext,
+  model: ModelInfo,
+  ids: readonly number[],
+): Promise<Map<number, unknown>> {
+  const rows = (await ctx.q(model.table).whereIn('id', ids).select('id', 'type')) as Row[];
+  return new Map(rows.map((r) => [Number(r.id), DATA_TYPES[r.type as CustomFieldType] ?? 'string']));
+}
+
+/** How many choices a set offers (stored, so that nested representations show it without a batch). */
+function countChoices(item: WriteItemContext): void {
+  item.values.choices_count = Array.isArray(item.values.extra_choices) ? item.values.extra_choices.length : 0;
+}
+
+/** `object_type=<app.model>`: fields assigned to any of the given models. */
+async function customFieldsForObjectType(
+  ctx: BatchContext,
+  _model: ModelInfo,
+  values: readonly string[],
+): Promise<(query: Knex.QueryBuilder) => void> {
+  return (query) =>
+    query.where((w) => {
+      for (const value of values) {
+        if (ctx.dialect === 'sqlite') {
+          w.orWhereRaw('EXISTS (SELECT 1 FROM json_each(t0.object_types) WHERE json_each.value = ?)', [value]);
+        } else w.orWhereRaw('t0.object_types @> ?::jsonb', [JSON.stringify([value])]);
+      }
+    });
+}
+
+/** NetBox's rules for a coherent definition; the default must itself be a valid value. */
+async function validateCustomField(item: WriteItemContext): Promise<void> {
+  const { values, errors } = item;
+  const type = values.type as CustomFieldType;
+  const name = String(values.name ?? '');
+  if (name && !/^[a-z0-9_]+$/i.test(name))
+    errors.add('name', 'Only alphanumeric characters and underscores are allowed.');
+  else if (name.includes('__')) errors.add('name', 'Double underscores are not permitted in custom field names.');
+  if (item.existing && item.existing.type !== type) {
+    errors.add('type', 'Changing the type of custom fields is not supported.');
+    return;
+  }
+  if (values.unique === true && type === 'boolean')
+    errors.add('unique', 'Uniqueness cannot be enforced for boolean fields');
+  if (!NUMERIC.has(type)) {
+    if (values.validation_minimum !== null && values.validation_minimum !== undefined) {
+      errors.add('validation_minimum', 'A minimum value may be set only for numeric fields');
+    }
+    if (values.validation_maximum !== null && values.validation_maximum !== undefined) {
+      errors.add('validation_maximum', 'A maximum value may be set only for numeric fields');
+    }
+  }
+  const regex = String(values.validation_regex ?? '');
+  if (regex && !TEXTUAL.has(type)) {
+    errors.add('validation_regex', 'Regular expression validation is supported only for text and URL fields');
+  } else if (regex && !safeRegExp(regex)) errors.add('validation_regex', `Invalid regular expression: ${regex}`);
+  if (values.validation_schema !== null && values.validation_schema !== undefined && type !== 'json') {
+    errors.add('validation_schema', 'JSON schema validation is supported only for JSON fields');
+  }
+  const choiceSet = values.choice_set ?? null;
+  if (SELECTION.has(type) && choiceSet === null)
+    errors.add('choice_set', 'Selection fields must specify a set of choices.');
+  if (!SELECTION.has(type) && choiceSet !== null)
+    errors.add('choice_set', 'Choices may be set only on selection fields.');
+  const related = values.related_object_type ?? null;
+  if (OBJECTS.has(type) && related === null)
+    errors.add('related_object_type', 'Object fields must define an object type.');
+  if (!OBJECTS.has(type) && related !== null) {
+    errors.add('related_object_type', `${TYPE_LABELS[type] ?? type} fields may not define an object type.`);
+  }
+  if (values.related_object_filter !== null && values.related_object_filter !== undefined && !OBJECTS.has(type)) {
+    errors.add('related_object_filter', 'A related object filter can be defined only for object fields.');
+  }
+  if (errors.has() || values.default === null || values.default === undefined) return;
+
+  const definition: CustomFieldDefinition = {
+    id: item.id ?? 0,
+    name,
+    type,
+    objectTypes: [],
+    relatedObjectType: (related as string | null) ?? null,
+    required: false,
+    unique: false,
+    default: null,
+    filterLogic: 'loose',
+    validationMinimum:
+      values.validation_minimum === null || values.validation_minimum === undefined
+        ? null
+        : Number(values.validation_minimum),
+    validationMaximum:
+      values.validation_maximum === null || values.validation_maximum === undefined
+        ? null
+        : Number(values.validation_maximum),
+    validationRegex: regex,
+    choices: choiceSet === null ? [] : await choicesOf(item, Number(choiceSet)),
+    label: '',
+    choiceLabels: [],
+  };
+  const checked = await new CustomFields(item.schema, item.dialect, 0).check(item.q, definition, values.default);
+  if (!checked.ok) errors.add('default', `Invalid default value "${JSON.stringify(values.default)}": ${checked.error}`);
+}
+
+async function choicesOf(item: WriteItemContext, id: number): Promise<string[]> {
+  const field = item.model.fields.get('choice_set');
+  if (field?.kind !== 'fk') return [];
+  const row = (await item.q(item.schema.model(field.target).table).where('id', id).first('extra_choices')) as
+    Row | undefined;
+  return ((decodeJson(row?.extra_choices) ?? []) as unknown[][]).map((pair) => String(pair[0]));
+}
+
+/** Extra choices are `[value, label]` pairs of strings; a set needs some choices. */
+function validateChoiceSet(item: WriteItemContext): void {
+  const { values, errors } = item;
+  if (values.base_choices !== null && values.base_choices !== undefined) {
+    errors.add('base_choices', 'Base choice sets are not available in this service; give extra_choices instead.');
+    return;
+  }
+  const extra = values.extra_choices;
+  if (extra === null || extra === undefined || (Array.isArray(extra) && extra.length === 0)) {
+    errors.add('non_field_errors', 'Must define base or extra choices.');
+    return;
+  }
+  const pairs = Array.isArray(extra) ? extra : null;
+  const valid =
+    pairs?.every(
+      (pair) =>
+        Array.isArray(pair) && pair.length === 2 && pair.every((part) => typeof part === 'string' && part !== ''),
+    ) ?? false;
+  if (!valid) {
+    errors.add('extra_choices', 'Enter a list of [value, label] pairs, e.g. [["gold", "Gold"]].');
+    return;
+  }
+  const seen = new Set<string>();
+  for (const [value] of pairs as string[][]) {
+    if (seen.has(value!)) errors.add('extra_choices', `Duplicate value "${value}" found in extra choices.`);
+    seen.add(value!);
+  }
+}
+
+export const customFieldFunctions = {
+  'extras.displayCustomField': { kind: 'display', fn: displayCustomField },
+  'extras.customFieldDataType': { kind: 'compute', fn: customFieldDataType },
+  'extras.customFieldsForObjectType': { kind: 'filter', fn: customFieldsForObjectType },
+  'extras.validateCustomField': { kind: 'validator', fn: validateCustomField },
+  'extras.countChoices': { kind: 'prepare', fn: countChoices },
+  'extras.validateChoiceSet': { kind: 'validator', fn: validateChoiceSet },
+} satisfies Record<string, DomainEntry>;
