@@ -4,6 +4,7 @@ import type { Migration, Registry } from '../runtime/spec.js';
 import type { DomainFunctionName } from '../runtime/domain/index.js';
 import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
+import migration2 from './migrations/0002_dcim_devicetype_add_column_front_image_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -54,6 +55,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'circuits.displayTermination',
   'circuits.providersAtSite',
   'circuits.providersAtSiteSlug',
+  'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
   'circuits.validateCircuit',
@@ -95,8 +97,11 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.prepareIpAddress',
   'ipam.presentInVrf',
   'ipam.presentInVrfId',
+  'ipam.recacheScopes',
   'ipam.searchIpAddresses',
   'ipam.searchNetworks',
+  'ipam.searchPrimaryIp',
+  'ipam.searchVid',
   'ipam.totalVlanIds',
   'ipam.validateAggregate',
   'ipam.validateIpAddress',
@@ -287,6 +292,6 @@ export const registry: Registry = {
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
-  migrations: [migration1 as Migration],
+  migrations: [migration1 as Migration, migration2 as Migration],
   openapi,
 };

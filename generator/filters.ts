@@ -194,7 +194,7 @@ function fieldFilters(
 
 function resolvePathFilter(
   name: string,
-  def: { path: string; by?: string; tree?: boolean },
+  def: { path: string; by?: string; tree?: boolean; case_insensitive?: boolean },
   model: ModelSpec,
   models: Map<string, ModelSpec>,
   error: (message: string) => void,
@@ -232,6 +232,10 @@ function resolvePathFilter(
         error(`path filters support string and integer fields, not '${field.kind}'`);
         return null;
       }
+      if (def.case_insensitive && valueKind !== 'string') {
+        error('case_insensitive applies to string fields only');
+        return null;
+      }
       return {
         kind: 'value',
         name,
@@ -239,6 +243,7 @@ function resolvePathFilter(
         field: segment,
         valueKind,
         lookups: valueKind === 'string' ? 'string' : 'number',
+        ...(def.case_insensitive ? { caseInsensitive: true } : {}),
       };
     }
     path.push(segment);

@@ -122,4 +122,5 @@ function collectFunctions(model: ModelSpec, into: Set<string>): void {
   if (model.display.kind === 'function') into.add(model.display.function);
   for (const field of model.fields) if (field.kind === 'computed') into.add(field.function);
   for (const filter of model.filters) if (filter.kind === 'function') into.add(filter.function);
+  for (const name of model.searchAlso) into.add(name);
 }

@@ -105,6 +105,8 @@ export interface PathFilterDef {
   path: string;
   by?: string;
   tree?: boolean;
+  /** String values: the base match ignores case (NetBox's iexact filters). */
+  case_insensitive?: boolean;
   description?: string;
 }
 
@@ -139,6 +141,7 @@ export interface ModelDef {
   nested?: string[];
   output?: string[];
   search?: string[];
+  search_also?: string[];
   filters?: Record<string, PathFilterDef | FunctionFilterDef | NetworkFilterDef | false>;
   indexes?: string[][];
   validators?: string[];

@@ -150,6 +150,7 @@ function resolveModel(
     brief: [],
     nested: [],
     search: def.search ?? [],
+    searchAlso: def.search_also ?? [],
     filters: [],
     uniques: [],
     indexes: def.indexes ?? [],

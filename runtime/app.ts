@@ -35,6 +35,7 @@ export function createContext(
     if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');
     for (const field of model.spec.fields) if (field.kind === 'computed') domain.check(field.function, 'compute');
     for (const filter of model.spec.filters) if (filter.kind === 'function') domain.check(filter.function, 'filter');
+    for (const name of model.spec.searchAlso) domain.check(name, 'filter');
   }
   const [major, minor] = registry.version.split('.');
   const authenticator = new Authenticator(db.knex, schema, settings);

@@ -390,6 +390,8 @@ export interface ModelSpec {
   /** Representation when nested in another object, if it differs from `brief`. */
   nested: string[];
   search: string[];
+  /** Filter functions whose matches `?q=` adds to those of the searched fields (the text is their value). */
+  searchAlso: string[];
   filters: FilterSpec[];
   uniques: UniqueSpec[];
   /** Extra non-unique indexes (field names). */

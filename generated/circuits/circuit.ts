@@ -428,6 +428,7 @@ export const circuitSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'provider', 'cid', 'description'],
   nested: ['id', 'url', 'display', 'provider', 'cid', 'description'],
   search: ['cid', 'description', 'comments'],
+  searchAlso: ['circuits.searchTerminations'],
   filters: [
     {
       kind: 'value',

@@ -495,6 +495,7 @@ export const circuitTerminationSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'circuit', 'term_side', 'description', 'cable', '_occupied'],
   nested: ['id', 'url', 'display', 'circuit', 'term_side', 'description', 'cable', '_occupied'],
   search: ['description', 'pp_info', 'xconnect_id', 'circuit.cid'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

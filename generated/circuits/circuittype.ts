@@ -214,6 +214,7 @@ export const circuitTypeSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'circuit_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'circuit_count'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -227,6 +227,7 @@ export const providerSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'circuit_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'circuit_count'],
   search: ['name', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -897,6 +897,7 @@ export const deviceSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description'],
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'serial', 'asset_tag', 'description', 'comments'],
+  searchAlso: ['ipam.searchPrimaryIp'],
   filters: [
     {
       kind: 'value',
@@ -914,6 +915,7 @@ export const deviceSpec: ModelSpec = {
       field: 'name',
       valueKind: 'string',
       lookups: 'string',
+      caseInsensitive: true,
     },
     {
       kind: 'relation',
@@ -986,6 +988,7 @@ export const deviceSpec: ModelSpec = {
       field: 'serial',
       valueKind: 'string',
       lookups: 'string',
+      caseInsensitive: true,
     },
     {
       kind: 'value',

@@ -41,6 +41,8 @@ export interface DeviceTypeRow {
   airflow: DeviceTypeAirflow | null;
   weight: number | null;
   weight_unit: DeviceTypeWeightUnit | null;
+  front_image: string | null;
+  rear_image: string | null;
   description: string;
   comments: string;
   custom_field_data: Record<string, unknown>;
@@ -65,6 +67,8 @@ export interface DeviceTypeWrite {
   airflow?: DeviceTypeAirflow | null;
   weight?: number | null;
   weight_unit?: DeviceTypeWeightUnit | null;
+  front_image?: string | null;
+  rear_image?: string | null;
   description?: string;
   comments?: string;
   /** Replaces every tag. */
@@ -96,8 +100,8 @@ export interface DeviceType {
   airflow: { value: DeviceTypeAirflow; label: string } | null;
   weight: number | null;
   weight_unit: { value: DeviceTypeWeightUnit; label: string } | null;
-  front_image: unknown;
-  rear_image: unknown;
+  front_image: string | null;
+  rear_image: string | null;
   description: string;
   comments: string;
   tags: Record<string, unknown>[];
@@ -384,31 +388,33 @@ export const deviceTypeSpec: ModelSpec = {
     },
     {
       name: 'front_image',
+      column: 'front_image',
       label: 'Front image',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'image',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      uploadTo: 'devicetype-images',
+      fileName: '{file}',
     },
     {
       name: 'rear_image',
+      column: 'rear_image',
       label: 'Rear image',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'image',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      uploadTo: 'devicetype-images',
+      fileName: '{file}',
     },
     {
       name: 'description',
@@ -635,6 +641,7 @@ export const deviceTypeSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description', 'device_count'],
   nested: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description', 'device_count'],
   search: ['model', 'part_number', 'description', 'comments', 'manufacturer.name'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

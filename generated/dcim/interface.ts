@@ -1194,6 +1194,7 @@ export const interfaceSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'device', 'name', 'description', 'cable', '_occupied'],
   nested: ['id', 'url', 'display', 'device', 'name', 'description', 'cable', '_occupied'],
   search: ['name', 'label', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

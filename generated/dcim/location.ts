@@ -332,6 +332,7 @@ export const locationSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count', '_depth'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments', 'facility'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',
@@ -551,7 +552,7 @@ export const locationSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['dcim.locationParentInSameSite'],
-  hooks: {},
+  hooks: { prepare: 'ipam.recacheScopes' },
   reverse: [
     {
       model: 'circuits.circuittermination',

@@ -231,6 +231,7 @@ export const manufacturerSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -271,6 +271,7 @@ export const platformSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'device_count', 'virtualmachine_count', '_depth'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'device_count', 'virtualmachine_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

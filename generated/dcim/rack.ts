@@ -745,6 +745,7 @@ export const rackSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description', 'device_count'],
   nested: ['id', 'url', 'display', 'name', 'description', 'device_count'],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',
@@ -850,6 +851,7 @@ export const rackSpec: ModelSpec = {
       field: 'serial',
       valueKind: 'string',
       lookups: 'string',
+      caseInsensitive: true,
     },
     {
       kind: 'value',

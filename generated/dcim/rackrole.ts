@@ -214,6 +214,7 @@ export const rackRoleSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

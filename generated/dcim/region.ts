@@ -229,6 +229,7 @@ export const regionSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'site_count', '_depth'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'site_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

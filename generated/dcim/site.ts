@@ -485,6 +485,7 @@ export const siteSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description', 'slug'],
   nested: ['id', 'url', 'display', 'name', 'description', 'slug'],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',
@@ -694,7 +695,7 @@ export const siteSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
-  hooks: {},
+  hooks: { prepare: 'ipam.recacheScopes' },
   reverse: [
     {
       model: 'circuits.circuittermination',

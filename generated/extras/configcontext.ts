@@ -516,6 +516,7 @@ export const configContextSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description'],
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

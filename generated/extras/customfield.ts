@@ -697,6 +697,7 @@ export const customFieldSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description'],
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'label', 'group_name', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -237,6 +237,7 @@ export const customFieldChoiceSetSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description', 'choices_count'],
   nested: ['id', 'url', 'display', 'name', 'description', 'choices_count'],
   search: ['name', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

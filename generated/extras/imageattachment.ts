@@ -281,6 +281,7 @@ export const imageAttachmentSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'image', 'description'],
   nested: ['id', 'url', 'display', 'name', 'image', 'description'],
   search: ['name', 'description', 'image'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

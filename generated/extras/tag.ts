@@ -227,6 +227,7 @@ export const tagSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'color', 'description'],
   nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'color'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -126,6 +126,7 @@ export const taggedItemSpec: ModelSpec = {
   brief: ['id', 'url', 'display'],
   nested: ['id', 'url', 'display'],
   search: [],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

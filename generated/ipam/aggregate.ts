@@ -238,6 +238,7 @@ export const aggregateSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'family', 'prefix', 'description'],
   nested: ['id', 'url', 'display', 'family', 'prefix', 'description'],
   search: ['description', 'prefix'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -220,6 +220,7 @@ export const aSNSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'asn', 'description'],
   nested: ['id', 'url', 'display', 'asn', 'description'],
   search: ['description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -449,6 +449,7 @@ export const iPAddressSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'family', 'address', 'description'],
   nested: ['id', 'url', 'display', 'family', 'address', 'description'],
   search: ['dns_name', 'description', 'address'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -502,6 +502,7 @@ export const prefixSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'family', 'prefix', 'description', '_depth'],
   nested: ['id', 'url', 'display', 'family', 'prefix', 'description', '_depth'],
   search: ['description', 'prefix'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -213,6 +213,7 @@ export const rIRSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'aggregate_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'aggregate_count'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -227,6 +227,7 @@ export const roleSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -181,6 +181,7 @@ export const routeTargetSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description'],
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -369,6 +369,7 @@ export const vLANSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'vid', 'name', 'description'],
   nested: ['id', 'url', 'display', 'vid', 'name', 'description'],
   search: ['name', 'description'],
+  searchAlso: ['ipam.searchVid'],
   filters: [
     {
       kind: 'value',

@@ -339,6 +339,7 @@ export const vLANGroupSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'vlan_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'vlan_count'],
   search: ['name', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -312,6 +312,7 @@ export const vRFSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'rd', 'description', 'prefix_count'],
   nested: ['id', 'url', 'display', 'name', 'rd', 'description', 'prefix_count'],
   search: ['name', 'rd', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -295,6 +295,7 @@ export const tenantSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description'],
   search: ['name', 'slug', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -220,6 +220,7 @@ export const tenantGroupSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'tenant_count', '_depth'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'tenant_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -359,6 +359,7 @@ export const tokenSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'version', 'key', 'enabled', 'write_enabled', 'description'],
   nested: ['id', 'url', 'display', 'version', 'key', 'enabled', 'write_enabled', 'description'],
   search: ['key', 'description', 'user.username'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

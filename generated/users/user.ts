@@ -259,6 +259,7 @@ export const userSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'username'],
   nested: ['id', 'url', 'display', 'username'],
   search: ['username', 'first_name', 'last_name', 'email'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -448,6 +448,7 @@ export const clusterSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description', 'virtualmachine_count'],
   nested: ['id', 'url', 'display', 'name', 'description', 'virtualmachine_count'],
   search: ['name', 'description', 'comments'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -192,6 +192,7 @@ export const clusterTypeSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'cluster_count'],
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'cluster_count'],
   search: ['name', 'slug', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

@@ -575,6 +575,7 @@ export const virtualMachineSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'name', 'description'],
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'description', 'comments', 'serial'],
+  searchAlso: ['ipam.searchPrimaryIp'],
   filters: [
     {
       kind: 'value',
@@ -592,6 +593,7 @@ export const virtualMachineSpec: ModelSpec = {
       field: 'name',
       valueKind: 'string',
       lookups: 'string',
+      caseInsensitive: true,
     },
     {
       kind: 'relation',

@@ -464,6 +464,7 @@ export const vMInterfaceSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'virtual_machine', 'name', 'description'],
   nested: ['id', 'url', 'display', 'virtual_machine', 'name', 'description'],
   search: ['name', 'description'],
+  searchAlso: [],
   filters: [
     {
       kind: 'value',

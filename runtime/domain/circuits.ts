@@ -1,6 +1,7 @@
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { cacheScope } from './ipam.js';
+import { escapeLike, ilike } from '../db/sql.js';
 
 /** Circuits behaviour that YAML cannot declare: termination ends, cached sites, site filters. */
 
@@ -134,8 +135,25 @@ function providersAtSite(by: 'id' | 'slug'): FilterFunction {
   };
 }
 
+/** `q` on circuits also finds circuits whose terminations' cross-connect, patch panel or description match. */
+const searchTerminations: FilterFunction = async (ctx, _model, values) => {
+  const pattern = `%${escapeLike(values[0]!.trim())}%`;
+  const terminations = ctx.schema.model('circuits.circuittermination');
+  return (query) => {
+    query.whereIn('t0.id', function matching() {
+      this.select('c.circuit_id')
+        .from({ c: terminations.table })
+        .where((w) => {
+          for (const column of ['xconnect_id', 'pp_info', 'description'])
+            w.orWhereRaw(ilike(ctx.dialect, '??'), [`c.${column}`, pattern]);
+        });
+    });
+  };
+};
+
 /** The circuits app's domain functions, by the names YAML uses. */
 export const circuitsFunctions = {
+  'circuits.searchTerminations': { kind: 'filter', fn: searchTerminations },
   'circuits.displayTermination': { kind: 'display', fn: displayTermination },
   'circuits.terminationA': { kind: 'compute', fn: terminationOf('A') },
   'circuits.terminationZ': { kind: 'compute', fn: terminationOf('Z') },

@@ -46,14 +46,17 @@ export async function cacheScope(item: WriteItemContext): Promise<void> {
 
 /**
  * When a site changes region or group, or a location changes site, the objects whose cached scope goes
- * through it (those kept by `ipam.cacheScope`) follow, as NetBox's `sync_cached_scope_fields` does. A
+ * through it (prefixes, clusters, circuit terminations) follow, as NetBox's `sync_cached_scope_fields` does. A
  * prepare hook of `dcim.site` and `dcim.location`.
  */
 export async function recacheScopes(item: WriteItemContext): Promise<void> {
   const { values, existing, q, schema, model } = item;
   if (!existing) return;
   const moved = (field: string): boolean => Number(values[field] ?? 0) !== Number(existing[field] ?? 0);
-  const cached = [...schema.models.values()].filter((m) => m.spec.hooks.prepare === 'ipam.cacheScope');
+  // Every model that caches a scope (prefixes, clusters, circuit terminations…) keeps these hidden links.
+  const cached = [...schema.models.values()].filter((m) =>
+    ['_region', '_site_group', '_site', '_location'].every((name) => m.fields.get(name)?.hidden),
+  );
   if (model.label === 'dcim.site' && (moved('region') || moved('group'))) {
     const changes = { _region_id: values.region ?? null, _site_group_id: values.group ?? null };
     for (const target of cached) await q(target.table).where('_site_id', item.id!).update(changes);
@@ -425,6 +428,38 @@ export const searchIpAddresses: FilterFunction = async (ctx, model, values) => {
   };
 };
 
+/**
+ * `q` on devices and VMs also finds the object whose primary IPv4 or IPv6 address has the searched host
+ * (`192.0.2.1` or `192.0.2.1/24`); other texts add nothing.
+ */
+export const searchPrimaryIp: FilterFunction = async (ctx, model, values) => {
+  const ip = parseIp(values[0]!.trim());
+  if (!ip) return 'not an IP address';
+  const references = ['primary_ip4', 'primary_ip6'].flatMap((name) => {
+    const field = model.fields.get(name);
+    return field?.kind === 'fk' ? [{ column: field.column!, target: ctx.schema.model(field.target) }] : [];
+  });
+  return (query) =>
+    query.where((w) => {
+      for (const { column, target } of references) {
+        const columns = ipColumns(target, 'address');
+        w.orWhereIn(`t0.${column}`, function primary() {
+          this.select('a.id')
+            .from({ a: target.table })
+            .where(`a.${columns.family}`, ip.family)
+            .where(`a.${columns.start}`, ip.host);
+        });
+      }
+    });
+};
+
+/** `q` on VLANs also matches the VID when the text is a number. */
+export const searchVid: FilterFunction = async (_ctx, _model, values) => {
+  const text = values[0]!.trim();
+  if (!/^\d{1,4}$/.test(text)) return 'not a VID';
+  return (query) => query.where('t0.vid', Number(text));
+};
+
 /** Addresses assigned to interfaces of the given parents (devices, VMs) or to the given interfaces. */
 function assignedTo(type: string, parentField: string | null): FilterFunction {
   return async (ctx, _model, values) => {
@@ -600,6 +635,8 @@ export const ipamFunctions = {
   'ipam.presentInVrf': { kind: 'filter', fn: presentInVrf },
   'ipam.searchNetworks': { kind: 'filter', fn: searchNetworks },
   'ipam.searchIpAddresses': { kind: 'filter', fn: searchIpAddresses },
+  'ipam.searchPrimaryIp': { kind: 'filter', fn: searchPrimaryIp },
+  'ipam.searchVid': { kind: 'filter', fn: searchVid },
   'ipam.prepareIpAddress': { kind: 'prepare', fn: prepareIpAddress },
   'ipam.ipAddressesOfDevice': { kind: 'filter', fn: assignedTo('dcim.interface', 'device') },
   'ipam.ipAddressesOfVirtualMachine': {

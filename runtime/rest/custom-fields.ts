@@ -73,6 +73,7 @@ const objectTypesOf = (row: Row | null): string[] => (row ? ((decodeJson(row.obj
 /** The custom fields of every model, cached for `cacheSeconds` (local changes empty the cache at once). */
 export class CustomFields {
   private cache: { at: number; all: CustomFieldDefinition[] } | null = null;
+  private readonly perTransaction = new WeakMap<Knex, Promise<CustomFieldDefinition[]>>();
 
   constructor(
     private readonly schema: Schema,
@@ -96,8 +97,20 @@ export class CustomFields {
   }
 
   private async all(q: Knex): Promise<CustomFieldDefinition[]> {
+    // Inside a write, definitions are read once per transaction: they may change in it, and may be rolled back.
+    if (q.isTransaction) {
+      let loaded = this.perTransaction.get(q);
+      if (!loaded) this.perTransaction.set(q, (loaded = this.load(q)));
+      return loaded;
+    }
     const now = Date.now();
     if (this.cache && now - this.cache.at < this.cacheSeconds * 1000) return this.cache.all;
+    const all = await this.load(q);
+    this.cache = { at: now, all };
+    return all;
+  }
+
+  private async load(q: Knex): Promise<CustomFieldDefinition[]> {
     const definitions = this.model!;
     const column = (name: string): string => definitions.fields.get(name)?.column ?? name;
     const rows = (await q(definitions.table).orderBy('weight').orderBy('name').select('*')) as Row[];
@@ -136,8 +149,6 @@ export class CustomFields {
       choices: sets.get(num(row.choice_set_id) ?? -1) ?? [],
       choiceLabels: labels.get(num(row.choice_set_id) ?? -1) ?? [],
     }));
-    // Definitions read inside a write's transaction may yet be rolled back: not remembered.
-    if (!q.isTransaction) this.cache = { at: now, all };
     return all;
   }
 

@@ -75,7 +75,13 @@ export async function deleteObjects(
   await collect(model, ids);
 
   // A protected dependent that is itself being deleted does not block.
-  const remaining = blockers.filter((b) => !(seen.get(b.model.label)?.has(Number(b.row.id)) ?? false));
+  const listed = new Set<string>();
+  const remaining = blockers.filter((b) => {
+    const key = `${b.model.label}:${String(b.row.id)}`;
+    if (listed.has(key) || (seen.get(b.model.label)?.has(Number(b.row.id)) ?? false)) return false;
+    listed.add(key);
+    return true;
+  });
   if (remaining.length > 0) {
     const names = remaining.map((b) => `${displayOf(ctx.domain, b.model, b.row)} (${String(b.row.id)})`);
     throw new ConflictError(

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
 import type { Settings } from '../config.js';
-import type { ComputedField, ManyToManyField } from '../spec.js';
+import type { ComputedField, CountSpec, ManyToManyField } from '../spec.js';
 import { applyOrdering } from './params.js';
 import { descendantOrSelf } from '../db/sql.js';
 import { planSelection, type Selection } from './plan.js';
@@ -46,13 +46,14 @@ export async function loadObjects(
   const ids = rows.map((r) => Number(r[selection.plan.idColumn]));
   const batched = new Map<string, Map<number, unknown>>();
   const generic = new Map<string, Map<string, unknown>>();
+  const counts = selection.plan.keys.flatMap((key) =>
+    key.kind === 'count' ? [{ key: key.key, count: key.count }] : [],
+  );
+  for (const [key, values] of await loadCounts(q, ctx, model, counts, ids)) batched.set(key, values);
   for (const key of selection.plan.keys) {
     switch (key.kind) {
       case 'tags':
         batched.set(key.key, await loadTags(q, ctx, model, ids));
-        break;
-      case 'count':
-        batched.set(key.key, await loadCount(q, ctx, model, key.count, ids));
         break;
       case 'm2m':
         batched.set(key.key, await loadRelated(q, ctx, key.field as ManyToManyField, ids));
@@ -222,48 +223,64 @@ async function loadTags(q: Knex, ctx: ReadContext, model: ModelInfo, ids: number
   return result;
 }
 
-/** A reverse count for many objects in one grouped query (cumulative over descendants for trees). */
-async function loadCount(
+/**
+ * Every reverse count of a page in one statement: one grouped query per count, combined with UNION ALL
+ * (labelled by the count's key), for at most 500 objects at a time.
+ */
+async function loadCounts(
   q: Knex,
   ctx: ReadContext,
   model: ModelInfo,
-  count: { model: string; field: string; cumulative: boolean },
-  ids: number[],
-): Promise<Map<number, number>> {
+  counts: readonly { key: string; count: CountSpec }[],
+  ids: readonly number[],
+): Promise<Map<string, Map<number, number>>> {
+  const result = new Map(counts.map(({ key }) => [key, new Map<number, number>()]));
+  if (counts.length === 0) return result;
+  for (const chunk of chunks(ids, 500)) {
+    const [first, ...rest] = counts.map(({ key, count }, i) =>
+      q.select('*').from(countQuery(q, ctx, model, count, chunk, key).as(`u${i}`)),
+    );
+    const rows = (await first!.unionAll(rest)) as Row[];
+    for (const row of rows) result.get(String(row.c))!.set(Number(row.k), Number(row.n));
+  }
+  return result;
+}
+
+/** `c` (the key), `k` (the counted-for id) and `n` (how many) for one reverse count. */
+function countQuery(
+  q: Knex,
+  ctx: ReadContext,
+  model: ModelInfo,
+  count: CountSpec,
+  ids: readonly number[],
+  key: string,
+): Knex.QueryBuilder {
   const counted = ctx.schema.model(count.model);
   const relation = counted.fields.get(count.field)!;
   const column = relation.column ?? `${count.field}_id`;
-  let rows: Row[];
+  const label = { c: q.raw('?', [key]) };
   if (relation.kind === 'm2m') {
-    rows = (await q(relation.through)
-      .whereIn('to_id', ids)
-      .groupBy('to_id')
-      .select({ k: 'to_id' })
-      .count({ n: '*' })) as Row[];
-  } else if (relation.kind === 'generic_fk') {
+    return q(relation.through).whereIn('to_id', ids).groupBy('to_id').select(label, { k: 'to_id' }).count({ n: '*' });
+  }
+  if (relation.kind === 'generic_fk') {
     const idColumn = counted.fields.get(relation.idField)!.column!;
-    rows = (await q(counted.table)
+    return q(counted.table)
       .where(counted.fields.get(relation.typeField)!.column!, model.label)
       .whereIn(idColumn, ids)
       .groupBy(idColumn)
-      .select({ k: idColumn })
-      .count({ n: '*' })) as Row[];
-  } else if (count.cumulative) {
-    rows = (await q({ a: model.table })
+      .select(label, { k: idColumn })
+      .count({ n: '*' });
+  }
+  if (count.cumulative) {
+    return q({ a: model.table })
       .join({ d: model.table }, function joinDescendants() {
         this.on(q.raw(descendantOrSelf(ctx.dialect, 'd', 'a')));
       })
       .join({ c: counted.table }, `c.${column}`, 'd.id')
       .whereIn('a.id', ids)
       .groupBy('a.id')
-      .select({ k: 'a.id' })
-      .count({ n: 'c.id' })) as Row[];
-  } else {
-    rows = (await q(counted.table)
-      .whereIn(column, ids)
-      .groupBy(column)
-      .select({ k: column })
-      .count({ n: '*' })) as Row[];
+      .select(label, { k: 'a.id' })
+      .count({ n: 'c.id' });
   }
-  return new Map(rows.map((r) => [Number(r.k), Number(r.n)]));
+  return q(counted.table).whereIn(column, ids).groupBy(column).select(label, { k: column }).count({ n: '*' });
 }

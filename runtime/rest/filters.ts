@@ -93,7 +93,7 @@ async function buildCondition(
 ): Promise<Condition | string | null> {
   switch (filter.kind) {
     case 'search':
-      return searchCondition(ctx, model, values[0]!);
+      return searchCondition(q, ctx, model, values[0]!);
     case 'tag':
       return tagCondition(q, ctx, model, filter.by, lookup, values);
     case 'relation':
@@ -441,10 +441,16 @@ async function tagCondition(
   return (qb) => tagIds.forEach((id) => qb.whereExists(has(id)));
 }
 
-function searchCondition(ctx: FilterContext, model: ModelInfo, text: string): Condition | null {
+async function searchCondition(q: Knex, ctx: FilterContext, model: ModelInfo, text: string): Promise<Condition | null> {
   const term = text.trim();
   if (!term) return null;
   const pattern = `%${escapeLike(term)}%`;
+  const extra: Condition[] = [];
+  for (const name of model.spec.searchAlso) {
+    const condition = await ctx.domain.filter(name)({ q, ...ctx }, model, [term]);
+    // A text the function cannot use (not an address, not a number) simply matches nothing more.
+    if (typeof condition !== 'string') extra.push(condition);
+  }
   return (qb) =>
     qb.where((w) => {
       for (const entry of model.spec.search) {
@@ -462,5 +468,6 @@ function searchCondition(ctx: FilterContext, model: ModelInfo, text: string): Co
             .whereRaw(ilike(ctx.dialect, '??'), [`s.${column}`, pattern]);
         });
       }
+      for (const condition of extra) w.orWhere(condition);
     });
 }

@@ -7,6 +7,17 @@ import type { FieldSpec, OrderingSpec } from '../spec.js';
 
 /** The keys a response renders: `fields` wins over `brief`, which wins over `omit`. */
 export function selectKeys(model: ModelInfo, params: URLSearchParams): string[] {
+  const keys = selectedKeys(model, params);
+  // `exclude=<name>` leaves out excludable computed values (a device's config_context) and skips their work.
+  const excluded = new Set(params.getAll('exclude').flatMap((value) => value.split(',').map((f) => f.trim())));
+  if (excluded.size === 0) return keys;
+  return keys.filter((key) => {
+    const field = model.fields.get(key);
+    return !(field?.kind === 'computed' && field.excludable && excluded.has(key));
+  });
+}
+
+function selectedKeys(model: ModelInfo, params: URLSearchParams): string[] {
   const fields = params.get('fields');
   if (fields !== null && fields.trim() !== '') {
     const wanted = new Set(fields.split(',').map((f) => f.trim()));

@@ -203,6 +203,8 @@ function storeUploads(ctx: WriteContext, model: ModelInfo, items: readonly Prepa
     if (field.kind !== 'image') continue;
     for (const item of items) {
       const upload = item.values[field.name];
+      const previous = item.existing?.[field.name];
+      if (upload === null && typeof previous === 'string' && previous) ctx.files.obsolete.push(previous);
       if (!isUploadedFile(upload)) continue;
       const stem = fileNameFor(ctx, model, field.fileName, item.values, upload.originalName);
       const stored = storeImage(
@@ -213,7 +215,6 @@ function storeUploads(ctx: WriteContext, model: ModelInfo, items: readonly Prepa
         upload.buffer,
       );
       ctx.files.written.push(stored);
-      const previous = item.existing?.[field.name];
       if (typeof previous === 'string' && previous) ctx.files.obsolete.push(previous);
       item.values[field.name] = stored;
     }

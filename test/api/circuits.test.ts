@@ -259,6 +259,23 @@ describe.each(DIALECTS)('circuits on %s', (dialect) => {
     ]);
   });
 
+  it('follows a site into another region and a location to another site', async () => {
+    const asia = (await create('/api/dcim/regions/', { name: 'Asia', slug: 'asia' })).id;
+    expect((await app.api.patch(`/api/dcim/sites/${id.ams1}/`, { region: asia })).status).toBe(200);
+    const sides = async (query: string): Promise<string[]> =>
+      ((await app.api.get(`${terminations}?limit=0&${query}`)).body.results as { display: string }[]).map(
+        (t) => t.display,
+      );
+    expect(await sides('region=asia')).toEqual(['LUM-001: Termination Z']);
+    expect((await app.api.patch(`/api/dcim/locations/${id.cage}/`, { site: id.fra1, parent: null })).status).toBe(200);
+    expect(await sides(`site_id=${id.fra1}`)).toEqual(['LUM-001: Termination Z']);
+    expect(await sides('region=asia')).toEqual([]);
+    // Back where the other tests expect them.
+    await app.api.patch(`/api/dcim/locations/${id.cage}/`, { site: id.ams1 });
+    await app.api.patch(`/api/dcim/sites/${id.ams1}/`, { region: null });
+    expect(await sides(`site_id=${id.ams1}`)).toEqual(['LUM-001: Termination Z']);
+  });
+
   it('moves a termination, protects providers and deletes terminations with their circuit or site', async () => {
     const a = (await list(`${terminations}?circuit_id=${id.lum1}&term_side=A`))[0]!;
     const moved = await app.api.patch(`${terminations}${a.id}/`, { termination_id: id.fra1 });

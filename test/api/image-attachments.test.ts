@@ -196,6 +196,29 @@ describe.each(DIALECTS)('image attachments on %s', (dialect) => {
     }
   });
 
+  it('takes optional images on other models (device type front and rear images) and clears them', async () => {
+    const seq = nextSeq();
+    const maker = await app.api.post('/api/dcim/manufacturers/', { name: `Maker ${seq}`, slug: `maker-${seq}` });
+    const created = await app.api.post('/api/dcim/device-types/', {
+      manufacturer: maker.body.id,
+      model: `Box ${seq}`,
+      slug: `box-${seq}`,
+      front_image: file(TINY_PNG, 'front view.png'),
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.front_image).toBe(`${app.baseUrl}/media/devicetype-images/front_view.png`);
+    expect(created.body.rear_image).toBeNull();
+    const front = path.join(media(), 'devicetype-images', 'front_view.png');
+    expect(fs.existsSync(front)).toBe(true);
+    // JSON writes leave the image alone, or clear it with null (the file goes too).
+    const renamed = await app.api.patch(`/api/dcim/device-types/${created.body.id}/`, { part_number: 'P1' });
+    expect(renamed.body.front_image).toBe(created.body.front_image);
+    const cleared = await app.api.patch(`/api/dcim/device-types/${created.body.id}/`, { front_image: null });
+    expect(cleared.status, cleared.text).toBe(200);
+    expect(cleared.body.front_image).toBeNull();
+    expect(fs.existsSync(front)).toBe(false);
+  });
+
   it('describes the upload in OPTIONS', async () => {
     const response = await app.api.options(list);
     expect(response.body.parses).toContain('multipart/form-data');

@@ -1477,8 +1477,7 @@ describe.each(DIALECTS)('IPAM on %s', (dialect) => {
       ).toEqual({ __all__: ['Cannot set scope_type without scope_id.'] });
     });
 
-    // Blocked in models/dcim.yaml: sites and locations need `hooks: { prepare: ipam.recacheScopes }`.
-    it.fails('follows a site that moves to another region', async () => {
+    it('follows a site that moves to another region', async () => {
       await scoped('10.61.0.0/24', 'dcim.site', id.tokyo);
       const asia = await create('/api/dcim/regions/', { name: 'Asia', slug: 'asia' });
       await app.api.patch(`/api/dcim/sites/${id.tokyo}/`, { region: asia.id });

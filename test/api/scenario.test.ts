@@ -938,22 +938,17 @@ describe.each(DIALECTS)('network scenario on %s', (dialect) => {
     expect((await get(`/api/dcim/interfaces/?start=${ids[5]}&limit=100`)).results).toHaveLength(15);
   });
 
-  // Service gap (models/dcim.yaml `search`, models/virtualization.yaml `search`): NetBox's device and VM
-  // searches also match the host of the primary IPv4/IPv6 address; here `q` only looks at the text columns.
-  it.fails('finds a device by its primary address with ?q=', async () => {
+  // NetBox's searches go beyond text columns: primary addresses, VIDs, circuit terminations.
+  it('finds a device by its primary address with ?q=', async () => {
     expect(await pluck('/api/dcim/devices/?q=10.10.2.1')).toEqual(['spine1']);
   });
-  it.fails('finds a virtual machine by its primary address with ?q=', async () => {
+  it('finds a virtual machine by its primary address with ?q=', async () => {
     expect(await pluck('/api/virtualization/virtual-machines/?q=10.10.1.101')).toEqual(['web1']);
   });
-  // Service gap (models/ipam.yaml, VLAN `search`): NetBox's VLAN search also matches the VID when the text is
-  // an integer.
-  it.fails('finds a VLAN by its VID with ?q=', async () => {
+  it('finds a VLAN by its VID with ?q=', async () => {
     expect(await pluck('/api/ipam/vlans/?q=110', 'name')).toEqual(['servers']);
   });
-  // Service gap (models/circuits.yaml, circuit `search`): NetBox's circuit search also looks at the
-  // terminations' description, cross-connect id and patch panel.
-  it.fails('finds a circuit by the cross-connect id of a termination with ?q=', async () => {
+  it('finds a circuit by the cross-connect id of a termination with ?q=', async () => {
     expect(await pluck('/api/circuits/circuits/?q=XC-PA3', 'cid')).toEqual(['ZY-1001']);
   });
 
