@@ -4,7 +4,6 @@ import type { Migration, Registry } from '../runtime/spec.js';
 import type { DomainFunctionName } from '../runtime/domain/index.js';
 import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
-import migration2 from './migrations/0002_dcim_devicetype_add_column_front_image_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -292,6 +291,6 @@ export const registry: Registry = {
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
-  migrations: [migration1 as Migration, migration2 as Migration],
+  migrations: [migration1 as Migration],
   openapi,
 };
