@@ -4,6 +4,7 @@ import type { Migration, Registry } from '../runtime/spec.js';
 import type { DomainFunctionName } from '../runtime/domain/index.js';
 import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
+import migration2 from './migrations/0002_users_group_create_table_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -38,6 +39,8 @@ import * as ipamVLANGroup from './ipam/vlangroup.js';
 import * as ipamVRF from './ipam/vrf.js';
 import * as tenancyTenant from './tenancy/tenant.js';
 import * as tenancyTenantGroup from './tenancy/tenantgroup.js';
+import * as usersGroup from './users/group.js';
+import * as usersObjectPermission from './users/objectpermission.js';
 import * as usersToken from './users/token.js';
 import * as usersUser from './users/user.js';
 import * as virtualizationCluster from './virtualization/cluster.js';
@@ -109,10 +112,18 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.validateVlanGroup',
   'ipam.vlanGroupContainsVid',
   'ipam.vlanGroupUtilization',
+  'users.canAdd',
+  'users.canChange',
+  'users.canDelete',
+  'users.canView',
   'users.displayToken',
   'users.displayUser',
+  'users.groupsOfUser',
+  'users.permissionsForObjectType',
   'users.prepareToken',
   'users.presentToken',
+  'users.validatePassword',
+  'users.validatePermission',
   'users.validateUsername',
   'virtualization.allocatedDisk',
   'virtualization.allocatedMemory',
@@ -191,7 +202,7 @@ export const registry: Registry = {
       name: 'users',
       verboseName: 'Users',
       description: 'Users and their API tokens.',
-      models: ['users.token', 'users.user'],
+      models: ['users.group', 'users.objectpermission', 'users.token', 'users.user'],
     },
     {
       name: 'virtualization',
@@ -241,6 +252,8 @@ export const registry: Registry = {
     'ipam.vrf': ipamVRF.vRFSpec,
     'tenancy.tenant': tenancyTenant.tenantSpec,
     'tenancy.tenantgroup': tenancyTenantGroup.tenantGroupSpec,
+    'users.group': usersGroup.groupSpec,
+    'users.objectpermission': usersObjectPermission.objectPermissionSpec,
     'users.token': usersToken.tokenSpec,
     'users.user': usersUser.userSpec,
     'virtualization.cluster': virtualizationCluster.clusterSpec,
@@ -283,6 +296,8 @@ export const registry: Registry = {
     'ipam.vrf': ipamVRF.mountVRFRoutes,
     'tenancy.tenant': tenancyTenant.mountTenantRoutes,
     'tenancy.tenantgroup': tenancyTenantGroup.mountTenantGroupRoutes,
+    'users.group': usersGroup.mountGroupRoutes,
+    'users.objectpermission': usersObjectPermission.mountObjectPermissionRoutes,
     'users.token': usersToken.mountTokenRoutes,
     'users.user': usersUser.mountUserRoutes,
     'virtualization.cluster': virtualizationCluster.mountClusterRoutes,
@@ -291,6 +306,6 @@ export const registry: Registry = {
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
-  migrations: [migration1 as Migration],
+  migrations: [migration1 as Migration, migration2 as Migration],
   openapi,
 };

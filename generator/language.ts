@@ -77,6 +77,7 @@ export interface FieldDef {
   natural?: boolean;
   case?: 'upper' | 'lower';
   pattern?: string;
+  reverse_of?: string;
   pattern_message?: string;
   upload_to?: string;
   file_name?: string;
@@ -133,7 +134,7 @@ export interface ModelDef {
   display?: string | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
-  roles?: ('tag' | 'tagged_item' | 'user' | 'token' | 'custom_field')[];
+  roles?: ('tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission')[];
   fields: Record<string, FieldDef>;
   counts?: Record<string, CountDef>;
   unique_together?: UniqueDef[];

@@ -378,16 +378,31 @@ function resolveField(
       };
     }
     case 'm2m': {
-      checkOnly(['to', 'nested', 'by', 'filter_by']);
+      checkOnly(['to', 'nested', 'by', 'filter_by', 'reverse_of']);
       const target = def.to ?? '';
       if (!def.to) report.error('to', "missing property 'to'");
       else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
+      // The other side of a field of the target: the same join table, columns swapped.
+      let through = limitIdentifier(`${entry.app}_${entry.name}_${name}`);
+      if (def.reverse_of) {
+        const [app, model, other] = def.reverse_of.split('.') as [string, string, string];
+        const owner = entries.get(`${app}.${model}`);
+        const forward = owner?.def.fields[other];
+        if (`${app}.${model}` !== target)
+          report.error('reverse_of', `'${def.reverse_of}' is not a field of '${target}'`);
+        else if (forward?.type !== 'm2m' || forward.to !== entry.label || forward.reverse_of)
+          report.error('reverse_of', `'${def.reverse_of}' is not a many-to-many field to '${entry.label}'`);
+        through = limitIdentifier(`${app}_${model}_${other}`);
+      }
       return {
         ...base,
         kind: 'm2m',
         required,
         target,
-        through: limitIdentifier(`${entry.app}_${entry.name}_${name}`),
+        through,
+        fromColumn: def.reverse_of ? 'to_id' : 'from_id',
+        toColumn: def.reverse_of ? 'from_id' : 'to_id',
+        ...(def.reverse_of ? { reverseOf: def.reverse_of } : {}),
         nested: def.nested ?? null,
         ...(def.by ? { by: def.by } : {}),
       };

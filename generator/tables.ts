@@ -134,7 +134,7 @@ function columnType(field: FieldSpec): ColumnType {
 /** Join tables of many-to-many fields: `from_id` → the model, `to_id` → the target, each pair once. */
 function buildThroughTables(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec[] {
   return model.fields.flatMap((field) => {
-    if (field.kind !== 'm2m') return [];
+    if (field.kind !== 'm2m' || field.reverseOf) return [];
     const target = models.get(field.target);
     return [
       {

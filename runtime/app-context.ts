@@ -5,6 +5,7 @@ import type { Database } from './db/connect.js';
 import type { DomainFunctions } from './domain/types.js';
 import type { PermissionService, Principal } from './auth/permissions.js';
 import type { Authenticator } from './auth/authenticate.js';
+import type { GrantStore } from './auth/grants.js';
 import type { CustomFields } from './rest/custom-fields.js';
 import type { Schema } from './rest/schema.js';
 import type { Change } from './rest/write.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   /** Runs after a write's transaction committed. */
   commitHooks: ((changes: readonly Change[]) => void)[];
   authenticator: Authenticator;
+  /** Object permissions of users, cached. */
+  grants: GrantStore;
   /** `major.minor` of the package version. */
   apiVersion: string;
   log: (message: string) => void;

@@ -1,9 +1,12 @@
 import type { Knex } from 'knex';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import type { AppContext } from './app-context.js';
+import type { Principal } from './auth/permissions.js';
 import { Authenticator } from './auth/authenticate.js';
+import { GrantStore } from './auth/grants.js';
 import { PermissionService } from './auth/permissions.js';
 import { mountProvision } from './auth/provision.js';
+import { mountAccount } from './auth/account.js';
 import type { Settings } from './config.js';
 import type { Database } from './db/connect.js';
 import { createDomainFunctions } from './domain/index.js';
@@ -39,12 +42,17 @@ export function createContext(
   }
   const [major, minor] = registry.version.split('.');
   const authenticator = new Authenticator(db.knex, schema, settings);
-  // Verified tokens are cached: a change to a token or a user must be seen at once.
+  const grants = new GrantStore(db.knex, schema, db.dialect, settings);
+  // Verified tokens and permissions are cached: a change to a token, user, group or permission is seen at once.
   const authModels = new Set([schema.withRole('token')?.label, schema.withRole('user')?.label]);
+  const grantModels = new Set(
+    (['user', 'group', 'object_permission'] as const).map((role) => schema.withRole(role)?.label),
+  );
   const customFields = new CustomFields(schema, db.dialect, settings.CACHE_SECONDS);
   const definitions = customFields.model?.label;
   const forgetCaches = (changes: readonly Change[]): void => {
     if (changes.some((c) => authModels.has(c.model.label))) authenticator.invalidate();
+    if (changes.some((c) => grantModels.has(c.model.label))) grants.invalidate();
     if (changes.some((c) => c.model.label === definitions)) customFields.invalidate();
   };
   // Stored custom field data follows its definitions within the same transaction.
@@ -69,6 +77,7 @@ export function createContext(
     writeHooks: [followDefinitions, async (_trx, changes) => forgetCaches(changes)],
     commitHooks: [forgetCaches],
     authenticator,
+    grants,
     apiVersion: `${major}.${minor}`,
     log,
   };
@@ -87,10 +96,15 @@ export function createApp(app: AppContext): Express {
   router.use(jsonBody(app.settings.MAX_BODY_SIZE));
   router.use(multipartBody(app.settings.MAX_UPLOAD_SIZE, app.settings.MAX_BODY_SIZE));
   router.use('/api', async (req: Request, res: Response, next: NextFunction) => {
-    res.locals.principal = (await app.authenticator.authenticate(
-      req.get('authorization'),
-      req.socket.remoteAddress ?? null,
-    )) ?? { user: null, token: null };
+    // A copy: the authenticator hands out cached results.
+    const principal: Principal = {
+      ...((await app.authenticator.authenticate(req.get('authorization'), req.socket.remoteAddress ?? null)) ?? {
+        user: null,
+        token: null,
+      }),
+    };
+    if (principal.user && !principal.user.isSuperuser) principal.grants = await app.grants.grantsFor(principal.user);
+    res.locals.principal = principal;
     next();
   });
   mountSwaggerUi(router, basePath);
@@ -98,7 +112,13 @@ export function createApp(app: AppContext): Express {
 
   const api = express.Router({ strict: true, caseSensitive: true });
   mountProvision(api, app);
-  mountRoots(api, app);
+  mountAccount(api, app);
+  const users = app.schema.withRole('user');
+  mountRoots(
+    api,
+    app,
+    users?.fields.get('config') ? { [users.spec.app]: { config: `/${users.spec.app}/config/` } } : {},
+  );
   for (const model of app.schema.endpoints()) {
     const mount = app.registry.routes[model.label];
     if (mount) mount(api, createModelHandlers(app, model));

@@ -5,7 +5,7 @@
 import type { RequestHandler, Router } from 'express';
 
 export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
-export type Role = 'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field';
+export type Role = 'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission';
 export type OnDelete = 'cascade' | 'protect' | 'set_null';
 
 /** A database column type, shared by table specs and migrations. */
@@ -136,8 +136,13 @@ export interface PasswordField extends FieldBase {
 export interface ManyToManyField extends FieldBase {
   kind: 'm2m';
   target: string;
-  /** Join table with columns `from_id` (this model) and `to_id` (the target). */
+  /** Join table; `fromColumn` holds this model's ids and `toColumn` the target's. */
   through: string;
+  /** `from_id`, or `to_id` for the other side of another model's field (`reverse_of`). */
+  fromColumn: 'from_id' | 'to_id';
+  toColumn: 'from_id' | 'to_id';
+  /** `<model>.<field>` when this field is the other side of that field's join table. */
+  reverseOf?: string;
   nested: string[] | null;
   /** Read and write the related objects as this attribute (e.g. tag slugs) instead of objects and ids. */
   by?: string;

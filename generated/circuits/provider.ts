@@ -195,6 +195,8 @@ export const providerSpec: ModelSpec = {
       required: false,
       target: 'ipam.asn',
       through: 'circuits_provider_asns',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
   ],

@@ -893,6 +893,8 @@ export const interfaceSpec: ModelSpec = {
       required: false,
       target: 'ipam.vlan',
       through: 'dcim_interface_tagged_vlans',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {

@@ -404,6 +404,8 @@ export const siteSpec: ModelSpec = {
       required: false,
       target: 'ipam.asn',
       through: 'dcim_site_asns',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
   ],

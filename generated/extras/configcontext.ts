@@ -227,6 +227,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.region',
       through: 'extras_configcontext_regions',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -242,6 +244,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.sitegroup',
       through: 'extras_configcontext_site_groups',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -257,6 +261,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.site',
       through: 'extras_configcontext_sites',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -272,6 +278,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.location',
       through: 'extras_configcontext_locations',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -287,6 +295,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.devicetype',
       through: 'extras_configcontext_device_types',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -302,6 +312,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.devicerole',
       through: 'extras_configcontext_roles',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -317,6 +329,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'dcim.platform',
       through: 'extras_configcontext_platforms',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -332,6 +346,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'virtualization.clustertype',
       through: 'extras_configcontext_cluster_types',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -347,6 +363,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'virtualization.clustergroup',
       through: 'extras_configcontext_cluster_groups',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -362,6 +380,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'virtualization.cluster',
       through: 'extras_configcontext_clusters',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -377,6 +397,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'tenancy.tenantgroup',
       through: 'extras_configcontext_tenant_groups',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -392,6 +414,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'tenancy.tenant',
       through: 'extras_configcontext_tenants',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {
@@ -407,6 +431,8 @@ export const configContextSpec: ModelSpec = {
       required: false,
       target: 'extras.tag',
       through: 'extras_configcontext_tags',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
       by: 'slug',
     },

@@ -291,6 +291,8 @@ export const customFieldSpec: ModelSpec = {
         'ipam.vrf',
         'tenancy.tenant',
         'tenancy.tenantgroup',
+        'users.group',
+        'users.objectpermission',
         'users.token',
         'users.user',
         'virtualization.cluster',

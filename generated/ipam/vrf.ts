@@ -229,6 +229,8 @@ export const vRFSpec: ModelSpec = {
       required: false,
       target: 'ipam.routetarget',
       through: 'ipam_vrf_import_targets',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: [
         'id',
         'url',
@@ -257,6 +259,8 @@ export const vRFSpec: ModelSpec = {
       required: false,
       target: 'ipam.routetarget',
       through: 'ipam_vrf_export_targets',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: [
         'id',
         'url',

@@ -3,6 +3,8 @@
 import type { Knex } from 'knex';
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { GroupNested } from './group.js';
+import type { ObjectPermissionNested } from './objectpermission.js';
 
 /** A row of table `users_user`. */
 export interface UserRow {
@@ -19,6 +21,8 @@ export interface UserRow {
   is_superuser: boolean;
   date_joined: string;
   last_login: string | null;
+  /** The user's preferences (GET/PATCH /api/users/config/). */
+  config: unknown;
 }
 
 /** The body that creates or replaces a user; a PATCH may leave out any key. */
@@ -34,6 +38,8 @@ export interface UserWrite {
   /** Superusers may do everything. */
   is_superuser?: boolean;
   date_joined?: string;
+  groups?: number[];
+  permissions?: number[];
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -52,6 +58,8 @@ export interface User {
   is_superuser: boolean;
   date_joined: string;
   last_login: string | null;
+  groups: GroupNested[];
+  permissions: ObjectPermissionNested[];
 }
 
 /** The brief representation of a user (`?brief=true`). */
@@ -240,6 +248,56 @@ export const userSpec: ModelSpec = {
       kind: 'datetime',
       required: false,
     },
+    {
+      name: 'config',
+      column: 'config',
+      label: 'Config',
+      description: "The user's preferences (GET/PATCH /api/users/config/).",
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      default: {},
+      kind: 'json',
+      required: false,
+    },
+    {
+      name: 'groups',
+      label: 'Groups',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'm2m',
+      required: false,
+      target: 'users.group',
+      through: 'users_user_groups',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
+      nested: ['id', 'url', 'display', 'name', 'description'],
+    },
+    {
+      name: 'permissions',
+      label: 'Permissions',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'm2m',
+      required: false,
+      target: 'users.objectpermission',
+      through: 'users_objectpermission_users',
+      fromColumn: 'to_id',
+      toColumn: 'from_id',
+      reverseOf: 'users.objectpermission.users',
+      nested: ['id', 'url', 'display', 'name', 'description', 'enabled', 'object_types', 'actions'],
+    },
   ],
   counts: [],
   output: [
@@ -255,6 +313,8 @@ export const userSpec: ModelSpec = {
     'is_superuser',
     'date_joined',
     'last_login',
+    'groups',
+    'permissions',
   ],
   brief: ['id', 'url', 'display', 'username'],
   nested: ['id', 'url', 'display', 'username'],
@@ -334,6 +394,30 @@ export const userSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    {
+      kind: 'relation',
+      name: 'group_id',
+      path: ['groups'],
+      target: 'users.group',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'group',
+      path: ['groups'],
+      target: 'users.group',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'permission_id',
+      path: ['permissions'],
+      target: 'users.objectpermission',
+      by: 'id',
+      tree: false,
+    },
   ],
   uniques: [
     {
@@ -346,7 +430,7 @@ export const userSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['users.validateUsername'],
+  validators: ['users.validateUsername', 'users.validatePassword'],
   hooks: {},
   reverse: [{ model: 'users.token', field: 'user', onDelete: 'cascade' }],
 };

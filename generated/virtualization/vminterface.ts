@@ -346,6 +346,8 @@ export const vMInterfaceSpec: ModelSpec = {
       required: false,
       target: 'ipam.vlan',
       through: 'virtualization_vminterface_tagged_vlans',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
       nested: null,
     },
     {

@@ -1,7 +1,7 @@
 import { TOKEN_PROVISION_KEYS, type ModelSpec } from '../../runtime/spec.js';
 import { errorResponses, jsonContent } from './openapi-components.js';
 import { closedObject, schemaRef, sortKeys, type Json } from './openapi-json.js';
-import { ensureSchema, representation, type SchemaContext } from './openapi-read.js';
+import { ensureSchema, representation, schemaNames, type SchemaContext } from './openapi-read.js';
 import { requestSchema } from './openapi-write.js';
 
 /**
@@ -25,6 +25,10 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
   });
   const byApp = new Map<string, string[]>();
   for (const model of endpoints) byApp.set(model.app, [...(byApp.get(model.app) ?? []), model.path!]);
+  const user = endpoints.find((m) => m.roles.includes('user'));
+  // The user model's app also lists the current user's preferences (runtime/auth/account.ts).
+  const preferences = user?.fields.some((f) => f.name === 'config') ? user : undefined;
+  if (preferences) byApp.set(preferences.app, [...byApp.get(preferences.app)!, 'config']);
 
   const paths: Record<string, Json> = {};
   const rootKeys = [...new Set([...byApp.keys(), 'plugins', 'status'])].sort();
@@ -73,6 +77,35 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
   };
   const provision = provisionPath(ctx);
   if (provision) Object.assign(paths, provision);
+  if (user) {
+    paths['/api/authentication-check/'] = get(
+      'authentication_check_retrieve',
+      `The authenticated ${user.verboseName}`,
+      user.app,
+      schemaRef(schemaNames(ctx, user).full),
+    );
+  }
+  if (preferences) {
+    const config: Json = {
+      type: 'object',
+      additionalProperties: true,
+      description: `The authenticated ${preferences.verboseName}'s preferences (a JSON object).`,
+    };
+    const { app, verboseName } = preferences;
+    paths[`/api/${app}/config/`] = {
+      ...get(`${app}_config_retrieve`, `The authenticated ${verboseName}'s preferences`, app, config),
+      patch: {
+        operationId: `${app}_config_partial_update`,
+        summary: 'Merge keys into the preferences',
+        tags: [app],
+        requestBody: { required: true, content: jsonContent(config) },
+        responses: {
+          '200': { description: 'The preferences after the merge.', content: jsonContent(config) },
+          ...errorResponses(),
+        },
+      },
+    };
+  }
   return sortKeys(paths);
 }
 

@@ -141,3 +141,22 @@ function compare(qb: Knex.QueryBuilder, dialect: Dialect, column: string, lookup
     }
   }
 }
+
+/** Why constraints cannot filter a model (an unknown field, a lookup through a non-relation), or null. */
+export function constraintProblem(
+  q: Knex,
+  schema: Schema,
+  dialect: Dialect,
+  model: ModelInfo,
+  constraints: readonly Constraint[],
+): string | null {
+  try {
+    const query = q({ t0: model.table }).select('t0.id');
+    applyConstraints(query, schema, dialect, model, constraints, 0);
+    query.toSQL();
+    return null;
+  } catch (error) {
+    if (error instanceof ConstraintError) return error.message;
+    throw error;
+  }
+}

@@ -5,22 +5,24 @@ import type { AuthUser } from '../domain/types.js';
 import { AuthenticationError, PermissionDeniedError } from '../http/errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import type { AuthToken } from './authenticate.js';
-import { applyConstraints, type Constraint } from './constraints.js';
+import { applyConstraints } from './constraints.js';
+import { unionOf, type Grants, type Restriction } from './grants.js';
 
 export type Action = 'view' | 'add' | 'change' | 'delete';
-
-/** Which objects of a model a request may act on: all, or those matching any constraint. */
-export type Restriction = { all: true } | { all: false; constraints: Constraint[] };
+export type { Restriction };
 
 export interface Principal {
   user: AuthUser | null;
   token: AuthToken | null;
+  /** The user's object permissions (loaded at authentication; absent for superusers and anonymous clients). */
+  grants?: Grants;
 }
 
 /**
  * Decides what a request may do with a model. Superusers may do everything; anonymous clients may view
- * models in EXEMPT_VIEW_PERMISSIONS unless LOGIN_REQUIRED; other users have DEFAULT_PERMISSIONS. Tokens
- * without write access may only view.
+ * models in EXEMPT_VIEW_PERMISSIONS unless LOGIN_REQUIRED; other users have the union of their object
+ * permissions (direct or through groups) and DEFAULT_PERMISSIONS, each restricted by its constraints.
+ * Tokens without write access may only view.
  */
 export class PermissionService {
   constructor(
@@ -39,9 +41,20 @@ export class PermissionService {
     if (action !== 'view' && token && !token.writeEnabled) throw new PermissionDeniedError();
     if (user.isSuperuser) return { all: true };
     if (action === 'view' && this.isExempt(model)) return { all: true };
-    const granted = this.defaultPermission(model, action);
+    const granted = this.restrictionFor(principal, model, action);
     if (granted === undefined) throw new PermissionDeniedError();
     return granted;
+  }
+
+  /** Whether the user holds a (custom) action on a model at all, e.g. `grant` on tokens (`users.grant_token`). */
+  permits(principal: Principal, model: ModelInfo, action: string): boolean {
+    if (!principal.user) return false;
+    if (principal.user.isSuperuser) return true;
+    return this.restrictionFor(principal, model, action) !== undefined;
+  }
+
+  private restrictionFor(principal: Principal, model: ModelInfo, action: string): Restriction | undefined {
+    return unionOf(this.defaultPermission(model, action), principal.grants?.get(model.label)?.get(action));
   }
 
   /** True when the request may perform the action on at least some objects (OPTIONS shows `actions`). */
@@ -74,7 +87,7 @@ export class PermissionService {
     return exempt.includes('*') || exempt.includes(model.label);
   }
 
-  private defaultPermission(model: ModelInfo, action: Action): Restriction | undefined {
+  private defaultPermission(model: ModelInfo, action: string): Restriction | undefined {
     const key = `${model.spec.app}.${action}_${model.spec.name}`;
     if (!(key in this.settings.DEFAULT_PERMISSIONS)) return undefined;
     const constraints = this.settings.DEFAULT_PERMISSIONS[key];

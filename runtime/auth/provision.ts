@@ -39,7 +39,7 @@ export function mountProvision(router: Router, app: AppContext): void {
       const valid = await verifyPassword(password as string, (row?.password as string | undefined) ?? null);
       const user = row ? toAuthUser(userModel, row) : null;
       if (!valid || !user || !user.isActive) throw new AuthenticationError('Invalid username/password');
-      const principal: Principal = { user, token: null };
+      const principal: Principal = { user, token: null, grants: await app.grants.grantsFor(user) };
       app.permissions.require(principal, tokenModel, 'add');
       const state = stateOf(res);
       const object = await runWrite(

@@ -20,6 +20,8 @@ export interface WriteItemContext {
   settings: Settings;
   model: ModelInfo;
   user: AuthUser | null;
+  /** Whether the requesting user holds an action (custom ones included) on a model. */
+  permits: (model: ModelInfo, action: string) => boolean;
   /** The object's id (null while creating). */
   id: number | null;
   /** Field name → value after the write (existing values merged with the written ones; FKs as ids). */

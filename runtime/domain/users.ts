@@ -1,6 +1,11 @@
 import { currentPepperId, randomToken, SECRET_LENGTH, KEY_LENGTH, tokenDigest } from '../auth/tokens.js';
 import { now } from '../db/clock.js';
-import type { DomainEntry, WriteItemContext } from './types.js';
+import { PermissionDeniedError } from '../http/errors.js';
+import type { Knex } from 'knex';
+import { constraintProblem, type Constraint } from '../auth/constraints.js';
+import type { ManyToManyField } from '../spec.js';
+import { parseBoolean } from '../rest/values.js';
+import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
 /** `username`, or `username (First Last)` when the user has a name. */
 export function displayUser(values: Record<string, unknown>): string {
@@ -37,6 +42,12 @@ export function prepareToken(item: WriteItemContext): void {
     return;
   }
   checkExpiry(item);
+  // NetBox's users.grant_token: a permission with the `grant` action on tokens.
+  const owner = values.user as number | null | undefined;
+  if (item.user && owner !== undefined && owner !== null && owner !== item.user.id) {
+    if (!item.permits(item.model, 'grant') && !item.permits(item.model, 'grant_token'))
+      throw new PermissionDeniedError('This user does not have permission to create tokens for other users.');
+  }
   const version = Number(values.version ?? 2);
   const supplied = typeof item.input.token === 'string' && item.input.token !== '' ? item.input.token : null;
   const secret = supplied ?? randomToken(SECRET_LENGTH);
@@ -82,6 +93,89 @@ export function presentToken(object: Record<string, unknown>, transient: Record<
   if ('token' in object) object.token = (transient?.token as string | undefined) ?? null;
 }
 
+/** NetBox's default password policy: at least 12 characters with a numeral, an upper- and a lower-case letter. */
+export function validatePassword(item: WriteItemContext): void {
+  const password = item.input.password;
+  if (typeof password !== 'string' || password === '') return;
+  const problems = [
+    password.length < 12 ? 'This password is too short. It must contain at least 12 characters.' : null,
+    /\d/.test(password) ? null : 'Password must have at least one numeral.',
+    /\p{Lu}/u.test(password) ? null : 'Password must have at least one uppercase letter.',
+    /\p{Ll}/u.test(password) ? null : 'Password must have at least one lowercase letter.',
+  ];
+  for (const problem of problems) if (problem) item.errors.add('non_field_errors', problem);
+}
+
+/**
+ * A permission's actions are names (view, add, change, delete or a custom action); its constraints an object
+ * of lookups or a list of them, each valid for every one of its object types.
+ */
+export function validatePermission(item: WriteItemContext): void {
+  const { values, errors } = item;
+  const actions = values.actions as unknown[] | null;
+  if (!Array.isArray(actions) || actions.length === 0) errors.add('actions', 'This list may not be empty.');
+  else {
+    for (const action of actions) {
+      if (typeof action !== 'string' || !/^[a-z][a-z0-9_]*$/.test(action) || action.length > 30)
+        errors.add('actions', `Invalid action: ${JSON.stringify(action)}`);
+    }
+  }
+  const types = (values.object_types as string[] | null) ?? [];
+  if (types.length === 0) errors.add('object_types', 'This list may not be empty.');
+  const constraints = values.constraints;
+  if (constraints === null || constraints === undefined) return;
+  const list = Array.isArray(constraints) ? constraints : [constraints];
+  if (list.length === 0 || list.some((c) => typeof c !== 'object' || c === null || Array.isArray(c))) {
+    errors.add('constraints', 'Constraints must be a JSON object or a list of JSON objects.');
+    return;
+  }
+  for (const label of types) {
+    const model = item.schema.models.get(label);
+    if (!model) continue;
+    const problem = constraintProblem(item.q, item.schema, item.dialect, model, list as Constraint[]);
+    if (problem) errors.add('constraints', `Invalid filter for ${label}: ${problem}`);
+  }
+}
+
+/** Groups that list the given users (`user_id` on groups). */
+const groupsOfUser: FilterFunction = async (ctx, model, values) => {
+  const ids = values.map(Number);
+  if (ids.some((id) => !Number.isSafeInteger(id))) return 'Enter a whole number.';
+  const users = ctx.schema.withRole('user')!;
+  const groups = users.fields.get('groups') as ManyToManyField;
+  void model;
+  return (query) => {
+    query.whereIn('t0.id', function listed() {
+      this.select(`m.${groups.toColumn}`).from({ m: groups.through }).whereIn(`m.${groups.fromColumn}`, ids);
+    });
+  };
+};
+
+/** JSON list column `column` on alias `t0` contains the value. */
+function listContains(ctx: BatchContext, column: string, value: string): (query: Knex.QueryBuilder) => void {
+  return (query) => {
+    if (ctx.dialect === 'sqlite')
+      query.whereRaw(`EXISTS (SELECT 1 FROM json_each(t0.${column}) WHERE json_each.value = ?)`, [value]);
+    else query.whereRaw(`t0.${column} @> ?::jsonb`, [JSON.stringify([value])]);
+  };
+}
+
+/** `object_type=<app.model>`: permissions that apply to one of these models. */
+const permissionsForObjectType: FilterFunction = async (ctx, _model, values) => (query) =>
+  query.where((w) => {
+    for (const value of values) w.orWhere((x) => listContains(ctx, 'object_types', value)(x));
+  });
+
+/** `can_<action>=true|false`: permissions that do (not) include the action. */
+function canDo(action: string): FilterFunction {
+  return async (ctx, _model, values) => {
+    const flag = parseBoolean(values[0] ?? '');
+    if (flag === null) return `Select a valid choice. ${values[0]} is not one of the available choices.`;
+    const has = listContains(ctx, 'actions', action);
+    return (query) => (flag ? query.where(has) : query.whereNot(has));
+  };
+}
+
 /** The users app's domain functions, by the names YAML uses. */
 export const usersFunctions = {
   'users.displayToken': { kind: 'display', fn: displayToken },
@@ -89,4 +183,12 @@ export const usersFunctions = {
   'users.prepareToken': { kind: 'prepare', fn: prepareToken },
   'users.presentToken': { kind: 'present', fn: presentToken },
   'users.validateUsername': { kind: 'validator', fn: validateUsername },
+  'users.validatePassword': { kind: 'validator', fn: validatePassword },
+  'users.validatePermission': { kind: 'validator', fn: validatePermission },
+  'users.groupsOfUser': { kind: 'filter', fn: groupsOfUser },
+  'users.permissionsForObjectType': { kind: 'filter', fn: permissionsForObjectType },
+  'users.canView': { kind: 'filter', fn: canDo('view') },
+  'users.canAdd': { kind: 'filter', fn: canDo('add') },
+  'users.canChange': { kind: 'filter', fn: canDo('change') },
+  'users.canDelete': { kind: 'filter', fn: canDo('delete') },
 } satisfies Record<string, DomainEntry>;

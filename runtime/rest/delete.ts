@@ -129,7 +129,10 @@ async function deleteListings(q: Knex, schema: Schema, model: ModelInfo, ids: re
   for (const owner of schema.models.values()) {
     for (const field of owner.spec.fields) {
       if (field.kind !== 'm2m') continue;
-      const sides = [...(owner === model ? ['from_id'] : []), ...(field.target === model.label ? ['to_id'] : [])];
+      const sides = [
+        ...(owner === model ? [field.fromColumn] : []),
+        ...(field.target === model.label ? [field.toColumn] : []),
+      ];
       for (const side of sides) {
         for (const chunk of chunks(ids, 500)) await q(field.through).whereIn(side, chunk).delete();
       }

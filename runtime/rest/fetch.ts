@@ -98,9 +98,14 @@ async function loadRelated(
   ids: readonly number[],
 ): Promise<Map<number, unknown[]>> {
   const target = ctx.schema.model(field.target);
+  const { fromColumn, toColumn } = field;
   const pairs: { from_id: number; to_id: number }[] = [];
   for (const chunk of chunks(ids, 500)) {
-    pairs.push(...((await q(field.through).whereIn('from_id', chunk).select('from_id', 'to_id')) as typeof pairs));
+    pairs.push(
+      ...((await q(field.through)
+        .whereIn(fromColumn, chunk)
+        .select({ from_id: fromColumn, to_id: toColumn })) as typeof pairs),
+    );
   }
   const targetIds = [...new Set(pairs.map((p) => Number(p.to_id)))];
   const keys = field.by ? ['id', field.by] : (field.nested ?? target.spec.nested);
@@ -260,7 +265,8 @@ function countQuery(
   const column = relation.column ?? `${count.field}_id`;
   const label = { c: q.raw('?', [key]) };
   if (relation.kind === 'm2m') {
-    return q(relation.through).whereIn('to_id', ids).groupBy('to_id').select(label, { k: 'to_id' }).count({ n: '*' });
+    const to = relation.toColumn;
+    return q(relation.through).whereIn(to, ids).groupBy(to).select(label, { k: to }).count({ n: '*' });
   }
   if (relation.kind === 'generic_fk') {
     const idColumn = counted.fields.get(relation.idField)!.column!;

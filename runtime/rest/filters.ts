@@ -386,9 +386,9 @@ async function relationCondition(
     const own = `${path.length === 1 ? 't0' : `p${path.length - 1}`}.id`;
     const listed: Condition = (qb) => {
       qb.whereIn(own, function listing() {
-        this.select('m.from_id')
+        this.select(`m.${lastField.fromColumn}`)
           .from({ m: lastField.through })
-          .whereIn('m.to_id', ids.length ? ids : [-1]);
+          .whereIn(`m.${lastField.toColumn}`, ids.length ? ids : [-1]);
       });
     };
     return wrap(lookup === 'n' ? (qb) => qb.whereNot(listed) : listed);

@@ -328,6 +328,7 @@ export async function runWrite<T>(
         settings,
         domain: app.domain,
         user: principal.user,
+        permits: (target, action) => app.permissions.permits(principal, target, action),
         resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
           // Objects given by attributes are looked up only among those the user may view.
           let restriction: Restriction;

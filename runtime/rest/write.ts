@@ -38,6 +38,8 @@ export interface WriteContext {
   settings: Settings;
   domain: DomainFunctions;
   user: AuthUser | null;
+  /** Whether the requesting user holds an action (custom ones included) on a model. */
+  permits: (model: ModelInfo, action: string) => boolean;
   resolver: RelatedResolver;
   /** Validates and normalises `custom_fields` of a body; returns the data to store. */
   customFields: (
@@ -434,10 +436,10 @@ async function writeRelatedLists(
         touched.map((i) => i.id!),
         500,
       ))
-        await ctx.q(field.through).whereIn('from_id', chunk).delete();
+        await ctx.q(field.through).whereIn(field.fromColumn, chunk).delete();
     }
     const rows = touched.flatMap((item) =>
-      (item.values[field.name] as number[]).map((to) => ({ from_id: item.id!, to_id: to })),
+      (item.values[field.name] as number[]).map((to) => ({ [field.fromColumn]: item.id!, [field.toColumn]: to })),
     );
     for (const chunk of chunks(rows, 400)) await ctx.q(field.through).insert(chunk);
   }
@@ -490,6 +492,7 @@ async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedI
     settings: ctx.settings,
     model,
     user: ctx.user,
+    permits: ctx.permits,
     id: item.id,
     values: item.values,
     existing: item.existing,

@@ -22,6 +22,7 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
     ],
   }),
   'extras.customfield': (seq) => ({ name: `field_${seq}` }),
+  'users.objectpermission': () => ({ object_types: ['dcim.site'], actions: ['view'] }),
 };
 
 /** A 1×1 PNG. */
