@@ -6,6 +6,8 @@ import type { DomainFunctions } from './domain/types.js';
 import type { PermissionService, Principal } from './auth/permissions.js';
 import type { Authenticator } from './auth/authenticate.js';
 import type { GrantStore } from './auth/grants.js';
+import type { Sessions } from './auth/sessions.js';
+import type { LoginThrottle } from './auth/throttle.js';
 import type { CustomFields } from './rest/custom-fields.js';
 import type { Schema } from './rest/schema.js';
 import type { Change } from './rest/write.js';
@@ -38,6 +40,10 @@ export interface AppContext {
   authenticator: Authenticator;
   /** Object permissions of users, cached. */
   grants: GrantStore;
+  /** Signed cookie sessions of people signed in with a browser. */
+  sessions: Sessions;
+  /** Slows down repeated failed sign-ins and token provisioning. */
+  loginThrottle: LoginThrottle;
   /** `major.minor` of the package version. */
   apiVersion: string;
   log: (message: string) => void;

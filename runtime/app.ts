@@ -7,6 +7,9 @@ import { GrantStore } from './auth/grants.js';
 import { PermissionService } from './auth/permissions.js';
 import { mountProvision } from './auth/provision.js';
 import { mountAccount } from './auth/account.js';
+import { checkCsrf, cookiesOf, mountSessionPages, Sessions, SESSION_COOKIE } from './auth/sessions.js';
+import { LoginThrottle } from './auth/throttle.js';
+import { clientIp } from './http/client-ip.js';
 import type { Settings } from './config.js';
 import type { Database } from './db/connect.js';
 import { createDomainFunctions } from './domain/index.js';
@@ -78,6 +81,8 @@ export function createContext(
     commitHooks: [forgetCaches],
     authenticator,
     grants,
+    sessions: new Sessions(db.knex, schema, settings),
+    loginThrottle: new LoginThrottle(settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_FAILURE_WINDOW),
     apiVersion: `${major}.${minor}`,
     log,
   };
@@ -93,18 +98,17 @@ export function createApp(app: AppContext): Express {
   const router = express.Router({ strict: true, caseSensitive: true });
   router.use(requestState(app.apiVersion, basePath));
   router.use(trailingSlash);
+  mountSessionPages(router, {
+    q: app.db.knex,
+    schema: app.schema,
+    settings: app.settings,
+    sessions: app.sessions,
+    throttle: app.loginThrottle,
+  });
   router.use(jsonBody(app.settings.MAX_BODY_SIZE));
   router.use(multipartBody(app.settings.MAX_UPLOAD_SIZE, app.settings.MAX_BODY_SIZE));
   router.use('/api', async (req: Request, res: Response, next: NextFunction) => {
-    // A copy: the authenticator hands out cached results.
-    const principal: Principal = {
-      ...((await app.authenticator.authenticate(req.get('authorization'), req.socket.remoteAddress ?? null)) ?? {
-        user: null,
-        token: null,
-      }),
-    };
-    if (principal.user && !principal.user.isSuperuser) principal.grants = await app.grants.grantsFor(principal.user);
-    res.locals.principal = principal;
+    res.locals.principal = await authenticate(app, req);
     next();
   });
   mountSwaggerUi(router, basePath);
@@ -134,4 +138,26 @@ export function createApp(app: AppContext): Express {
   server.use(basePath || '/', router);
   server.use(errorHandler(app.schema, app.registry.version, app.log));
   return server;
+}
+
+/**
+ * Who makes a request: the token of its `Authorization` header, else the session of its cookie (unsafe
+ * methods then need the CSRF header), else nobody. A copy: the authenticator hands out cached results.
+ */
+async function authenticate(app: AppContext, req: Request): Promise<Principal> {
+  const header = req.get('authorization');
+  let principal: Principal = { user: null, token: null };
+  if (header) {
+    const address = clientIp(req, app.settings.HTTP_CLIENT_IP_HEADERS);
+    principal = { ...((await app.authenticator.authenticate(header, address)) ?? principal) };
+  } else {
+    const session = cookiesOf(req)[SESSION_COOKIE];
+    const user = session ? await app.sessions.userOf(session) : null;
+    if (user) {
+      checkCsrf(req);
+      principal = { user, token: null };
+    }
+  }
+  if (principal.user && !principal.user.isSuperuser) principal.grants = await app.grants.grantsFor(principal.user);
+  return principal;
 }

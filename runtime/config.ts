@@ -41,6 +41,16 @@ export interface Settings {
   CACHE_SECONDS: number;
   /** Allow creating legacy v1 tokens (plaintext stored in the database; deprecated). */
   ALLOW_TOKEN_V1: boolean;
+  /** Request headers (e.g. `X-Forwarded-For`) that a trusted proxy sets to the client address; empty: the socket's. */
+  HTTP_CLIENT_IP_HEADERS: string[];
+  /** Key that signs session cookies (at least 50 characters); empty: derived from API_TOKEN_PEPPERS. */
+  SECRET_KEY: string;
+  /** Lifetime of a sign-in session, in seconds. */
+  SESSION_COOKIE_AGE: number;
+  /** Failed sign-ins (password or token provisioning) per client address and username before 429s. */
+  LOGIN_FAILURE_LIMIT: number;
+  /** The window, in seconds, over which failures are counted and for which a throttled client waits. */
+  LOGIN_FAILURE_WINDOW: number;
 }
 
 type SettingKind = 'integer' | 'boolean' | 'string' | 'string-list' | 'object';
@@ -114,6 +124,31 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     kind: 'integer',
     default: () => 10 * 1024 * 1024,
     check: (v: number) => (v > 0 ? null : 'must be positive'),
+  },
+  HTTP_CLIENT_IP_HEADERS: {
+    kind: 'string-list',
+    default: () => [],
+    check: (v: string[]) => (v.every((h) => /^[A-Za-z0-9-]+$/.test(h)) ? null : 'items must be HTTP header names'),
+  },
+  SECRET_KEY: {
+    kind: 'string',
+    default: () => '',
+    check: (v: string) => (v === '' || v.length >= 50 ? null : 'must be at least 50 characters in length'),
+  },
+  SESSION_COOKIE_AGE: {
+    kind: 'integer',
+    default: () => 14 * 24 * 3600,
+    check: (v: number) => (v >= 60 ? null : 'must be at least 60'),
+  },
+  LOGIN_FAILURE_LIMIT: {
+    kind: 'integer',
+    default: () => 5,
+    check: (v: number) => (v >= 1 ? null : 'must be at least 1'),
+  },
+  LOGIN_FAILURE_WINDOW: {
+    kind: 'integer',
+    default: () => 300,
+    check: (v: number) => (v >= 1 ? null : 'must be at least 1'),
   },
 };
 

@@ -6,8 +6,8 @@ import { AuthenticationError, MethodNotAllowedError, ValidationError } from '../
 import { loadObjectsByIds } from '../rest/fetch.js';
 import { runWrite } from '../rest/handlers.js';
 import { createObjects } from '../rest/write.js';
-import { toAuthUser } from './authenticate.js';
-import { verifyPassword } from './passwords.js';
+import { clientIp } from '../http/client-ip.js';
+import { checkCredentials } from './sessions.js';
 import type { Principal } from './permissions.js';
 import { TOKEN_PROVISION_KEYS } from '../spec.js';
 
@@ -32,13 +32,15 @@ export function mountProvision(router: Router, app: AppContext): void {
       if (typeof username !== 'string' || username === '') errors.username = ['This field is required.'];
       if (typeof password !== 'string' || password === '') errors.password = ['This field is required.'];
       if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-      const row = (await app.db
-        .knex(userModel.table)
-        .where('username', username as string)
-        .first()) as Record<string, unknown> | undefined;
-      const valid = await verifyPassword(password as string, (row?.password as string | undefined) ?? null);
-      const user = row ? toAuthUser(userModel, row) : null;
-      if (!valid || !user || !user.isActive) throw new AuthenticationError('Invalid username/password');
+      const address = clientIp(req, app.settings.HTTP_CLIENT_IP_HEADERS);
+      const found = await checkCredentials(
+        { q: app.db.knex, schema: app.schema, throttle: app.loginThrottle },
+        address,
+        username as string,
+        password as string,
+      );
+      if (!found) throw new AuthenticationError('Invalid username/password');
+      const { user } = found;
       const principal: Principal = { user, token: null, grants: await app.grants.grantsFor(user) };
       app.permissions.require(principal, tokenModel, 'add');
       const state = stateOf(res);

@@ -31,6 +31,15 @@ export function mountSwaggerUi(router: Router, basePath: string): void {
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: 'StandaloneLayout',
   withCredentials: true,
+  // Signed in with a browser session: unsafe calls echo the CSRF cookie (token calls need nothing).
+  requestInterceptor: (request) => {
+    const method = (request.method || 'GET').toUpperCase();
+    if (!['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method) && !request.headers.Authorization) {
+      const match = document.cookie.match(/(?:^|;\\s*)csrftoken=([^;]+)/);
+      if (match) request.headers['X-CSRFToken'] = decodeURIComponent(match[1]);
+    }
+    return request;
+  },
 });
 `;
   router.get('/api/schema/swagger-ui/', (_req, res) => {

@@ -162,6 +162,11 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect((await app.api.as(elsewhere).get('/api/users/tokens/')).body).toEqual({
       detail: 'Source IP 127.0.0.1 is not permitted to authenticate using this token.',
     });
+    // A proxy header is not believed unless HTTP_CLIENT_IP_HEADERS names it.
+    const spoofed = await app.api
+      .as(elsewhere)
+      .get('/api/users/tokens/', { headers: { 'X-Forwarded-For': '192.0.2.7' } });
+    expect(spoofed.body).toEqual({ detail: 'Source IP 127.0.0.1 is not permitted to authenticate using this token.' });
     const here = await make({ allowed_ips: ['127.0.0.0/8', '::1'] });
     expect((await app.api.as(here).get('/api/users/tokens/')).status).toBe(200);
     const expiring = await make({ expires: new Date(Date.now() + 1500).toISOString() });
@@ -205,5 +210,78 @@ describe.each(DIALECTS)('authentication on %s', (dialect) => {
     expect(created.body.last_used).toBeNull();
     await app.api.as(`Bearer svc_${created.body.key}.${created.body.token}`).get('/api/users/tokens/');
     expect((await app.api.get(`/api/users/tokens/${created.body.id}/`)).body.last_used).toMatch(/^\d{4}-/);
+  });
+
+  it('refreshes last_used at most once a minute, and never in maintenance mode', async () => {
+    const created = await app.api.post('/api/users/tokens/', { user: userId });
+    const auth = `Bearer svc_${created.body.key}.${created.body.token}`;
+    const lastUsed = async (): Promise<string | null> =>
+      (await app.api.get(`/api/users/tokens/${created.body.id}/`)).body.last_used;
+    const setLastUsed = (value: string) =>
+      app.db.knex('users_token').where('id', created.body.id).update({ last_used: value });
+    // 30 s ago: recent enough, left alone (the verified-token cache is bypassed by a fresh token string).
+    const recent = new Date(Date.now() - 30_000).toISOString();
+    await setLastUsed(recent);
+    app.context.authenticator.invalidate();
+    await app.api.as(auth).get('/api/dcim/regions/');
+    expect(Date.parse((await lastUsed())!)).toBe(Date.parse(recent));
+    // 2 minutes ago: refreshed.
+    await setLastUsed(new Date(Date.now() - 120_000).toISOString());
+    app.context.authenticator.invalidate();
+    await app.api.as(auth).get('/api/dcim/regions/');
+    expect(Date.now() - Date.parse((await lastUsed())!)).toBeLessThan(10_000);
+  });
+});
+
+describe.each(DIALECTS)('token rules that depend on settings, on %s', (dialect) => {
+  const OLD_PEPPER = 'old-pepper-'.padEnd(60, 'o');
+  const NEW_PEPPER = 'new-pepper-'.padEnd(60, 'n');
+
+  it('rotates peppers: new tokens use the highest id, a token whose pepper is gone stops working', async () => {
+    const first = await startTestApp(dialect, { settings: { API_TOKEN_PEPPERS: { '1': OLD_PEPPER } } });
+    let second: TestApp | undefined;
+    let third: TestApp | undefined;
+    try {
+      const old = await first.api.post('/api/users/tokens/', { user: 1 });
+      expect(old.body.pepper_id).toBe(1);
+      // v1 tokens are refused unless ALLOW_TOKEN_V1 is set.
+      const v1 = await first.api.post('/api/users/tokens/', { user: 1, version: 1, token: 'a'.repeat(40) });
+      expect(v1.status).toBe(400);
+      expect(v1.body.version[0]).toMatch(/v1 tokens are disabled/);
+      const oldAuth = `Bearer svc_${old.body.key}.${old.body.token}`;
+
+      // The same database, served with a second pepper: old tokens still work, new ones use pepper 2.
+      const url = first.databaseUrl;
+      second = await startTestApp(dialect, {
+        settings: { API_TOKEN_PEPPERS: { '1': OLD_PEPPER, '2': NEW_PEPPER } },
+        databaseUrl: url,
+      });
+      expect((await second.api.as(oldAuth).get('/api/dcim/sites/')).status).toBe(200);
+      const fresh = await second.api.as(oldAuth).post('/api/users/tokens/', { user: 1 });
+      expect(fresh.status, fresh.text).toBe(201);
+      expect(fresh.body.pepper_id).toBe(2);
+      const freshAuth = `Bearer svc_${fresh.body.key}.${fresh.body.token}`;
+
+      // Pepper 1 retired: its tokens stop working, pepper 2's go on.
+      third = await startTestApp(dialect, { settings: { API_TOKEN_PEPPERS: { '2': NEW_PEPPER } }, databaseUrl: url });
+      expect((await third.api.as(oldAuth).get('/api/dcim/sites/')).body).toEqual({ detail: 'Invalid v2 token' });
+      expect((await third.api.as(freshAuth).get('/api/dcim/sites/')).status).toBe(200);
+    } finally {
+      await third?.close({ keepDatabase: true });
+      await second?.close({ keepDatabase: true });
+      await first.close();
+    }
+  });
+
+  it('records no token use in maintenance mode', async () => {
+    const app = await startTestApp(dialect, { settings: { MAINTENANCE_MODE: true } });
+    try {
+      const rows = await app.db.knex('users_token').select('id', 'last_used');
+      expect(rows.length).toBeGreaterThan(0);
+      await app.api.get('/api/dcim/sites/');
+      expect(await app.db.knex('users_token').select('id', 'last_used')).toEqual(rows);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -21,6 +21,8 @@ import { responseValidator } from './openapi.js';
 export const DIALECTS: Dialect[] = inject('pgUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
 
 /** A pepper for tests (≥ 50 characters). */
+let sharedAdmins = 0;
+
 export const TEST_PEPPER = 'test-pepper-0123456789-0123456789-0123456789-0123456789';
 
 /** A fresh, empty database of the dialect; `drop` removes it. */
@@ -62,7 +64,9 @@ export interface TestApp {
   api: ApiClient;
   /** A client without credentials. */
   anonymous: ApiClient;
-  close: () => Promise<void>;
+  /** The database's URL (another test app can serve the same database with `databaseUrl`). */
+  databaseUrl: string;
+  close: (options?: { keepDatabase?: boolean }) => Promise<void>;
 }
 
 export interface TestAppOptions {
@@ -70,12 +74,16 @@ export interface TestAppOptions {
   registry?: Registry;
   /** Skip the OpenAPI check of responses (tests of deliberately undocumented behaviour). */
   skipValidation?: boolean;
+  /** Serve this existing database (of another test app) instead of a new one. */
+  databaseUrl?: string;
 }
 
 /** Starts the real service on a fresh database and an ephemeral port. */
 export async function startTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const registry = options.registry ?? defaultRegistry;
-  const database = await createTestDatabase(dialect);
+  const database = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => undefined }
+    : await createTestDatabase(dialect);
   const media = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
   const settings = loadSettings(
     { DATABASE_URL: database.url },
@@ -85,7 +93,8 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
   await migrate(db, registry.migrations);
   const context = createContext(registry, settings, db, () => undefined);
   const { header } = await createSuperuser(context, {
-    username: 'admin',
+    // A shared database already has `admin`.
+    username: options.databaseUrl ? `admin${(sharedAdmins += 1)}` : 'admin',
     password: 'Admin-Password-1',
     email: '',
     token: true,
@@ -103,10 +112,11 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
     adminAuth: header!,
     api: new ApiClient(baseUrl, header, validator),
     anonymous: new ApiClient(baseUrl, null, validator),
-    close: async () => {
+    databaseUrl: database.url,
+    close: async ({ keepDatabase = false } = {}) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
-      await database.drop();
+      if (!keepDatabase) await database.drop();
       fs.rmSync(media, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,279 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import express, { type Request, type Response, type Router } from 'express';
+import type { Knex } from 'knex';
+import type { Settings } from '../config.js';
+import { now } from '../db/clock.js';
+import type { AuthUser } from '../domain/types.js';
+import { clientIp } from '../http/client-ip.js';
+import { PermissionDeniedError } from '../http/errors.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
+import { toAuthUser } from './authenticate.js';
+import { verifyPassword } from './passwords.js';
+import { ThrottledError, type LoginThrottle } from './throttle.js';
+import { safeEqual } from './tokens.js';
+
+export const SESSION_COOKIE = 'sessionid';
+export const CSRF_COOKIE = 'csrftoken';
+export const CSRF_HEADER = 'X-CSRFToken';
+const CSRF_FIELD = 'csrfmiddlewaretoken';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/** The cookies of a request, name → value (the first of duplicates). */
+export function cookiesOf(req: Request): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!name || name in cookies) continue;
+    try {
+      cookies[name] = decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      // A malformed value is ignored, like a missing one.
+    }
+  }
+  return cookies;
+}
+
+/**
+ * Signed cookie sessions for people using a browser (the browsable API and Swagger UI). The cookie holds the
+ * user id, an expiry and a digest of the user's password hash, signed with HMAC-SHA256 under SECRET_KEY:
+ * a changed password, a deactivated or deleted user or an expired cookie ends the session. Unsafe requests
+ * made with a session must echo the `csrftoken` cookie in `X-CSRFToken` (double-submit); requests with a
+ * token never need it.
+ */
+export class Sessions {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly q: Knex,
+    private readonly schema: Schema,
+    private readonly settings: Settings,
+  ) {
+    this.key = signingKey(settings);
+  }
+
+  private get userModel(): ModelInfo | undefined {
+    return this.schema.withRole('user');
+  }
+
+  /** The cookie value for a new session of a user whose stored password hash is `passwordHash`. */
+  issue(userId: number, passwordHash: string): string {
+    const payload = Buffer.from(
+      JSON.stringify({
+        u: userId,
+        e: Math.floor(Date.now() / 1000) + this.settings.SESSION_COOKIE_AGE,
+        h: this.digest(`password:${passwordHash}`).slice(0, 22),
+      }),
+    ).toString('base64url');
+    return `${payload}.${this.digest(`session:${payload}`)}`;
+  }
+
+  /** The session's active user, or null for a missing, forged, expired or outdated cookie. */
+  async userOf(cookie: string): Promise<AuthUser | null> {
+    const model = this.userModel;
+    const [payload, signature] = cookie.split('.');
+    if (!model || !payload || !signature || !safeEqual(signature, this.digest(`session:${payload}`))) return null;
+    let data: { u?: unknown; e?: unknown; h?: unknown };
+    try {
+      data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof data;
+    } catch {
+      return null;
+    }
+    if (typeof data.u !== 'number' || typeof data.e !== 'number' || data.e * 1000 <= Date.now()) return null;
+    const row = (await this.q(model.table).where('id', data.u).first()) as Record<string, unknown> | undefined;
+    if (!row || typeof data.h !== 'string') return null;
+    if (!safeEqual(data.h, this.digest(`password:${String(row.password ?? '')}`).slice(0, 22))) return null;
+    const user = toAuthUser(model, row);
+    return user.isActive ? user : null;
+  }
+
+  private digest(value: string): string {
+    return createHmac('sha256', this.key).update(value).digest('base64url');
+  }
+}
+
+/** SECRET_KEY; else a key derived from the token peppers (stable across restarts); else a random one. */
+function signingKey(settings: Settings): Buffer {
+  if (settings.SECRET_KEY) return Buffer.from(settings.SECRET_KEY, 'utf8');
+  const peppers = Object.entries(settings.API_TOKEN_PEPPERS).sort(([a], [b]) => Number(a) - Number(b));
+  if (peppers.length > 0) {
+    return createHmac('sha256', 'session-signing-key').update(JSON.stringify(peppers)).digest();
+  }
+  return randomBytes(32);
+}
+
+/** Refuses an unsafe request made with a session whose `X-CSRFToken` header does not match its cookie. */
+export function checkCsrf(req: Request): void {
+  if (SAFE_METHODS.has(req.method)) return;
+  const expected = cookiesOf(req)[CSRF_COOKIE];
+  const given = req.get(CSRF_HEADER);
+  if (!expected || !given) throw new PermissionDeniedError('CSRF Failed: CSRF token missing.');
+  if (!safeEqual(given, expected)) throw new PermissionDeniedError('CSRF Failed: CSRF token incorrect.');
+}
+
+interface LoginDeps {
+  q: Knex;
+  schema: Schema;
+  settings: Settings;
+  sessions: Sessions;
+  throttle: LoginThrottle;
+}
+
+/**
+ * Checks a username and password, throttling repeated failures per client address; the user row on
+ * success, null otherwise. Inactive users never pass.
+ */
+export async function checkCredentials(
+  deps: Pick<LoginDeps, 'q' | 'schema' | 'throttle'>,
+  address: string | null,
+  username: string,
+  password: string,
+): Promise<{ user: AuthUser; row: Record<string, unknown> } | null> {
+  const model = deps.schema.withRole('user');
+  if (!model) return null;
+  deps.throttle.check(address, username);
+  const row = (await deps.q(model.table).where('username', username).first()) as Record<string, unknown> | undefined;
+  const valid = await verifyPassword(password, (row?.password as string | undefined) ?? null);
+  const user = row ? toAuthUser(model, row) : null;
+  if (!valid || !row || !user?.isActive) {
+    deps.throttle.failed(address, username);
+    return null;
+  }
+  deps.throttle.succeeded(address, username);
+  return { user, row };
+}
+
+/** `/login/` (a form; POST signs in) and `/logout/` (POST signs out), outside the API. */
+export function mountSessionPages(router: Router, deps: LoginDeps): void {
+  const basePath = deps.settings.BASE_PATH;
+  const cookiePath = basePath || '/';
+  const form = express.urlencoded({ extended: false, limit: '16kb' });
+
+  const cookie = (req: Request, res: Response, name: string, value: string, httpOnly: boolean): void => {
+    res.cookie(name, value, {
+      path: cookiePath,
+      httpOnly,
+      sameSite: 'lax',
+      secure: req.secure,
+      maxAge: deps.settings.SESSION_COOKIE_AGE * 1000,
+    });
+  };
+  /** The CSRF cookie, created when missing so that the form can echo it. */
+  const csrfToken = (req: Request, res: Response): string => {
+    const existing = cookiesOf(req)[CSRF_COOKIE];
+    if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
+    const token = randomBytes(24).toString('base64url');
+    cookie(req, res, CSRF_COOKIE, token, false);
+    return token;
+  };
+  const formCsrfValid = (req: Request): boolean => {
+    const expected = cookiesOf(req)[CSRF_COOKIE];
+    const given = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] ?? req.get(CSRF_HEADER);
+    return Boolean(expected) && typeof given === 'string' && safeEqual(given, expected!);
+  };
+  /** Only a path on this site: never another origin (`//host`, `https://…`). */
+  const nextOf = (req: Request): string => {
+    const raw = (req.body as Record<string, unknown> | undefined)?.next ?? req.query.next;
+    return typeof raw === 'string' && /^\/(?![/\\])/.test(raw) ? raw : `${basePath}/api/`;
+  };
+  const page = (res: Response, status: number, title: string, body: string): void => {
+    res.status(status).set('Cache-Control', 'no-store').type('html').send(layout(title, body));
+  };
+  const loginForm = (req: Request, res: Response, status: number, error?: string): void => {
+    const token = csrfToken(req, res);
+    page(
+      res,
+      status,
+      'Sign in',
+      `${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${escapeHtml(`${basePath}/login/`)}">
+  <input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(token)}">
+  <input type="hidden" name="next" value="${escapeHtml(nextOf(req))}">
+  <label>Username <input name="username" autocomplete="username" required autofocus></label>
+  <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+  <button type="submit">Sign in</button>
+</form>`,
+    );
+  };
+
+  router
+    .route('/login/')
+    .get((req, res) => loginForm(req, res, 200))
+    .post(form, async (req, res) => {
+      if (!formCsrfValid(req)) return loginForm(req, res, 403, 'Your session expired; please sign in again.');
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const username = typeof body.username === 'string' ? body.username : '';
+      const password = typeof body.password === 'string' ? body.password : '';
+      let found: Awaited<ReturnType<typeof checkCredentials>>;
+      try {
+        found = await checkCredentials(deps, clientIp(req, deps.settings.HTTP_CLIENT_IP_HEADERS), username, password);
+      } catch (error) {
+        if (!(error instanceof ThrottledError)) throw error;
+        res.set(error.headers);
+        return loginForm(req, res, 429, `Too many failed attempts; try again in ${error.retryAfter} seconds.`);
+      }
+      if (!found) return loginForm(req, res, 400, 'Please enter a correct username and password.');
+      const userModel = deps.schema.withRole('user')!;
+      if (userModel.fields.get('last_login')?.column && !deps.settings.MAINTENANCE_MODE) {
+        await deps
+          .q(userModel.table)
+          .where('id', found.user.id)
+          .update({ [userModel.fields.get('last_login')!.column!]: now() });
+      }
+      cookie(req, res, SESSION_COOKIE, deps.sessions.issue(found.user.id, String(found.row.password)), true);
+      // A new CSRF token after signing in (no fixation of a token planted before).
+      cookie(req, res, CSRF_COOKIE, randomBytes(24).toString('base64url'), false);
+      res.redirect(303, nextOf(req));
+    })
+    .all((_req, res) => res.status(405).set('Allow', 'GET, POST').end());
+
+  router
+    .route('/logout/')
+    .get((req, res) => {
+      const token = csrfToken(req, res);
+      page(
+        res,
+        200,
+        'Sign out',
+        `<form method="post" action="${escapeHtml(`${basePath}/logout/`)}">
+  <input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(token)}">
+  <button type="submit">Sign out</button>
+</form>`,
+      );
+    })
+    .post(form, (req, res) => {
+      if (!formCsrfValid(req))
+        return page(res, 403, 'Sign out', '<p class="error">CSRF token missing or incorrect.</p>');
+      res.clearCookie(SESSION_COOKIE, { path: cookiePath });
+      res.redirect(303, `${basePath}/login/`);
+    })
+    .all((_req, res) => res.status(405).set('Allow', 'GET, POST').end());
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)}</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 24rem; margin: 4rem auto; padding: 0 1rem; color: #222; }
+    label { display: block; margin: 0 0 1rem; }
+    input { display: block; width: 100%; padding: .4rem; margin-top: .25rem; box-sizing: border-box; }
+    button { padding: .5rem 1.2rem; }
+    .error { color: #a40000; }
+  </style>
+</head>
+<body>
+  <h1>${escapeHtml(title)}</h1>
+  ${body}
+</body>
+</html>
+`;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
