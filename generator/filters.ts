@@ -55,6 +55,10 @@ export function deriveFilters(
     for (const name of ['created', 'last_updated']) {
       filters.push({ kind: 'value', name, path: [], field: name, valueKind: 'datetime', lookups: 'number' });
     }
+    filters.push(
+      { kind: 'request', name: 'created_by_request', action: 'create' },
+      { kind: 'request', name: 'updated_by_request', action: 'update' },
+    );
   }
 
   for (const [name, extra] of Object.entries(def.filters ?? {})) {

@@ -57,7 +57,7 @@ export interface FieldDef {
   choices?: string;
   raw?: boolean;
   to?: string;
-  on_delete?: 'cascade' | 'protect' | 'set_null';
+  on_delete?: 'cascade' | 'protect' | 'set_null' | 'do_nothing';
   nested?: string[];
   filter_by?: string | null;
   items?: 'string' | 'integer' | 'ip_network';
@@ -134,7 +134,10 @@ export interface ModelDef {
   display?: string | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
-  roles?: ('tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission')[];
+  roles?: (
+    'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission' | 'change_record'
+  )[];
+  aliases?: string[];
   fields: Record<string, FieldDef>;
   counts?: Record<string, CountDef>;
   unique_together?: UniqueDef[];

@@ -151,6 +151,7 @@ function resolveModel(
     nested: [],
     search: def.search ?? [],
     searchAlso: def.search_also ?? [],
+    aliases: def.aliases ?? [],
     filters: [],
     uniques: [],
     indexes: def.indexes ?? [],
@@ -368,6 +369,7 @@ function resolveField(
       else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
       const onDelete = def.on_delete ?? (nullable ? 'set_null' : 'cascade');
       if (onDelete === 'set_null' && !nullable) report.error('on_delete', 'set_null needs a nullable field');
+      if (onDelete === 'do_nothing') report.error('on_delete', 'do_nothing is for generic relations only');
       return {
         ...base,
         kind: 'fk',
@@ -724,7 +726,8 @@ function collectReverse(label: string, models: Map<string, ModelSpec>): ReverseR
       if (field.kind === 'fk' && field.target === label) {
         reverse.push({ model: model.label, field: field.name, onDelete: field.onDelete });
       }
-      if (field.kind === 'generic_fk' && field.targets.includes(label)) {
+      // A `do_nothing` relation outlives its target: deleting the target need not look for it.
+      if (field.kind === 'generic_fk' && field.targets.includes(label) && field.onDelete !== 'do_nothing') {
         reverse.push({ model: model.label, field: field.name, onDelete: field.onDelete, generic: true });
       }
     }

@@ -24,6 +24,7 @@ import { mountRoots } from './rest/roots.js';
 import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
 import type { Change } from './rest/write.js';
+import { changeLogger } from './rest/changelog.js';
 
 /** Assembles the application context from the generated registry, the settings and an open database. */
 export function createContext(
@@ -77,7 +78,17 @@ export function createContext(
     domain,
     permissions: new PermissionService(settings, schema, db.dialect),
     customFields,
-    writeHooks: [followDefinitions, async (_trx, changes) => forgetCaches(changes)],
+    writeHooks: [
+      followDefinitions,
+      changeLogger({
+        schema,
+        dialect: db.dialect,
+        domain,
+        appNames: new Map(registry.apps.map((a) => [a.name, a.verboseName])),
+        skipEmptyChanges: true,
+      }),
+      async (_trx, changes) => forgetCaches(changes),
+    ],
     commitHooks: [forgetCaches],
     authenticator,
     grants,
@@ -115,6 +126,17 @@ export function createApp(app: AppContext): Express {
   mountMedia(router, app);
 
   const api = express.Router({ strict: true, caseSensitive: true });
+  // Further endpoints of a model (`aliases`) serve its routes under another path.
+  const aliases = [...app.schema.endpoints()].flatMap((model) =>
+    model.spec.aliases.map((alias) => ({ from: `/${alias}/`, to: model.listPath! })),
+  );
+  if (aliases.length > 0) {
+    api.use((req, _res, next) => {
+      const alias = aliases.find((a) => req.url.startsWith(a.from));
+      if (alias) req.url = alias.to + req.url.slice(alias.from.length);
+      next();
+    });
+  }
   mountProvision(api, app);
   mountAccount(api, app);
   const users = app.schema.withRole('user');

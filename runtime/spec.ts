@@ -5,8 +5,10 @@
 import type { RequestHandler, Router } from 'express';
 
 export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
-export type Role = 'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission';
-export type OnDelete = 'cascade' | 'protect' | 'set_null';
+export type Role =
+  'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission' | 'change_record';
+/** `do_nothing`: generic relations only; the object outlives its target (change records). */
+export type OnDelete = 'cascade' | 'protect' | 'set_null' | 'do_nothing';
 
 /** A database column type, shared by table specs and migrations. */
 export type ColumnType =
@@ -264,7 +266,7 @@ export type LookupSet = 'string' | 'number' | 'exact' | 'relation' | 'none';
 
 /** The lookup suffixes (`name__ic`) each kind of filter accepts; `''` is the filter itself. */
 export const FILTER_LOOKUPS: Readonly<
-  Record<LookupSet | 'tag' | 'search' | 'network' | 'function', readonly string[]>
+  Record<LookupSet | 'tag' | 'search' | 'network' | 'function' | 'request', readonly string[]>
 > = {
   string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
   number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
@@ -275,6 +277,7 @@ export const FILTER_LOOKUPS: Readonly<
   search: [''],
   network: [''],
   function: [''],
+  request: [''],
 };
 
 /** Lookups of a filter (network mask lengths compare as numbers). */
@@ -349,7 +352,9 @@ export type FilterSpec =
       op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
     }
   /** A filter that a domain function builds (values in, condition on alias `t0` out). */
-  | { kind: 'function'; name: string; function: string; valueKind: 'string' | 'integer' };
+  | { kind: 'function'; name: string; function: string; valueKind: 'string' | 'integer' }
+  /** Objects created (`create`) or updated (`update`) by the request with this id, per the change records. */
+  | { kind: 'request'; name: string; action: 'create' | 'update' };
 
 export interface UniqueSpec {
   name: string;
@@ -397,6 +402,8 @@ export interface ModelSpec {
   search: string[];
   /** Filter functions whose matches `?q=` adds to those of the searched fields (the text is their value). */
   searchAlso: string[];
+  /** Further endpoints (`<app>/<path>`) serving the same list and details. */
+  aliases: string[];
   filters: FilterSpec[];
   uniques: UniqueSpec[];
   /** Extra non-unique indexes (field names). */

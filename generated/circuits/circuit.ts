@@ -429,6 +429,7 @@ export const circuitSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'provider', 'cid', 'description'],
   search: ['cid', 'description', 'comments'],
   searchAlso: ['circuits.searchTerminations'],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -569,6 +570,8 @@ export const circuitSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

@@ -496,6 +496,7 @@ export const circuitTerminationSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'circuit', 'term_side', 'description', 'cable', '_occupied'],
   search: ['description', 'pp_info', 'xconnect_id', 'circuit.cid'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -604,6 +605,8 @@ export const circuitTerminationSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'provider_id',

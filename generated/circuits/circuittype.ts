@@ -215,6 +215,7 @@ export const circuitTypeSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'circuit_count'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -275,6 +276,8 @@ export const circuitTypeSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -230,6 +230,7 @@ export const providerSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'circuit_count'],
   search: ['name', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -298,6 +299,8 @@ export const providerSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'function',
       name: 'site_id',

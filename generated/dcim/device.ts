@@ -898,6 +898,7 @@ export const deviceSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'serial', 'asset_tag', 'description', 'comments'],
   searchAlso: ['ipam.searchPrimaryIp'],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -1160,6 +1161,8 @@ export const deviceSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

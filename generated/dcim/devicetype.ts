@@ -642,6 +642,7 @@ export const deviceTypeSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'manufacturer', 'model', 'slug', 'description', 'device_count'],
   search: ['model', 'part_number', 'description', 'comments', 'manufacturer.name'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -790,6 +791,8 @@ export const deviceTypeSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -1197,6 +1197,7 @@ export const interfaceSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'device', 'name', 'description', 'cable', '_occupied'],
   search: ['name', 'label', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -1447,6 +1448,8 @@ export const interfaceSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'site_id',

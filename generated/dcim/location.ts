@@ -333,6 +333,7 @@ export const locationSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments', 'facility'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -467,6 +468,8 @@ export const locationSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'region_id',

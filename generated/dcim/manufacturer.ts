@@ -232,6 +232,7 @@ export const manufacturerSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -284,6 +285,8 @@ export const manufacturerSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -272,6 +272,7 @@ export const platformSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'device_count', 'virtualmachine_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -374,6 +375,8 @@ export const platformSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -746,6 +746,7 @@ export const rackSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description', 'device_count'],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -999,6 +1000,8 @@ export const rackSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

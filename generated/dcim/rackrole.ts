@@ -215,6 +215,7 @@ export const rackRoleSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'rack_count'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -275,6 +276,8 @@ export const rackRoleSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -488,6 +488,7 @@ export const siteSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description', 'slug'],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -660,6 +661,8 @@ export const siteSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

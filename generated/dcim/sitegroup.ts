@@ -230,6 +230,7 @@ export const siteGroupSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'site_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -316,6 +317,8 @@ export const siteGroupSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -543,6 +543,7 @@ export const configContextSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -801,6 +802,8 @@ export const configContextSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'device_role_id',

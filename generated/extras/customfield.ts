@@ -262,6 +262,7 @@ export const customFieldSpec: ModelSpec = {
         'circuits.circuittermination',
         'circuits.circuittype',
         'circuits.provider',
+        'core.objectchange',
         'dcim.device',
         'dcim.devicerole',
         'dcim.devicetype',
@@ -700,6 +701,7 @@ export const customFieldSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'label', 'group_name', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -878,6 +880,8 @@ export const customFieldSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'function',
       name: 'object_type',

@@ -238,6 +238,7 @@ export const customFieldChoiceSetSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description', 'choices_count'],
   search: ['name', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -304,6 +305,8 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

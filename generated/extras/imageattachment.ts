@@ -282,6 +282,7 @@ export const imageAttachmentSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'image', 'description'],
   search: ['name', 'description', 'image'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -364,6 +365,8 @@ export const imageAttachmentSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [],
   indexes: [],

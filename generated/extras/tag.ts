@@ -228,6 +228,7 @@ export const tagSpec: ModelSpec = {
   nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'color'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -294,6 +295,8 @@ export const tagSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

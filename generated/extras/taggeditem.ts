@@ -127,6 +127,7 @@ export const taggedItemSpec: ModelSpec = {
   nested: ['id', 'url', 'display'],
   search: [],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',

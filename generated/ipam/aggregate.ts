@@ -239,6 +239,7 @@ export const aggregateSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'family', 'prefix', 'description'],
   search: ['description', 'prefix'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -338,6 +339,8 @@ export const aggregateSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

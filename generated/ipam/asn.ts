@@ -221,6 +221,7 @@ export const aSNSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'asn', 'description'],
   search: ['description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -297,6 +298,8 @@ export const aSNSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

@@ -450,6 +450,7 @@ export const iPAddressSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'family', 'address', 'description'],
   search: ['dns_name', 'description', 'address'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -582,6 +583,8 @@ export const iPAddressSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

@@ -503,6 +503,7 @@ export const prefixSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'family', 'prefix', 'description', '_depth'],
   search: ['description', 'prefix'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -658,6 +659,8 @@ export const prefixSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

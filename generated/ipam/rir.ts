@@ -214,6 +214,7 @@ export const rIRSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'aggregate_count'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -274,6 +275,8 @@ export const rIRSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -228,6 +228,7 @@ export const roleSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -288,6 +289,8 @@ export const roleSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -370,6 +370,7 @@ export const vLANSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'vid', 'name', 'description'],
   search: ['name', 'description'],
   searchAlso: ['ipam.searchVid'],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -510,6 +511,8 @@ export const vLANSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

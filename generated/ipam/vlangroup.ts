@@ -340,6 +340,7 @@ export const vLANGroupSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'vlan_count'],
   search: ['name', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -424,6 +425,8 @@ export const vLANGroupSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

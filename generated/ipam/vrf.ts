@@ -317,6 +317,7 @@ export const vRFSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'rd', 'description', 'prefix_count'],
   search: ['name', 'rd', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -425,6 +426,8 @@ export const vRFSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

@@ -296,6 +296,7 @@ export const tenantSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description'],
   search: ['name', 'slug', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -364,6 +365,8 @@ export const tenantSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

@@ -221,6 +221,7 @@ export const tenantGroupSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'tenant_count', '_depth'],
   search: ['name', 'slug', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -307,6 +308,8 @@ export const tenantGroupSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

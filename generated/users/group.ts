@@ -142,6 +142,7 @@ export const groupSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',

@@ -248,6 +248,7 @@ export const objectPermissionSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description', 'enabled', 'object_types', 'actions'],
   search: ['name', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',

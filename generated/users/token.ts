@@ -360,6 +360,7 @@ export const tokenSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'version', 'key', 'enabled', 'write_enabled', 'description'],
   search: ['key', 'description', 'user.username'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',

@@ -320,6 +320,7 @@ export const userSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'username'],
   search: ['username', 'first_name', 'last_name', 'email'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -432,7 +433,10 @@ export const userSpec: ModelSpec = {
   indexes: [],
   validators: ['users.validateUsername', 'users.validatePassword'],
   hooks: {},
-  reverse: [{ model: 'users.token', field: 'user', onDelete: 'cascade' }],
+  reverse: [
+    { model: 'core.objectchange', field: 'user', onDelete: 'set_null' },
+    { model: 'users.token', field: 'user', onDelete: 'cascade' },
+  ],
 };
 
 /** Mounts `/users/users/` and `/users/users/{id}/` (relative to the API root). */

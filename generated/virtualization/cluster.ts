@@ -449,6 +449,7 @@ export const clusterSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description', 'virtualmachine_count'],
   search: ['name', 'description', 'comments'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -565,6 +566,8 @@ export const clusterSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

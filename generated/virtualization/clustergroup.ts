@@ -193,6 +193,7 @@ export const clusterGroupSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'cluster_count'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -245,6 +246,8 @@ export const clusterGroupSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
   ],
   uniques: [
     {

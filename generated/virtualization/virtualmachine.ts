@@ -576,6 +576,7 @@ export const virtualMachineSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'name', 'description'],
   search: ['name', 'description', 'comments', 'serial'],
   searchAlso: ['ipam.searchPrimaryIp'],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -781,6 +782,8 @@ export const virtualMachineSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'tenant_group_id',

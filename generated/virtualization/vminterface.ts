@@ -467,6 +467,7 @@ export const vMInterfaceSpec: ModelSpec = {
   nested: ['id', 'url', 'display', 'virtual_machine', 'name', 'description'],
   search: ['name', 'description'],
   searchAlso: [],
+  aliases: [],
   filters: [
     {
       kind: 'value',
@@ -605,6 +606,8 @@ export const vMInterfaceSpec: ModelSpec = {
       valueKind: 'datetime',
       lookups: 'number',
     },
+    { kind: 'request', name: 'created_by_request', action: 'create' },
+    { kind: 'request', name: 'updated_by_request', action: 'update' },
     {
       kind: 'relation',
       name: 'cluster_id',

@@ -162,6 +162,15 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
       }
       return [multi(filter.name, { type: 'string' }, `Matches ${text[filter.op]} (\`${filter.field}\`).`)];
     }
+    case 'request':
+      return [
+        {
+          name: filter.name,
+          in: 'query',
+          description: `Objects ${filter.action}d by the request with this id (\`X-Request-ID\`), per the change log.`,
+          schema: { type: 'string', format: 'uuid' },
+        },
+      ];
     case 'function': {
       const item = filter.valueKind === 'integer' ? { type: 'integer' } : { type: 'string' };
       return [multi(filter.name, item, `A model-specific filter (${filter.function}).`)];

@@ -24,7 +24,13 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
     },
   });
   const byApp = new Map<string, string[]>();
-  for (const model of endpoints) byApp.set(model.app, [...(byApp.get(model.app) ?? []), model.path!]);
+  for (const model of endpoints) {
+    byApp.set(model.app, [...(byApp.get(model.app) ?? []), model.path!]);
+    for (const alias of model.aliases) {
+      const [app, path] = alias.split('/') as [string, string];
+      byApp.set(app, [...(byApp.get(app) ?? []), path]);
+    }
+  }
   const user = endpoints.find((m) => m.roles.includes('user'));
   // The user model's app also lists the current user's preferences (runtime/auth/account.ts).
   const preferences = user?.fields.some((f) => f.name === 'config') ? user : undefined;

@@ -1,4 +1,5 @@
 import type { ModelGraph } from '../resolve.js';
+import type { ModelSpec } from '../../runtime/spec.js';
 import { securitySchemes, sharedResponses, sharedSchemas } from './openapi-components.js';
 import { sortKeys, type Json } from './openapi-json.js';
 import { shareParameters, sharedParameters } from './openapi-parameters.js';
@@ -36,7 +37,8 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
   for (const model of endpoints) {
     addReadSchemas(ctx, model);
     if (!model.readOnly) addRequestSchemas(ctx, model);
-    paths = { ...paths, ...modelPaths(ctx, model) };
+    const own = modelPaths(ctx, model);
+    paths = { ...paths, ...own, ...aliasPaths(model, own) };
   }
   paths = { ...paths, ...rootPaths(ctx, endpoints) };
   const parameters = sharedParameters();
@@ -65,4 +67,24 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
       securitySchemes: securitySchemes(),
     },
   };
+}
+
+/** The model's operations again under each of its aliases (`<app>/<path>`), with their own operation ids. */
+function aliasPaths(model: ModelSpec, own: Record<string, Json>): Record<string, Json> {
+  const result: Record<string, Json> = {};
+  const prefix = `/api/${model.app}/${model.path!}/`;
+  const idPrefix = `${model.app}_${model.path!.replace(/-/g, '_')}_`;
+  for (const alias of model.aliases) {
+    const [app, path] = alias.split('/') as [string, string];
+    const aliasIdPrefix = `${app}_${path.replace(/-/g, '_')}_`;
+    for (const [key, item] of Object.entries(own)) {
+      const text = JSON.stringify(item).replace(
+        /"operationId":"([^"]*)"/g,
+        (_, id: string) =>
+          `"operationId":"${id.startsWith(idPrefix) ? aliasIdPrefix + id.slice(idPrefix.length) : `${aliasIdPrefix}${id}`}"`,
+      );
+      result[`/api/${alias}/${key.slice(prefix.length)}`] = JSON.parse(text) as Json;
+    }
+  }
+  return result;
 }

@@ -9,6 +9,7 @@ import type {
   ValidatorFunction,
 } from './types.js';
 import { circuitsFunctions } from './circuits.js';
+import { coreFunctions } from './core.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
@@ -23,6 +24,7 @@ import { virtualizationFunctions } from './virtualization.js';
  */
 export const domainFunctions = {
   ...circuitsFunctions,
+  ...coreFunctions,
   ...customFieldFunctions,
   ...dcimFunctions,
   ...extrasFunctions,

@@ -4,7 +4,8 @@ import type { DomainFunctions } from '../domain/types.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { computeDisplay } from './render.js';
-import type { WriteContext } from './write.js';
+import { snapshotsBefore, type WriteContext } from './write.js';
+import type { Snapshot } from './changelog.js';
 import { decodeColumn } from './values.js';
 
 type Row = Record<string, unknown>;
@@ -89,6 +90,12 @@ export async function deleteObjects(
     );
   }
 
+  // The change log keeps each object as it was, with its many-to-many fields and tags.
+  const befores = new Map<string, Snapshot>();
+  for (const { model: current, rows } of order) {
+    for (const [id, snapshot] of await snapshotsBefore(ctx, current, rows))
+      befores.set(`${current.label}:${id}`, snapshot);
+  }
   for (const nulling of nullings) {
     for (const chunk of chunks(nulling.ids, 500))
       await q(nulling.model.table)
@@ -118,6 +125,7 @@ export async function deleteObjects(
         model: current,
         id: Number(row.id),
         before: row,
+        beforeSnapshot: befores.get(`${current.label}:${String(row.id)}`) ?? null,
         message: messages.get(Number(row.id)) ?? '',
       });
     }

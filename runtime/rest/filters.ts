@@ -102,6 +102,8 @@ async function buildCondition(
       return valueCondition(ctx, model, filter, lookup, values);
     case 'network':
       return networkCondition(model, filter, lookup, values);
+    case 'request':
+      return requestCondition(ctx, model, filter.action, values[0]!);
     case 'function':
       return ctx.domain.filter(filter.function)(
         { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings },
@@ -470,4 +472,21 @@ async function searchCondition(q: Knex, ctx: FilterContext, model: ModelInfo, te
       }
       for (const condition of extra) w.orWhere(condition);
     });
+}
+
+/** Objects that the change records of one request show as created (or updated). */
+function requestCondition(ctx: FilterContext, model: ModelInfo, action: 'create' | 'update', value: string): Condition {
+  const records = ctx.schema.withRole('change_record');
+  const column = (name: string): string => records!.fields.get(name)!.column!;
+  return (w) => {
+    if (!records) return void w.whereRaw('1 = 0');
+    w.whereIn('t0.id', (sub: Knex.QueryBuilder) =>
+      sub
+        .select(column('changed_object_id'))
+        .from(records.table)
+        .where(column('request_id'), value)
+        .where(column('action'), action)
+        .where(column('changed_object_type'), model.label),
+    );
+  };
 }

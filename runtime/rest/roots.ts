@@ -38,6 +38,10 @@ export function mountRoots(
     const endpoints = apps.get(model.spec.app) ?? {};
     endpoints[model.spec.path!] = model.listPath!;
     apps.set(model.spec.app, endpoints);
+    for (const alias of model.spec.aliases) {
+      const [appName, path] = alias.split('/') as [string, string];
+      apps.set(appName, { ...(apps.get(appName) ?? {}), [path]: `/${alias}/` });
+    }
   }
   for (const [appName, endpoints] of Object.entries(extraEndpoints)) {
     apps.set(appName, { ...(apps.get(appName) ?? {}), ...endpoints });

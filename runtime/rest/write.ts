@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { snapshotsOf, type Snapshot } from './changelog.js';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import { now } from '../db/clock.js';
@@ -27,6 +28,8 @@ export interface Change {
   id: number;
   /** The row before the change (update, delete). */
   before: Row | null;
+  /** The object before the change with its many-to-many fields and tags (change-logged models). */
+  beforeSnapshot?: Snapshot | null;
   message: string;
 }
 
@@ -155,6 +158,7 @@ export async function updateObjects(
       existingRows.set(Number(row.id), row);
   }
   const present = updates.filter((u) => existingRows.has(u.id));
+  const befores = await snapshotsBefore(ctx, model, [...existingRows.values()]);
   const items = await prepareItems(
     ctx,
     model,
@@ -175,7 +179,14 @@ export async function updateObjects(
       await moveNode(ctx.q, model, id, (item.values.parent as number | null) ?? null, nameOf(item));
     }
     if (item.tags) tagChanges.push({ id, ops: item.tags });
-    ctx.changes.push({ action: 'update', model, id, before: item.existingRow, message: item.message });
+    ctx.changes.push({
+      action: 'update',
+      model,
+      id,
+      before: item.existingRow,
+      beforeSnapshot: befores.get(id) ?? null,
+      message: item.message,
+    });
   }
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
@@ -560,4 +571,20 @@ export function foreignKey(model: ModelInfo, name: string): ForeignKeyField {
   const field = model.fields.get(name);
   if (!field || field.kind !== 'fk') throw new Error(`${model.label}.${name} is not an fk`);
   return field;
+}
+
+/** Snapshots of rows about to change, when the model's changes are recorded. */
+export async function snapshotsBefore(
+  ctx: Pick<WriteContext, 'q' | 'schema'>,
+  model: ModelInfo,
+  rows: readonly Row[],
+): Promise<Map<number, Snapshot>> {
+  if (!model.hasTimestamps || !ctx.schema.withRole('change_record')) return new Map();
+  return snapshotsOf(
+    ctx.q,
+    ctx.schema,
+    model,
+    rows.map((r) => Number(r.id)),
+    rows,
+  );
 }

@@ -292,6 +292,7 @@ describe('OpenAPI document of the repository models', () => {
   it('describes the roots, status, schema and token provisioning', () => {
     expect(Object.keys(doc.paths['/api/'].get.responses['200'].content['application/json'].schema.properties)).toEqual([
       'circuits',
+      'core',
       'dcim',
       'extras',
       'ipam',

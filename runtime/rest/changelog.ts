@@ -1,0 +1,182 @@
+import type { Knex } from 'knex';
+import type { WriteHook } from '../app-context.js';
+import { now } from '../db/clock.js';
+import type { Dialect } from '../db/connect.js';
+import type { DomainFunctions } from '../domain/types.js';
+import type { ManyToManyField } from '../spec.js';
+import { displayOf } from './delete.js';
+import { chunks } from './fetch.js';
+import type { ModelInfo, Schema } from './schema.js';
+import { decodeColumn, decodeJson, encodeColumn } from './values.js';
+import type { Change } from './write.js';
+
+type Row = Record<string, unknown>;
+/** An object's stored state: fields by name (FKs as ids, many-to-many as id lists, tags as names). */
+export type Snapshot = Record<string, unknown>;
+
+const TIMESTAMPS = new Set(['created', 'last_updated']);
+
+/**
+ * Snapshots of objects (NetBox's change-log form, cleaned): every stored, visible field by name except the
+ * id and the timestamps, FKs as ids, many-to-many fields as sorted id lists, tags as sorted names and
+ * `custom_fields` as stored. One query for the rows (unless given), one per many-to-many field and one for
+ * tags, whatever the number of objects.
+ */
+export async function snapshotsOf(
+  q: Knex,
+  schema: Schema,
+  model: ModelInfo,
+  ids: readonly number[],
+  rows?: readonly Row[],
+): Promise<Map<number, Snapshot>> {
+  const result = new Map<number, Snapshot>();
+  if (ids.length === 0) return result;
+  const loaded: Row[] = rows ? [...rows] : [];
+  if (!rows)
+    for (const chunk of chunks(ids, 500)) loaded.push(...((await q(model.table).whereIn('id', chunk)) as Row[]));
+  for (const row of loaded) {
+    const snapshot: Snapshot = {};
+    for (const field of model.spec.fields) {
+      if (!field.column || field.hidden || field.kind === 'password' || TIMESTAMPS.has(field.name)) continue;
+      snapshot[field.name] = decodeColumn(field, row[field.column]);
+    }
+    if (model.spec.features.includes('custom_fields')) snapshot.custom_fields = decodeJson(row.custom_field_data) ?? {};
+    result.set(Number(row.id), snapshot);
+  }
+  const present = [...result.keys()];
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'm2m' || field.reverseOf) continue;
+    const m2m = field as ManyToManyField;
+    for (const snapshot of result.values()) snapshot[field.name] = [];
+    for (const chunk of chunks(present, 500)) {
+      const links = (await q(m2m.through)
+        .whereIn(m2m.fromColumn, chunk)
+        .select({ owner: m2m.fromColumn, target: m2m.toColumn })
+        .orderBy(m2m.toColumn)) as { owner: number | string; target: number | string }[];
+      for (const link of links) (result.get(Number(link.owner))![field.name] as number[]).push(Number(link.target));
+    }
+  }
+  const tagModel = schema.withRole('tag');
+  const itemModel = schema.withRole('tagged_item');
+  if (model.hasTags && tagModel && itemModel) {
+    for (const snapshot of result.values()) snapshot.tags = [];
+    for (const chunk of chunks(present, 500)) {
+      const tags = (await q({ ti: itemModel.table })
+        .join({ t: tagModel.table }, 't.id', 'ti.tag_id')
+        .where('ti.object_type', model.label)
+        .whereIn('ti.object_id', chunk)
+        .select({ owner: 'ti.object_id', name: 't.name' })
+        .orderBy('t.name')) as { owner: number | string; name: string }[];
+      for (const tag of tags) (result.get(Number(tag.owner))!.tags as string[]).push(tag.name);
+    }
+  }
+  return result;
+}
+
+/** What the change logger needs to know about the request. */
+interface ChangeLogOptions {
+  schema: Schema;
+  dialect: Dialect;
+  domain: DomainFunctions;
+  /** App name → verbose name (`dcim` → `DCIM`). */
+  appNames: ReadonlyMap<string, string>;
+  /** An update that changes nothing recorded leaves no record (NetBox's CHANGELOG_SKIP_EMPTY_CHANGES). */
+  skipEmptyChanges: boolean;
+}
+
+/**
+ * The write hook that records every change of a change-logged model in the same transaction: one record per
+ * object per request (a create followed by updates is one create; anything followed by a delete is a delete),
+ * with the user, the request id, the message, and snapshots before and after. Records are inserted in
+ * batches; a page of changes costs a bounded number of queries per model.
+ */
+export function changeLogger(options: ChangeLogOptions): WriteHook {
+  const { schema } = options;
+  return async (trx, changes, request) => {
+    const records = schema.withRole('change_record');
+    if (!records) return;
+    const merged = mergeChanges(changes.filter((c) => c.model.hasTimestamps && c.model !== records));
+    if (merged.length === 0) return;
+
+    const byModel = new Map<ModelInfo, number[]>();
+    for (const change of merged) {
+      if (change.action === 'delete') continue;
+      byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
+    }
+    const after = new Map<string, { snapshot: Snapshot; repr: string }>();
+    for (const [model, ids] of byModel) {
+      const rows: Row[] = [];
+      for (const chunk of chunks(ids, 500)) rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
+      const snapshots = await snapshotsOf(trx, schema, model, ids, rows);
+      for (const row of rows) {
+        const id = Number(row.id);
+        after.set(`${model.label}:${id}`, {
+          snapshot: snapshots.get(id)!,
+          repr: displayOf(options.domain, model, row),
+        });
+      }
+    }
+
+    const time = now();
+    const { user } = request.principal;
+    const field = (name: string) => records.fields.get(name)!;
+    const encoded = (name: string, value: unknown): [string, unknown] => [
+      field(name).column!,
+      encodeColumn(field(name), value, options.dialect),
+    ];
+    const rows: Row[] = [];
+    for (const change of merged) {
+      const post = change.action === 'delete' ? null : after.get(`${change.model.label}:${change.id}`);
+      if (change.action !== 'delete' && !post) continue; // removed again later in this request
+      const pre = change.action === 'create' ? null : (change.beforeSnapshot ?? null);
+      if (
+        change.action === 'update' &&
+        options.skipEmptyChanges &&
+        pre &&
+        JSON.stringify(pre) === JSON.stringify(post!.snapshot)
+      )
+        continue;
+      const repr = post?.repr ?? (change.before ? displayOf(options.domain, change.model, change.before) : '');
+      rows.push(
+        Object.fromEntries([
+          encoded('time', time),
+          encoded('user', user?.id ?? null),
+          encoded('user_name', user?.username ?? ''),
+          encoded('request_id', request.requestId),
+          encoded('action', change.action),
+          encoded('changed_object_type', change.model.label),
+          encoded('changed_object_id', change.id),
+          encoded(
+            'object_type_name',
+            `${options.appNames.get(change.model.spec.app) ?? change.model.spec.app} | ${change.model.spec.verboseName}`,
+          ),
+          encoded('object_repr', repr.slice(0, 200)),
+          encoded('message', change.message.slice(0, 200)),
+          encoded('prechange_data', pre),
+          encoded('postchange_data', post?.snapshot ?? null),
+        ]),
+      );
+    }
+    const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) await trx(records.table).insert(chunk);
+  };
+}
+
+/** One change per object: the first state before, the last action (a create then a delete cancels out). */
+function mergeChanges(changes: readonly Change[]): Change[] {
+  const merged = new Map<string, Change>();
+  const cancelled = new Set<string>();
+  for (const change of changes) {
+    const key = `${change.model.label}:${change.id}`;
+    const earlier = merged.get(key);
+    if (!earlier) {
+      merged.set(key, change);
+      continue;
+    }
+    if (change.action === 'delete') {
+      if (earlier.action === 'create') cancelled.add(key);
+      merged.set(key, { ...change, before: earlier.before, beforeSnapshot: earlier.beforeSnapshot });
+    }
+  }
+  return [...merged.entries()].filter(([key]) => !cancelled.has(key)).map(([, change]) => change);
+}
