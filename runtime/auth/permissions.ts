@@ -4,12 +4,16 @@ import type { Dialect } from '../db/connect.js';
 import type { AuthUser } from '../domain/types.js';
 import { AuthenticationError, PermissionDeniedError } from '../http/errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
+import type { Role } from '../spec.js';
 import type { AuthToken } from './authenticate.js';
 import { applyConstraints } from './constraints.js';
 import { unionOf, type Grants, type Restriction } from './grants.js';
 
 export type Action = 'view' | 'add' | 'change' | 'delete';
 export type { Restriction };
+
+/** Models that a wildcard in EXEMPT_VIEW_PERMISSIONS does not open (NetBox's EXEMPT_EXCLUDE_MODELS). */
+const SENSITIVE_ROLES: ReadonlySet<Role> = new Set<Role>(['user', 'group', 'object_permission', 'token']);
 
 export interface Principal {
   user: AuthUser | null;
@@ -82,9 +86,14 @@ export class PermissionService {
     return !this.settings.LOGIN_REQUIRED && this.isExempt(model);
   }
 
+  /**
+   * Whether EXEMPT_VIEW_PERMISSIONS opens a model to reading. Like NetBox's EXEMPT_EXCLUDE_MODELS, `*` leaves
+   * out the sensitive models (users, groups, permissions, tokens); listing one by name still exempts it.
+   */
   private isExempt(model: ModelInfo): boolean {
     const exempt = this.settings.EXEMPT_VIEW_PERMISSIONS;
-    return exempt.includes('*') || exempt.includes(model.label);
+    if (exempt.includes(model.label)) return true;
+    return exempt.includes('*') && !model.spec.roles.some((role) => SENSITIVE_ROLES.has(role));
   }
 
   private defaultPermission(model: ModelInfo, action: string): Restriction | undefined {

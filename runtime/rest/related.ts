@@ -18,7 +18,7 @@ export class RelatedResolver {
     private readonly schema: Schema,
     private readonly dialect: Dialect,
     /** Restricts attribute lookups to objects the user may view (ids are not restricted). */
-    private readonly restrictView?: (model: ModelInfo, query: Knex.QueryBuilder) => Promise<void>,
+    readonly restrictView?: (model: ModelInfo, query: Knex.QueryBuilder) => Promise<void>,
   ) {}
 
   /** Checks which of `values` (ids as numbers or numeric strings) exist, in one query per model. */

@@ -26,6 +26,8 @@ export class TagResolver {
   constructor(
     private readonly q: Knex,
     private readonly schema: Schema,
+    /** Restricts lookups by name or slug to tags the user may view (as for other related objects). */
+    private readonly restrictView?: (model: ModelInfo, query: Knex.QueryBuilder) => Promise<void>,
   ) {}
 
   /** Loads every tag that the inputs refer to. */
@@ -52,11 +54,16 @@ export class TagResolver {
       }
     }
     if (ids.size + names.size + slugs.size === 0) return;
-    this.rows = (await this.q(tagModel.table)
-      .whereIn('id', [...ids])
-      .orWhereIn('name', [...names])
-      .orWhereIn('slug', [...slugs])
-      .select('id', 'name', 'slug', 'object_types')) as TagRow[];
+    const columns = ['r0.id', 'r0.name', 'r0.slug', 'r0.object_types'];
+    const byId = (await this.q({ r0: tagModel.table })
+      .whereIn('r0.id', [...ids])
+      .select(columns)) as TagRow[];
+    const byAttributes = this.q({ r0: tagModel.table })
+      .where((w) => w.whereIn('r0.name', [...names]).orWhereIn('r0.slug', [...slugs]))
+      .select(columns);
+    if (names.size + slugs.size > 0) await this.restrictView?.(tagModel, byAttributes);
+    const found = names.size + slugs.size > 0 ? ((await byAttributes) as TagRow[]) : [];
+    this.rows = [...new Map([...byId, ...found].map((row) => [Number(row.id), row])).values()];
   }
 
   /**

@@ -291,7 +291,7 @@ async function prepareItems(
       }),
     );
   }
-  const tags = new TagResolver(ctx.q, ctx.schema);
+  const tags = new TagResolver(ctx.q, ctx.schema, ctx.resolver.restrictView);
   if (model.hasTags) await tags.prefetch(objects.filter((o): o is Record<string, unknown> => o !== null));
 
   const items: PreparedItem[] = [];
