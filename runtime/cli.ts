@@ -8,6 +8,7 @@ import { loadSettings, SettingsError, type Settings } from './config.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
 import { createSuperuser } from './auth/superuser.js';
+import { DEFAULT_RECEIVER_PORT, startWebhookReceiver, type WebhookReceiver } from './events/receiver.js';
 import type { Registry } from './spec.js';
 
 /**
@@ -21,6 +22,8 @@ Commands:
   migrate                    Apply pending database migrations
   createsuperuser            Create a superuser: --username NAME --password PASS [--email ADDR] [--token]
                              (--token also prints a new v2 API token for that user)
+  webhook_receiver           Print every HTTP request received and answer 200, for trying webhooks out:
+                             [--port N (default 9000)] [--host ADDR (default 127.0.0.1)] [--no-headers]
   help                       Show this text
 
 Settings come from the environment and the config file (CONFIG_FILE, default ./config.yaml); see README.`;
@@ -31,6 +34,8 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return command ? 0 : 1;
   }
+  // Needs no settings or database: a developer tool that runs anywhere.
+  if (command === 'webhook_receiver') return runWebhookReceiver(rest);
   let settings: Settings;
   try {
     settings = withLocalPeppers(loadSettings());
@@ -165,6 +170,43 @@ async function runCreateSuperuser(settings: Settings, args: string[]): Promise<n
   } finally {
     await db.close();
   }
+}
+
+async function runWebhookReceiver(args: string[]): Promise<number> {
+  let values: { port?: string; host?: string; 'no-headers'?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: String(DEFAULT_RECEIVER_PORT) },
+        host: { type: 'string', default: '127.0.0.1' },
+        'no-headers': { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 1;
+  }
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '') || port > 65535) {
+    console.error(`Invalid port: ${values.port}`);
+    return 1;
+  }
+  let receiver: WebhookReceiver;
+  try {
+    receiver = await startWebhookReceiver({ port, host: values.host, showHeaders: !values['no-headers'] });
+  } catch (error) {
+    console.error(`Cannot listen on ${values.host}:${port}: ${(error as Error).message}`);
+    return 1;
+  }
+  console.log(`Listening on http://${receiver.host}:${receiver.port}/. Stop with CONTROL-C.`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await receiver.close();
+  console.log('Exiting...');
+  return 0;
 }
 
 process.exitCode = await main(process.argv.slice(2));

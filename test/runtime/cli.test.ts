@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../../runtime/config.js';
 
@@ -72,7 +73,8 @@ describe('the CLI', () => {
   it('prints its usage', () => {
     const result = run(['help']);
     expect(result.status).toBe(0);
-    for (const command of ['serve', 'migrate', 'createsuperuser']) expect(result.stdout).toContain(command);
+    for (const command of ['serve', 'migrate', 'createsuperuser', 'webhook_receiver'])
+      expect(result.stdout).toContain(command);
   });
 
   it('migrates, creates a superuser with a token, and serves on the SQLite default', async () => {
@@ -111,6 +113,42 @@ describe('the CLI', () => {
     } finally {
       server.kill('SIGTERM');
       await new Promise((resolve) => server.once('exit', resolve));
+    }
+  });
+
+  it('runs a webhook receiver that prints each request and answers 200', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const receiver = spawn(process.execPath, [cli, 'webhook_receiver', '--port', String(port)], {
+      cwd: work,
+      env: { PATH: process.env.PATH },
+    });
+    try {
+      let output = '';
+      receiver.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const waitFor = async (text: string): Promise<void> => {
+        for (let i = 0; i < 100 && !output.includes(text); i += 1) await new Promise((r) => setTimeout(r, 100));
+      };
+      await waitFor('Listening on');
+      expect(output).toContain(`Listening on http://127.0.0.1:${port}/`);
+      const response = await fetch(`http://127.0.0.1:${port}/hook?x=1`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Hook-Signature': 'abc' },
+        body: '{"event":"created","data":{"id":1}}',
+      });
+      expect(response.status).toBe(200);
+      expect(await response.text()).toBe('Webhook received!\n');
+      await waitFor('------------');
+      expect(output).toMatch(/\[1\] .* 127\.0\.0\.1 "POST \/hook\?x=1 HTTP\/1\.1"/);
+      expect(output.toLowerCase()).toContain('x-hook-signature: abc');
+      expect(output).toContain('{\n    "event": "created",\n    "data": {\n        "id": 1\n    }\n}\n------------');
+    } finally {
+      receiver.kill('SIGTERM');
+      expect(await new Promise((resolve) => receiver.once('exit', resolve))).toBe(0);
     }
   });
 });

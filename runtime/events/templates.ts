@@ -1,0 +1,222 @@
+import Handlebars from 'handlebars';
+import { orderWebhookContext } from './context.js';
+import {
+  isHttpToken,
+  sanitizeHeaderValue,
+  sanitizeTemplateData,
+  setHeader,
+  stripControlCharacters,
+} from './headers.js';
+import { dumpJsonLikePython } from './python-json.js';
+import { SIGNATURE_HEADER, signWebhookBody } from './signature.js';
+
+/**
+ * Webhook templates (payload URL, additional headers, body) are Handlebars, rendered in an environment of
+ * their own so that nothing registered elsewhere (the generator's helpers and partials) is reachable.
+ *
+ * - Prototype access stays off: only own properties of the data resolve, so `{{constructor.constructor}}`
+ *   or `{{__proto__}}` render nothing (the runtime options say so explicitly, which also keeps Handlebars
+ *   from logging a warning per denied property).
+ * - `noEscape`: bodies are JSON or plain text, never HTML; HTML-escaping would turn every `"` of a JSON
+ *   body into `&quot;`. The URL is validated after rendering and headers are sanitised instead.
+ * - `knownHelpersOnly`: the helpers are the built-in block helpers plus `header_safe` and `json`; `log` is
+ *   removed so that a template cannot write to the server's log. An unknown helper is reported when the
+ *   webhook is saved.
+ */
+
+export type WebhookTemplateField = 'payload_url' | 'additional_headers' | 'body_template';
+
+/** Anything that prevents a webhook request from being built. Retrying will not help. */
+export class WebhookBuildError extends Error {}
+
+/** A template that does not compile or fails while rendering. */
+export class TemplateError extends WebhookBuildError {
+  constructor(
+    readonly field: WebhookTemplateField,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+  }
+}
+
+/** The rendered payload URL is not an absolute http:// or https:// URL. */
+export class WebhookUrlError extends WebhookBuildError {}
+
+/** A rendered header name is not a valid HTTP token, or the method is not one. */
+export class WebhookHeaderError extends WebhookBuildError {}
+
+/** The webhook fields buildWebhookRequest reads (column names as in the API). */
+export interface WebhookDefinition {
+  payload_url: string;
+  http_method: string;
+  http_content_type?: string | null;
+  additional_headers?: string | null;
+  body_template?: string | null;
+  secret?: string | null;
+}
+
+/** A request ready to send: headers in order (Content-Type, additional headers, signature). */
+export interface WebhookRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const environment = Handlebars.create();
+environment.unregisterHelper('log');
+environment.registerHelper('header_safe', (...args: unknown[]) =>
+  args.length > 1 ? stripControlCharacters(displayString(args[0])) : '',
+);
+environment.registerHelper('json', (...args: unknown[]) =>
+  args.length > 1 ? (JSON.stringify(args[0]) ?? 'null') : 'null',
+);
+
+type CompileOptions = NonNullable<Parameters<typeof Handlebars.compile>[1]>;
+const COMPILE_OPTIONS: CompileOptions = {
+  noEscape: true,
+  strict: false,
+  knownHelpersOnly: true,
+  knownHelpers: { header_safe: true, json: true, log: false },
+};
+const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = {
+  allowProtoPropertiesByDefault: false,
+  allowProtoMethodsByDefault: false,
+};
+
+/** Compiled templates by text; webhooks render the same few templates again and again. */
+const cache = new Map<string, HandlebarsTemplateDelegate>();
+const CACHE_SIZE = 256;
+
+/** Handlebars prints null and undefined as nothing and anything else with String(). */
+function displayString(value: unknown): string {
+  return value === null || value === undefined ? '' : String(value);
+}
+
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknownHelper = /^You specified knownHelpersOnly, but used the unknown helper (\S+) - (\d+):(\d+)/.exec(
+    message,
+  );
+  if (unknownHelper) {
+    return `Unknown helper '${unknownHelper[1]}' (line ${unknownHelper[2]}, column ${unknownHelper[3]}); available helpers: header_safe, json, if, unless, each, with, lookup.`;
+  }
+  return message.trim();
+}
+
+/** Checks a template's syntax (and helper names) without rendering it. Null when fine, else a message. */
+export function checkTemplate(text: string): string | null {
+  try {
+    environment.precompile(text, COMPILE_OPTIONS);
+    return null;
+  } catch (error) {
+    return describeError(error);
+  }
+}
+
+const INVALID_PAYLOAD_URL = 'Enter a valid URL, beginning with http:// or https://.';
+
+/**
+ * Checks a payload_url when a webhook is saved (reference §11.E): a literal URL must be an absolute
+ * http(s) URL with a host; a template must compile, and a literal scheme before its first tag must be http
+ * or https (the rest is only known after rendering). Null when fine, else NetBox's message or the
+ * template's error.
+ */
+export function checkPayloadUrl(text: string): string | null {
+  const value = text.trim();
+  const tag = value.indexOf('{{');
+  if (tag >= 0) {
+    const problem = checkTemplate(value);
+    if (problem) return problem;
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value.slice(0, tag))?.[1];
+    return scheme !== undefined && !/^https?$/i.test(scheme) ? INVALID_PAYLOAD_URL : null;
+  }
+  return isHttpUrl(value) ? null : INVALID_PAYLOAD_URL;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Renders one template against the context; throws TemplateError with a readable message. */
+export function renderTemplate(field: WebhookTemplateField, text: string, context: unknown): string {
+  let template = cache.get(text);
+  if (!template) {
+    template = environment.compile(text, COMPILE_OPTIONS);
+    if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(text, template);
+  }
+  try {
+    return template(context, RUNTIME_OPTIONS);
+  } catch (error) {
+    throw new TemplateError(field, describeError(error));
+  }
+}
+
+/**
+ * Builds the request NetBox would send for a webhook and an event context:
+ * - URL: `payload_url` rendered; it must still be an absolute http(s) URL (WebhookUrlError otherwise).
+ * - Headers: `Content-Type` (http_content_type), then each rendered `Name: Value` line of
+ *   additional_headers (lines without `:` are ignored; a later header replaces an earlier one of the same
+ *   name; a name that is not a token throws WebhookHeaderError). Values lose control characters, and the
+ *   headers are rendered from a copy of the data without control characters, so data cannot add lines.
+ * - Body: body_template rendered, or when empty the context as NetBox's JSON (its key order, Python's
+ *   separators and ASCII escapes).
+ * - `X-Hook-Signature`: hex HMAC-SHA512 of the body's UTF-8 bytes, only when the secret is not empty.
+ */
+export function buildWebhookRequest(
+  webhook: WebhookDefinition,
+  context: Readonly<Record<string, unknown>>,
+): WebhookRequest {
+  const safeContext = sanitizeTemplateData(context);
+  const url = renderUrl(webhook.payload_url, safeContext);
+  const method = webhook.http_method.trim().toUpperCase();
+  if (!isHttpToken(method)) throw new WebhookHeaderError(`Invalid HTTP method: ${JSON.stringify(method)}`);
+
+  const headers: Record<string, string> = {};
+  const contentType = sanitizeHeaderValue(webhook.http_content_type ?? '');
+  if (contentType) headers['Content-Type'] = contentType;
+  for (const [name, value] of renderHeaders(webhook.additional_headers ?? '', safeContext)) {
+    setHeader(headers, name, value);
+  }
+
+  const bodyTemplate = webhook.body_template ?? '';
+  const body = bodyTemplate
+    ? renderTemplate('body_template', bodyTemplate, context)
+    : dumpJsonLikePython(orderWebhookContext(context));
+  const secret = webhook.secret ?? '';
+  if (secret !== '') setHeader(headers, SIGNATURE_HEADER, signWebhookBody(body, secret));
+  return { url, method, headers, body };
+}
+
+function renderUrl(template: string, context: unknown): string {
+  const rendered = renderTemplate('payload_url', template, context).trim();
+  if (!isHttpUrl(rendered)) {
+    throw new WebhookUrlError(
+      `The rendered payload URL is not a valid URL beginning with http:// or https://: ${JSON.stringify(rendered)}`,
+    );
+  }
+  // The parsed form: percent-encoded, and without the tabs and newlines the URL parser drops.
+  return new URL(rendered).href;
+}
+
+/** The rendered `Name: Value` lines of additional_headers, in order. */
+function renderHeaders(template: string, context: unknown): [string, string][] {
+  if (!template) return [];
+  const headers: [string, string][] = [];
+  for (const line of renderTemplate('additional_headers', template, context).split(/\r\n|\r|\n/)) {
+    const colon = line.indexOf(':');
+    if (colon < 0) continue;
+    const name = line.slice(0, colon).trim();
+    if (!isHttpToken(name)) {
+      throw new WebhookHeaderError(`Invalid header name in additional_headers: ${JSON.stringify(name)}`);
+    }
+    headers.push([name, sanitizeHeaderValue(line.slice(colon + 1))]);
+  }
+  return headers;
+}
