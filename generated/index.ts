@@ -4,12 +4,14 @@ import type { Migration, Registry } from '../runtime/spec.js';
 import type { DomainFunctionName } from '../runtime/domain/index.js';
 import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
-import migration2 from './migrations/0002_users_user_add_column_config_and_more.json' with { type: 'json' };
+import migration2 from './migrations/0002_extras_eventrule_create_table_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
 import * as circuitsProvider from './circuits/provider.js';
+import * as coreBackgroundTask from './core/backgroundtask.js';
 import * as coreObjectChange from './core/objectchange.js';
+import * as coreWorker from './core/worker.js';
 import * as dcimDevice from './dcim/device.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
@@ -25,9 +27,11 @@ import * as dcimSiteGroup from './dcim/sitegroup.js';
 import * as extrasConfigContext from './extras/configcontext.js';
 import * as extrasCustomField from './extras/customfield.js';
 import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
+import * as extrasEventRule from './extras/eventrule.js';
 import * as extrasImageAttachment from './extras/imageattachment.js';
 import * as extrasTag from './extras/tag.js';
 import * as extrasTaggedItem from './extras/taggeditem.js';
+import * as extrasWebhook from './extras/webhook.js';
 import * as ipamAggregate from './ipam/aggregate.js';
 import * as ipamASN from './ipam/asn.js';
 import * as ipamIPAddress from './ipam/ipaddress.js';
@@ -90,6 +94,8 @@ export const domainFunctions: DomainFunctionName[] = [
   'extras.validateChoiceSet',
   'extras.validateConfigContext',
   'extras.validateCustomField',
+  'extras.validateEventRule',
+  'extras.validateWebhook',
   'ipam.cacheScope',
   'ipam.displayAsn',
   'ipam.ipAddressAssigned',
@@ -151,7 +157,7 @@ export const registry: Registry = {
       name: 'core',
       verboseName: 'Core',
       description: 'The change log.',
-      models: ['core.objectchange'],
+      models: ['core.backgroundtask', 'core.objectchange', 'core.worker'],
     },
     {
       name: 'dcim',
@@ -180,9 +186,11 @@ export const registry: Registry = {
         'extras.configcontext',
         'extras.customfield',
         'extras.customfieldchoiceset',
+        'extras.eventrule',
         'extras.imageattachment',
         'extras.tag',
         'extras.taggeditem',
+        'extras.webhook',
       ],
     },
     {
@@ -232,7 +240,9 @@ export const registry: Registry = {
     'circuits.circuittermination': circuitsCircuitTermination.circuitTerminationSpec,
     'circuits.circuittype': circuitsCircuitType.circuitTypeSpec,
     'circuits.provider': circuitsProvider.providerSpec,
+    'core.backgroundtask': coreBackgroundTask.backgroundTaskSpec,
     'core.objectchange': coreObjectChange.objectChangeSpec,
+    'core.worker': coreWorker.workerSpec,
     'dcim.device': dcimDevice.deviceSpec,
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
@@ -248,9 +258,11 @@ export const registry: Registry = {
     'extras.configcontext': extrasConfigContext.configContextSpec,
     'extras.customfield': extrasCustomField.customFieldSpec,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
+    'extras.eventrule': extrasEventRule.eventRuleSpec,
     'extras.imageattachment': extrasImageAttachment.imageAttachmentSpec,
     'extras.tag': extrasTag.tagSpec,
     'extras.taggeditem': extrasTaggedItem.taggedItemSpec,
+    'extras.webhook': extrasWebhook.webhookSpec,
     'ipam.aggregate': ipamAggregate.aggregateSpec,
     'ipam.asn': ipamASN.aSNSpec,
     'ipam.ipaddress': ipamIPAddress.iPAddressSpec,
@@ -278,6 +290,7 @@ export const registry: Registry = {
     'circuits.circuittermination': circuitsCircuitTermination.mountCircuitTerminationRoutes,
     'circuits.circuittype': circuitsCircuitType.mountCircuitTypeRoutes,
     'circuits.provider': circuitsProvider.mountProviderRoutes,
+    'core.backgroundtask': coreBackgroundTask.mountBackgroundTaskRoutes,
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'dcim.device': dcimDevice.mountDeviceRoutes,
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
@@ -294,8 +307,10 @@ export const registry: Registry = {
     'extras.configcontext': extrasConfigContext.mountConfigContextRoutes,
     'extras.customfield': extrasCustomField.mountCustomFieldRoutes,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
+    'extras.eventrule': extrasEventRule.mountEventRuleRoutes,
     'extras.imageattachment': extrasImageAttachment.mountImageAttachmentRoutes,
     'extras.tag': extrasTag.mountTagRoutes,
+    'extras.webhook': extrasWebhook.mountWebhookRoutes,
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
     'ipam.ipaddress': ipamIPAddress.mountIPAddressRoutes,

@@ -8,6 +8,9 @@ import type { Authenticator } from './auth/authenticate.js';
 import type { GrantStore } from './auth/grants.js';
 import type { Sessions } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/throttle.js';
+import type { Boss } from './events/boss.js';
+import type { EventQueue } from './events/enqueue.js';
+import type { Worker } from './events/worker.js';
 import type { CustomFields } from './rest/custom-fields.js';
 import type { Schema } from './rest/schema.js';
 import type { Change } from './rest/write.js';
@@ -44,6 +47,12 @@ export interface AppContext {
   sessions: Sessions;
   /** Slows down repeated failed sign-ins and token provisioning. */
   loginThrottle: LoginThrottle;
+  /** Event rules: matched and queued inside each write's transaction. */
+  events: EventQueue;
+  /** pg-boss (PostgreSQL only). */
+  boss: Boss | null;
+  /** A worker running in this process (EMBEDDED_WORKER), started by `startBackground`. */
+  worker: Worker | null;
   /** `major.minor` of the package version. */
   apiVersion: string;
   log: (message: string) => void;

@@ -25,6 +25,10 @@ import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
 import type { Change } from './rest/write.js';
 import { changeLogger } from './rest/changelog.js';
+import { Boss } from './events/boss.js';
+import { EventQueue } from './events/enqueue.js';
+import { Worker } from './events/worker.js';
+import { mountTaskActions } from './events/api.js';
 
 /** Assembles the application context from the generated registry, the settings and an open database. */
 export function createContext(
@@ -70,7 +74,9 @@ export function createContext(
       await customFields.applyDefinitionChange(trx, { action: change.action, before: change.before, after });
     }
   };
-  return {
+  const boss = db.dialect === 'postgres' ? new Boss(settings.DATABASE_URL, log) : null;
+  const events = new EventQueue({ schema, dialect: db.dialect, settings, domain, customFields, boss });
+  const context: AppContext = {
     registry,
     db,
     schema,
@@ -87,16 +93,43 @@ export function createContext(
         appNames: new Map(registry.apps.map((a) => [a.name, a.verboseName])),
         skipEmptyChanges: true,
       }),
+      events.hook,
       async (_trx, changes) => forgetCaches(changes),
     ],
-    commitHooks: [forgetCaches],
+    // A commit may have queued tasks: an embedded worker looks at once.
+    commitHooks: [forgetCaches, () => context.worker?.wake()],
     authenticator,
     grants,
     sessions: new Sessions(db.knex, schema, settings),
     loginThrottle: new LoginThrottle(settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_FAILURE_WINDOW),
+    events,
+    boss,
+    worker: null,
     apiVersion: `${major}.${minor}`,
     log,
   };
+  return context;
+}
+
+/** Starts the embedded worker when EMBEDDED_WORKER is on and the registry has background tasks. */
+export async function startBackground(app: AppContext): Promise<void> {
+  if (!app.settings.EMBEDDED_WORKER || !app.schema.withRole('background_task') || app.worker) return;
+  app.worker = new Worker({
+    q: app.db.knex,
+    schema: app.schema,
+    dialect: app.db.dialect,
+    settings: app.settings,
+    boss: app.boss,
+    log: app.log,
+  });
+  await app.worker.start();
+}
+
+/** Stops the embedded worker and pg-boss (before the database is closed). */
+export async function stopBackground(app: AppContext): Promise<void> {
+  await app.worker?.stop();
+  app.worker = null;
+  await app.boss?.stop();
 }
 
 /** The Express application: middleware, the API roots and every model's generated routes. */
@@ -139,6 +172,7 @@ export function createApp(app: AppContext): Express {
   }
   mountProvision(api, app);
   mountAccount(api, app);
+  mountTaskActions(api, app);
   const users = app.schema.withRole('user');
   mountRoots(
     api,

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { registry } from '../generated/index.js';
-import { createApp, createContext } from './app.js';
+import { createApp, createContext, startBackground, stopBackground } from './app.js';
+import { Worker } from './events/worker.js';
+import { housekeeping } from './events/housekeeping.js';
 import { loadSettings, SettingsError, type Settings } from './config.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
@@ -22,6 +24,9 @@ Commands:
   migrate                    Apply pending database migrations
   createsuperuser            Create a superuser: --username NAME --password PASS [--email ADDR] [--token]
                              (--token also prints a new v2 API token for that user)
+  worker                     Run background tasks (webhook deliveries) until stopped; any number may run
+  housekeeping               Delete change records older than CHANGELOG_RETENTION days, and finished
+                             background tasks older than that too
   webhook_receiver           Print every HTTP request received and answer 200, for trying webhooks out:
                              [--port N (default 9000)] [--host ADDR (default 127.0.0.1)] [--no-headers]
   help                       Show this text
@@ -61,6 +66,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'createsuperuser':
       return runCreateSuperuser(settings, rest);
+    case 'worker':
+      return runWorker(registry, settings);
+    case 'housekeeping':
+      return runHousekeeping(registry, settings);
     default:
       console.error(`Unknown command '${command}'.\n\n${USAGE}`);
       return 1;
@@ -113,6 +122,7 @@ async function serve(reg: Registry, settings: Settings): Promise<number> {
     throw error;
   }
   const context = createContext(reg, settings, db);
+  await startBackground(context);
   const server = createApp(context).listen(settings.PORT, () => {
     const where = settings.DATABASE_URL.startsWith('sqlite:') ? settings.DATABASE_URL : 'PostgreSQL';
     console.error(
@@ -135,8 +145,45 @@ async function serve(reg: Registry, settings: Settings): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  await stopBackground(context);
   await db.close();
   return 0;
+}
+
+/** `svc worker`: delivers background tasks until SIGINT/SIGTERM, then finishes the deliveries in progress. */
+async function runWorker(reg: Registry, settings: Settings): Promise<number> {
+  const db = await prepareDatabase(settings, reg);
+  const context = createContext(reg, settings, db);
+  const worker = new Worker({
+    q: db.knex,
+    schema: context.schema,
+    dialect: db.dialect,
+    settings,
+    boss: context.boss,
+    log: (message) => console.error(message),
+  });
+  await worker.start();
+  console.error(`Worker ${worker.name} running (${settings.WORKER_CONCURRENCY} at a time).`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await worker.stop();
+  await context.boss?.stop();
+  await db.close();
+  return 0;
+}
+
+async function runHousekeeping(reg: Registry, settings: Settings): Promise<number> {
+  const db = await prepareDatabase(settings, reg);
+  try {
+    const context = createContext(reg, settings, db);
+    const removed = await housekeeping(context);
+    console.log(`Deleted ${removed.changes} change records and ${removed.tasks} finished background tasks.`);
+    return 0;
+  } finally {
+    await db.close();
+  }
 }
 
 async function runCreateSuperuser(settings: Settings, args: string[]): Promise<number> {

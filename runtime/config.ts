@@ -51,6 +51,22 @@ export interface Settings {
   LOGIN_FAILURE_LIMIT: number;
   /** The window, in seconds, over which failures are counted and for which a throttled client waits. */
   LOGIN_FAILURE_WINDOW: number;
+  /** Further attempts after a failed webhook delivery, with exponential backoff. */
+  WEBHOOK_RETRIES: number;
+  /** Seconds before the first retry; each further retry waits twice as long. */
+  WEBHOOK_RETRY_DELAY: number;
+  /** Seconds a webhook delivery may take (connect, send, answer). */
+  WEBHOOK_TIMEOUT: number;
+  /** Follow HTTP redirects of webhook receivers (otherwise a redirect is a failure). */
+  WEBHOOK_FOLLOW_REDIRECTS: boolean;
+  /** `serve` also runs a worker in its own process (default: on with SQLite, off with PostgreSQL). */
+  EMBEDDED_WORKER: boolean;
+  /** Deliveries a worker makes at the same time. */
+  WORKER_CONCURRENCY: number;
+  /** Milliseconds an idle worker waits before looking for due tasks again. */
+  WORKER_POLL_INTERVAL: number;
+  /** Days change records are kept (`svc housekeeping` deletes older ones); 0 keeps them for ever. */
+  CHANGELOG_RETENTION: number;
 }
 
 type SettingKind = 'integer' | 'boolean' | 'string' | 'string-list' | 'object';
@@ -149,6 +165,41 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     kind: 'integer',
     default: () => 300,
     check: (v: number) => (v >= 1 ? null : 'must be at least 1'),
+  },
+  WEBHOOK_RETRIES: {
+    kind: 'integer',
+    default: () => 3,
+    check: (v: number) => (v >= 0 && v <= 20 ? null : 'must be between 0 and 20'),
+  },
+  WEBHOOK_RETRY_DELAY: {
+    kind: 'integer',
+    default: () => 10,
+    check: (v: number) => (v >= 0 ? null : 'must be 0 or more'),
+  },
+  WEBHOOK_TIMEOUT: {
+    kind: 'integer',
+    default: () => 10,
+    check: (v: number) => (v >= 1 && v <= 600 ? null : 'must be between 1 and 600'),
+  },
+  WEBHOOK_FOLLOW_REDIRECTS: { kind: 'boolean', default: () => false },
+  EMBEDDED_WORKER: {
+    kind: 'boolean',
+    default: (env) => !env.DATABASE_URL || env.DATABASE_URL.startsWith('sqlite:'),
+  },
+  WORKER_CONCURRENCY: {
+    kind: 'integer',
+    default: () => 8,
+    check: (v: number) => (v >= 1 && v <= 256 ? null : 'must be between 1 and 256'),
+  },
+  WORKER_POLL_INTERVAL: {
+    kind: 'integer',
+    default: () => 500,
+    check: (v: number) => (v >= 10 ? null : 'must be at least 10'),
+  },
+  CHANGELOG_RETENTION: {
+    kind: 'integer',
+    default: () => 90,
+    check: (v: number) => (v >= 0 ? null : 'must be 0 or more'),
   },
 };
 

@@ -6,7 +6,18 @@ import type { RequestHandler, Router } from 'express';
 
 export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
 export type Role =
-  'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission' | 'change_record';
+  | 'tag'
+  | 'tagged_item'
+  | 'user'
+  | 'token'
+  | 'custom_field'
+  | 'group'
+  | 'object_permission'
+  | 'change_record'
+  | 'background_task'
+  | 'worker'
+  | 'event_rule'
+  | 'webhook';
 /** `do_nothing`: generic relations only; the object outlives its target (change records). */
 export type OnDelete = 'cascade' | 'protect' | 'set_null' | 'do_nothing';
 

@@ -83,6 +83,8 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
   };
   const provision = provisionPath(ctx);
   if (provision) Object.assign(paths, provision);
+  const tasks = endpoints.find((m) => m.roles.includes('background_task'));
+  if (tasks) Object.assign(paths, requeuePaths(ctx, tasks));
   if (user) {
     paths['/api/authentication-check/'] = get(
       'authentication_check_retrieve',
@@ -127,6 +129,25 @@ function statusSchema(): Json {
     'python-version': { type: 'null', description: 'Always null (kept for NetBox clients).' },
     'rq-workers-running': { type: 'integer', minimum: 0 },
     database: { type: 'string', enum: ['sqlite', 'postgres'] },
+    workers: {
+      type: 'array',
+      description: 'Workers that reported in the last 30 seconds.',
+      items: closedObject(
+        {
+          name: { type: 'string' },
+          pid: { type: 'integer' },
+          host: { type: 'string' },
+          started: { type: 'string' },
+        },
+        ['name', 'pid', 'host', 'started'],
+        'A running worker.',
+      ),
+    },
+    'background-queues': {
+      type: 'object',
+      description: 'Queue name → number of background tasks per state.',
+      additionalProperties: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
+    },
   };
   return closedObject(properties, Object.keys(properties), 'Versions and environment of the running service.');
 }
@@ -177,6 +198,52 @@ function provisionPath(ctx: SchemaContext): Record<string, Json> | null {
         requestBody: { required: true, content: jsonContent(schemaRef(requestName)) },
         responses: {
           '201': { description: `The new ${token.verboseName}.`, content: jsonContent(schemaRef(responseName)) },
+          ...errorResponses(),
+        },
+      },
+    },
+  };
+}
+
+/** `POST <tasks>/{id}/requeue/` and `POST <tasks>/requeue/` (runtime/events/api.ts). */
+function requeuePaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json> {
+  const base = `/api/${model.app}/${model.path!}/`;
+  const id = `${model.app}_${model.path!.replace(/-/g, '_')}`;
+  const task = schemaRef(schemaNames(ctx, model).full);
+  return {
+    [`${base}{id}/requeue/`]: {
+      post: {
+        operationId: `${id}_requeue_create`,
+        summary: `Queue a failed ${model.verboseName} again`,
+        tags: [model.app],
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        requestBody: { required: false, content: jsonContent({ type: 'object' }) },
+        responses: {
+          '200': { description: `The ${model.verboseName}, queued.`, content: jsonContent(task) },
+          ...errorResponses(),
+        },
+      },
+    },
+    [`${base}requeue/`]: {
+      post: {
+        operationId: `${id}_requeue_bulk_create`,
+        summary: `Queue failed ${model.verboseNamePlural} again`,
+        tags: [model.app],
+        requestBody: {
+          required: true,
+          content: jsonContent(
+            closedObject(
+              { ids: { type: 'array', items: { type: 'integer' }, minItems: 1 } },
+              ['ids'],
+              'Tasks to requeue.',
+            ),
+          ),
+        },
+        responses: {
+          '200': {
+            description: `The ${model.verboseNamePlural} queued again (failed ones among those given).`,
+            content: jsonContent({ type: 'array', items: task }),
+          },
           ...errorResponses(),
         },
       },

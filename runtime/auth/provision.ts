@@ -46,7 +46,7 @@ export function mountProvision(router: Router, app: AppContext): void {
       const state = stateOf(res);
       const object = await runWrite(
         app,
-        { requestId: state.requestId, method: 'POST', path: req.path, principal },
+        { requestId: state.requestId, method: 'POST', path: req.originalUrl.split('?')[0]!, principal },
         async (ctx) => {
           const result = await createObjects(ctx, tokenModel, [{ ...tokenFields, user: user.id }], false);
           const render = {

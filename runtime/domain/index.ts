@@ -10,6 +10,7 @@ import type {
 } from './types.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
+import { eventFunctions } from './events.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
@@ -25,6 +26,7 @@ import { virtualizationFunctions } from './virtualization.js';
 export const domainFunctions = {
   ...circuitsFunctions,
   ...coreFunctions,
+  ...eventFunctions,
   ...customFieldFunctions,
   ...dcimFunctions,
   ...extrasFunctions,

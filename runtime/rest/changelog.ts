@@ -163,7 +163,7 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
 }
 
 /** One change per object: the first state before, the last action (a create then a delete cancels out). */
-function mergeChanges(changes: readonly Change[]): Change[] {
+export function mergeChanges(changes: readonly Change[]): Change[] {
   const merged = new Map<string, Change>();
   const cancelled = new Set<string>();
   for (const change of changes) {
@@ -175,7 +175,12 @@ function mergeChanges(changes: readonly Change[]): Change[] {
     }
     if (change.action === 'delete') {
       if (earlier.action === 'create') cancelled.add(key);
-      merged.set(key, { ...change, before: earlier.before, beforeSnapshot: earlier.beforeSnapshot });
+      merged.set(key, {
+        ...change,
+        before: earlier.before,
+        beforeSnapshot: earlier.beforeSnapshot,
+        beforeData: change.beforeData ?? earlier.beforeData,
+      });
     }
   }
   return [...merged.entries()].filter(([key]) => !cancelled.has(key)).map(([, change]) => change);

@@ -90,9 +90,15 @@ export async function deleteObjects(
     );
   }
 
-  // The change log keeps each object as it was, with its many-to-many fields and tags.
+  // The change log keeps each object as it was, with its many-to-many fields and tags; events, as rendered.
   const befores = new Map<string, Snapshot>();
+  const rendered = new Map<string, Record<string, unknown>>();
   for (const { model: current, rows } of order) {
+    const data = await ctx.representDeleted?.(
+      current,
+      rows.map((r) => Number(r.id)),
+    );
+    for (const [id, object] of data ?? []) rendered.set(`${current.label}:${id}`, object);
     for (const [id, snapshot] of await snapshotsBefore(ctx, current, rows))
       befores.set(`${current.label}:${id}`, snapshot);
   }
@@ -126,6 +132,7 @@ export async function deleteObjects(
         id: Number(row.id),
         before: row,
         beforeSnapshot: befores.get(`${current.label}:${String(row.id)}`) ?? null,
+        beforeData: rendered.get(`${current.label}:${String(row.id)}`),
         message: messages.get(Number(row.id)) ?? '',
       });
     }

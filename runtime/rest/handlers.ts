@@ -71,7 +71,12 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   const write = <T>(req: Request, res: Response, body: (ctx: WriteContext) => Promise<T>): Promise<T> =>
     runWrite(
       app,
-      { requestId: stateOf(res).requestId, method: req.method, path: req.path, principal: principalOf(res) },
+      {
+        requestId: stateOf(res).requestId,
+        method: req.method,
+        path: req.originalUrl.split('?')[0]!,
+        principal: principalOf(res),
+      },
       body,
     );
 
@@ -154,8 +159,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     },
 
     retrieve: async (req, res) => {
-      const id = detailId(req);
       const restriction = restrictionFor(res, 'view');
+      const id = detailId(req);
       const q = db.knex;
       const state = stateOf(res);
       const query = restrict(res, baseQuery(q, model).where('t0.id', id), restriction);
@@ -190,8 +195,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     },
 
     update: async (req, res) => {
-      const id = detailId(req);
       const restriction = restrictionFor(res, 'change');
+      const id = detailId(req);
       const body: unknown = formValues(res, model, req.body);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new ValidationError({
@@ -234,8 +239,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     },
 
     destroy: async (req, res) => {
-      const id = detailId(req);
       const restriction = restrictionFor(res, 'delete');
+      const id = detailId(req);
       const message = deleteMessage(req.body);
       await write(req, res, async (ctx) => {
         await findForWrite(ctx.q, res, id, restriction);
@@ -274,7 +279,10 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       sendJson(res, 200, describeEndpoint(schema, model, detail, writable, customFields));
     },
 
-    methodNotAllowed: async (req) => {
+    methodNotAllowed: async (req, res) => {
+      // As in DRF, authentication and permissions are checked before the method.
+      const action = METHOD_ACTIONS[req.method];
+      if (action) restrictionFor(res, action);
       throw new MethodNotAllowedError(req.method);
     },
   };
@@ -348,6 +356,8 @@ export async function runWrite<T>(
           app.customFields.validate(trx, m, input, existing, errors, id),
         changes: [],
         files,
+        representDeleted: async (model, ids) =>
+          (await app.events.wantsDeletions(trx, model)) ? app.events.represent(trx, model, ids) : null,
       };
       const result = await body(ctx);
       for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
@@ -364,6 +374,9 @@ export async function runWrite<T>(
   for (const hook of app.commitHooks) hook(changes);
   return result;
 }
+
+/** The action a method needs (for refusing methods only after authentication and permissions). */
+const METHOD_ACTIONS: Record<string, Action> = { POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
 
 const STRUCTURED_KEYS = new Set(['tags', 'add_tags', 'remove_tags', 'custom_fields']);
 

@@ -64,9 +64,10 @@ export function mountRoots(
     res.setHeader('Allow', 'GET, HEAD, OPTIONS');
     sendJson(res, 200, Object.fromEntries(names.map((name) => [name, `${apiRoot}/${name}/`])));
   });
-  route('/status/', (_req, res) => {
+  route('/status/', async (_req, res) => {
     app.permissions.requireLogin(principalOf(res));
     const apps = installedApps();
+    const background = await backgroundStatus(app);
     sendJson(res, 200, {
       'django-version': null,
       hostname: os.hostname(),
@@ -76,8 +77,10 @@ export function mountRoots(
       'node-version': process.versions.node,
       plugins: {},
       'python-version': null,
-      'rq-workers-running': 0,
+      'rq-workers-running': background.workers.length,
       database: app.db.dialect,
+      workers: background.workers,
+      'background-queues': background.queues,
     });
   });
   route('/plugins/', (_req, res) => {
@@ -103,4 +106,30 @@ export function mountRoots(
     res.status(200).setHeader('Content-Type', 'application/vnd.oai.openapi; charset=utf-8');
     res.end(yamlDocument);
   });
+}
+
+/** Workers seen in the last 30 seconds and the number of tasks per queue and state. */
+async function backgroundStatus(
+  app: AppContext,
+): Promise<{ workers: Record<string, unknown>[]; queues: Record<string, Record<string, number>> }> {
+  const workers = app.schema.withRole('worker');
+  const tasks = app.events.tasks(app.db.knex, 0);
+  const column = (name: string): string => workers!.fields.get(name)!.column!;
+  const since = new Date(Date.now() - 30_000).toISOString();
+  const rows = workers
+    ? ((await app.db
+        .knex(workers.table)
+        .where(column('last_heartbeat'), '>=', since)
+        .orderBy(column('name'))
+        .select({
+          name: column('name'),
+          pid: column('pid'),
+          host: column('host'),
+          started: column('started'),
+        })) as Record<string, unknown>[])
+    : [];
+  return {
+    workers: rows.map((r) => ({ name: r.name, pid: Number(r.pid), host: r.host, started: String(r.started) })),
+    queues: tasks ? await tasks.depths() : {},
+  };
 }

@@ -30,6 +30,8 @@ export interface Change {
   before: Row | null;
   /** The object before the change with its many-to-many fields and tags (change-logged models). */
   beforeSnapshot?: Snapshot | null;
+  /** The object's REST representation just before it was deleted, when an event rule wants it. */
+  beforeData?: Row;
   message: string;
 }
 
@@ -54,6 +56,8 @@ export interface WriteContext {
   ) => Promise<Record<string, unknown> | null>;
   /** Every change of this transaction, in order. */
   changes: Change[];
+  /** REST representations of objects about to be deleted, when events need them (else null). */
+  representDeleted?: (model: ModelInfo, ids: readonly number[]) => Promise<Map<number, Row> | null>;
   /** Stored files (relative to MEDIA_ROOT): written by this write (removed if it fails), and no longer used. */
   files: { written: string[]; obsolete: string[] };
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { registry as defaultRegistry } from '../../generated/index.js';
-import { createApp, createContext } from '../../runtime/app.js';
+import { createApp, createContext, stopBackground } from '../../runtime/app.js';
 import type { AppContext } from '../../runtime/app-context.js';
 import { loadSettings, type Settings } from '../../runtime/config.js';
 import { connectDatabase, type Database, type Dialect } from '../../runtime/db/connect.js';
@@ -115,6 +115,7 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
     databaseUrl: database.url,
     close: async ({ keepDatabase = false } = {}) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stopBackground(context);
       await db.close();
       if (!keepDatabase) await database.drop();
       fs.rmSync(media, { recursive: true, force: true });

@@ -23,6 +23,8 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
   }),
   'extras.customfield': (seq) => ({ name: `field_${seq}` }),
   'users.objectpermission': () => ({ object_types: ['dcim.site'], actions: ['view'] }),
+  'extras.webhook': (seq) => ({ payload_url: `https://example.com/hooks/${seq}` }),
+  'extras.eventrule': () => ({ object_types: ['dcim.site'], event_types: ['object_created'], action_type: 'webhook' }),
 };
 
 /** A 1×1 PNG. */

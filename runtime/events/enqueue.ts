@@ -1,0 +1,195 @@
+import type { Knex } from 'knex';
+import type { WriteHook, WriteRequest } from '../app-context.js';
+import type { Settings } from '../config.js';
+import type { Dialect } from '../db/connect.js';
+import { now } from '../db/clock.js';
+import type { DomainFunctions } from '../domain/types.js';
+import type { CustomFields } from '../rest/custom-fields.js';
+import { chunks, loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
+import { mergeChanges, snapshotsOf, type Snapshot } from '../rest/changelog.js';
+import { selectKeys } from '../rest/params.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
+import { decodeColumn } from '../rest/values.js';
+import type { Change } from '../rest/write.js';
+import type { Boss } from './boss.js';
+import { evaluateConditions } from './conditions.js';
+import { createWebhookContext } from './context.js';
+import { TaskStore } from './tasks.js';
+
+type Row = Record<string, unknown>;
+
+const EVENT_OF: Record<Change['action'], string> = {
+  create: 'object_created',
+  update: 'object_updated',
+  delete: 'object_deleted',
+};
+
+interface Rule {
+  id: number;
+  objectTypes: string[];
+  eventTypes: string[];
+  conditions: unknown;
+  webhook: number | null;
+  actionData: Record<string, unknown> | null;
+}
+
+export interface EventsOptions {
+  schema: Schema;
+  dialect: Dialect;
+  settings: Settings;
+  domain: DomainFunctions;
+  customFields: CustomFields;
+  /** PostgreSQL: jobs go through pg-boss; null on SQLite (workers read the task table). */
+  boss: Boss | null;
+}
+
+/**
+ * Event rules at write time: inside the write's transaction, each changed object of a model with the
+ * `events` feature is matched against the enabled rules (object type, event type, conditions evaluated on
+ * its REST representation), and every match becomes a queued background task holding the webhook context;
+ * on PostgreSQL a pg-boss job is sent with the same transaction. A rolled-back write leaves nothing; the
+ * request never waits for a delivery.
+ */
+export class EventQueue {
+  private readonly rulesByTransaction = new WeakMap<Knex.Transaction, Promise<Rule[]>>();
+
+  constructor(private readonly options: EventsOptions) {}
+
+  /** The task table, or null when the registry has no background-task model. */
+  tasks(q: Knex, staleAfterMs: number): TaskStore | null {
+    return this.options.schema.withRole('background_task')
+      ? new TaskStore(q, this.options.schema, this.options.dialect, staleAfterMs)
+      : null;
+  }
+
+  /** Enabled webhook rules (one query per transaction). */
+  private rules(trx: Knex.Transaction): Promise<Rule[]> {
+    let rules = this.rulesByTransaction.get(trx);
+    if (!rules) {
+      rules = this.loadRules(trx);
+      this.rulesByTransaction.set(trx, rules);
+    }
+    return rules;
+  }
+
+  private async loadRules(trx: Knex.Transaction): Promise<Rule[]> {
+    const model = this.options.schema.withRole('event_rule');
+    if (!model || !this.options.schema.withRole('background_task')) return [];
+    const field = (name: string) => model.fields.get(name)!;
+    const rows = (await trx(model.table).where(
+      field('enabled').column!,
+      this.options.dialect === 'sqlite' ? 1 : true,
+    )) as Row[];
+    const value = (row: Row, name: string): unknown => decodeColumn(field(name), row[field(name).column!]);
+    return rows
+      .filter((row) => value(row, 'action_type') === 'webhook')
+      .map((row) => ({
+        id: Number(row.id),
+        objectTypes: (value(row, 'object_types') as string[] | null) ?? [],
+        eventTypes: (value(row, 'event_types') as string[] | null) ?? [],
+        conditions: value(row, 'conditions'),
+        webhook: value(row, 'action_object_id') === null ? null : Number(value(row, 'action_object_id')),
+        actionData: (value(row, 'action_data') as Record<string, unknown> | null) ?? null,
+      }));
+  }
+
+  /** Whether some rule wants deletions of a model (then its objects are rendered before they go). */
+  async wantsDeletions(trx: Knex.Transaction, model: ModelInfo): Promise<boolean> {
+    if (!model.spec.features.includes('events')) return false;
+    const rules = await this.rules(trx);
+    return rules.some((r) => r.objectTypes.includes(model.label) && r.eventTypes.includes(EVENT_OF.delete));
+  }
+
+  /** REST representations as NetBox's events carry them: complete, with relative URLs. */
+  async represent(q: Knex, model: ModelInfo, ids: readonly number[]): Promise<Map<number, Row>> {
+    const { schema, dialect, settings, domain, customFields } = this.options;
+    const base = settings.BASE_PATH;
+    const ctx: ReadContext = {
+      schema,
+      dialect,
+      settings,
+      customFields,
+      render: { apiRoot: `${base}/api`, siteRoot: base, domain },
+    };
+    const objects = await loadObjectsByIds(q, ctx, model, selectKeys(model, new URLSearchParams()), ids);
+    return new Map(objects.map((o) => [Number(o.id), o]));
+  }
+
+  readonly hook: WriteHook = async (trx, changes, request) => {
+    const tasks = this.tasks(trx, 0);
+    if (!tasks) return;
+    const candidates = mergeChanges(
+      changes.filter((c) => c.model.spec.features.includes('events') && c.model !== tasks.model),
+    );
+    if (candidates.length === 0) return;
+    const rules = await this.rules(trx);
+    const matching = (change: Change): Rule[] =>
+      rules.filter((r) => r.objectTypes.includes(change.model.label) && r.eventTypes.includes(EVENT_OF[change.action]));
+    const relevant = candidates.filter((c) => matching(c).length > 0);
+    if (relevant.length === 0) return;
+
+    // The current state of created and updated objects, per model in one batch.
+    const current = new Map<string, { data: Row; snapshot: Snapshot | null }>();
+    const byModel = new Map<ModelInfo, number[]>();
+    for (const change of relevant)
+      if (change.action !== 'delete') byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
+    for (const [model, ids] of byModel) {
+      const data = await this.represent(trx, model, ids);
+      const snapshots = await snapshotsOf(trx, this.options.schema, model, ids);
+      for (const [id, object] of data)
+        current.set(`${model.label}:${id}`, { data: object, snapshot: snapshots.get(id) ?? null });
+    }
+
+    const time = new Date();
+    const enqueuedAt = now();
+    const rows: Row[] = [];
+    for (const change of relevant) {
+      const after = current.get(`${change.model.label}:${change.id}`);
+      const data = change.action === 'delete' ? change.beforeData : after?.data;
+      if (!data) continue;
+      for (const rule of matching(change)) {
+        const merged = { ...(rule.actionData ?? {}), ...data };
+        if (!evaluateConditions(rule.conditions, merged)) continue;
+        const context = createWebhookContext({
+          eventType: EVENT_OF[change.action],
+          time,
+          objectType: change.model.label,
+          username: request.principal.user?.username ?? null,
+          data: merged,
+          request: requestInfo(request),
+          snapshots: { prechange: change.beforeSnapshot ?? null, postchange: after?.snapshot ?? null },
+        });
+        rows.push(
+          tasks.encode({
+            queue: 'default',
+            state: 'queued',
+            event: EVENT_OF[change.action],
+            object_type: change.model.label,
+            object_id: change.id,
+            event_rule: rule.id,
+            webhook: rule.webhook,
+            request_id: request.requestId,
+            payload: context,
+            enqueued_at: enqueuedAt,
+          }),
+        );
+      }
+    }
+    const ids: number[] = [];
+    const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) {
+      const inserted = (await trx(tasks.model.table).insert(chunk).returning('id')) as ({ id: number } | number)[];
+      ids.push(...inserted.map((r) => Number(typeof r === 'object' ? r.id : r)));
+    }
+    await this.options.boss?.sendInTransaction(trx, ids);
+  };
+}
+
+function requestInfo(request: WriteRequest): { id: string; method: string; path: string; user: string | null } {
+  return {
+    id: request.requestId,
+    method: request.method,
+    path: request.path,
+    user: request.principal.user?.username ?? null,
+  };
+}

@@ -1,0 +1,283 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '../../runtime/events/worker.js';
+import { DIALECTS, startTestApp, TEST_PEPPER, type TestApp } from '../support/app.js';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** A real HTTP receiver: records every request; answers `status` after `delayMs`. */
+class Receiver {
+  readonly received: Received[] = [];
+  status = 200;
+  delayMs = 0;
+  private server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      this.received.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(parts).toString('utf8'),
+      });
+      setTimeout(() => res.writeHead(this.status).end(this.status === 200 ? 'ok' : 'boom'), this.delayMs);
+    });
+  });
+  url = '';
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Parsed JSON bodies of requests to `path`. */
+  bodies(path: string): any[] {
+    return this.received.filter((r) => r.url === path).map((r) => JSON.parse(r.body));
+  }
+}
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const SECRET = 'hook-secret-☃';
+
+describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
+  let app: TestApp;
+  let receiver: Receiver;
+  let worker: Worker;
+  let webhookId: number;
+
+  const newWorker = (): Worker =>
+    new Worker({
+      q: app.db.knex,
+      schema: app.context.schema,
+      dialect: app.db.dialect,
+      settings: app.context.settings,
+      boss: app.context.boss,
+      log: () => undefined,
+    });
+  const tasks = async (query: string) => (await app.api.get(`/api/core/background-tasks/?${query}`)).body;
+
+  beforeAll(async () => {
+    receiver = new Receiver();
+    await receiver.start();
+    app = await startTestApp(dialect, {
+      settings: { WEBHOOK_RETRIES: 2, WEBHOOK_RETRY_DELAY: 0, WEBHOOK_TIMEOUT: 2, WORKER_POLL_INTERVAL: 20 },
+    });
+    const webhook = await app.api.post('/api/extras/webhooks/', {
+      name: 'Receiver',
+      payload_url: `${receiver.url}/sites/{{data.slug}}`,
+      additional_headers: 'X-Site: {{header_safe data.name}}\nX-Event: {{event}}',
+      secret: SECRET,
+    });
+    expect(webhook.status, webhook.text).toBe(201);
+    webhookId = webhook.body.id;
+    worker = newWorker();
+    await worker.start();
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await app?.close();
+    await receiver?.stop();
+  });
+
+  const rule = async (body: Record<string, unknown>) => {
+    const created = await app.api.post('/api/extras/event-rules/', {
+      object_types: ['dcim.site'],
+      event_types: ['object_created', 'object_updated', 'object_deleted'],
+      action_type: 'webhook',
+      action_object_type: 'extras.webhook',
+      action_object_id: webhookId,
+      ...body,
+    });
+    expect(created.status, created.text).toBe(201);
+    return created.body;
+  };
+
+  it('delivers one signed request per create, update and delete, with the context NetBox sends', async () => {
+    const r = await rule({ name: 'sites', conditions: { attr: 'slug', value: 'hook-', op: 'regex' } });
+    const site = await app.api.post('/api/dcim/sites/', { name: 'Hook Site', slug: 'hook-site' });
+    const requestId = site.headers.get('x-request-id');
+    await app.api.patch(`/api/dcim/sites/${site.body.id}/`, { description: 'changed' });
+    await app.api.delete(`/api/dcim/sites/${site.body.id}/`);
+    await until(() => receiver.bodies('/sites/hook-site').length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const received = receiver.received.filter((r) => r.url === '/sites/hook-site');
+    expect(received.map((r) => JSON.parse(r.body).event)).toEqual(['created', 'updated', 'deleted']);
+    for (const request of received) {
+      expect(request.method).toBe('POST');
+      expect(request.headers['content-type']).toBe('application/json');
+      expect(request.headers['x-site']).toBe('Hook Site');
+      expect(request.headers['x-hook-signature']).toBe(
+        createHmac('sha512', Buffer.from(SECRET, 'utf8')).update(Buffer.from(request.body, 'utf8')).digest('hex'),
+      );
+    }
+    const [created, updated, deleted] = received.map((r) => JSON.parse(r.body));
+    expect(Object.keys(created)).toEqual([
+      'event',
+      'timestamp',
+      'object_type',
+      'username',
+      'request_id',
+      'data',
+      'request',
+      'snapshots',
+    ]);
+    expect(created).toMatchObject({
+      object_type: 'dcim.site',
+      username: 'admin',
+      request_id: requestId,
+      data: { id: site.body.id, url: `/api/dcim/sites/${site.body.id}/`, name: 'Hook Site', slug: 'hook-site' },
+      request: { id: requestId, method: 'POST', path: '/api/dcim/sites/', user: 'admin' },
+      snapshots: { prechange: null, postchange: { name: 'Hook Site', slug: 'hook-site' } },
+    });
+    expect(created.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?\+00:00$/);
+    expect(updated.snapshots.prechange.description).toBe('');
+    expect(updated.snapshots.postchange.description).toBe('changed');
+    expect(deleted.data.name).toBe('Hook Site');
+    expect(deleted.snapshots.postchange).toBeNull();
+
+    const page = await tasks(`object_id=${site.body.id}&object_type=dcim.site`);
+    expect(page.count).toBe(3);
+    for (const task of page.results) {
+      expect(task).toMatchObject({
+        state: { value: 'succeeded' },
+        attempts: 1,
+        response_status: 200,
+        event_rule: { id: r.id },
+        webhook: { id: webhookId },
+        error_log: '',
+      });
+    }
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
+  it('sends nothing when the conditions do not match or the write is rolled back', async () => {
+    const r = await rule({ name: 'planned only', conditions: { and: [{ attr: 'status.value', value: 'planned' }] } });
+    const before = (await tasks('limit=1')).count;
+    await app.api.post('/api/dcim/sites/', { name: 'Active', slug: 'active-nohook' });
+    expect((await tasks('limit=1')).count).toBe(before);
+    const failed = await app.api.post('/api/dcim/sites/', [
+      { name: 'Planned A', slug: 'planned-a', status: 'planned' },
+      { name: 'Bad', slug: 'bad slug!', status: 'planned' },
+    ]);
+    expect(failed.status).toBe(400);
+    expect((await tasks('limit=1')).count).toBe(before);
+    await app.api.post('/api/dcim/sites/', { name: 'Planned B', slug: 'planned-b', status: 'planned' });
+    await until(() => receiver.bodies('/sites/planned-b').length === 1);
+    expect((await tasks('limit=1')).count).toBe(before + 1);
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
+  it('retries a failing receiver, then fails with the error log; a requeue after recovery succeeds', async () => {
+    const r = await rule({ name: 'failing', event_types: ['object_created'] });
+    receiver.status = 500;
+    const site = await app.api.post('/api/dcim/sites/', { name: 'Failing', slug: 'failing' });
+    const find = async () => (await tasks(`object_id=${site.body.id}&object_type=dcim.site`)).results[0];
+    await until(async () => (await find())?.state.value === 'failed');
+    const task = await find();
+    expect(task.attempts).toBe(3);
+    expect(task.response_status).toBe(500);
+    expect(task.error_log.split('\n')).toHaveLength(3);
+    expect(task.error_log).toContain('attempt 3');
+    expect(receiver.bodies('/sites/failing')).toHaveLength(3);
+
+    receiver.status = 200;
+    const requeued = await app.api.post(`/api/core/background-tasks/${task.id}/requeue/`, {});
+    expect(requeued.status, requeued.text).toBe(200);
+    expect(requeued.body.state.value).toBe('queued');
+    await until(async () => (await find()).state.value === 'succeeded');
+    expect(receiver.bodies('/sites/failing')).toHaveLength(4);
+    // Only failed tasks can be requeued.
+    expect((await app.api.post(`/api/core/background-tasks/${task.id}/requeue/`, {})).status).toBe(400);
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
+  it('delivers a bulk create of 1,000 objects as 1,000 requests', async () => {
+    const r = await rule({ name: 'bulk', event_types: ['object_created'] });
+    const bodies = Array.from({ length: 1000 }, (_, i) => ({ name: `Bulk ${i}`, slug: `bulk-${i}` }));
+    const created = await app.api.post('/api/dcim/sites/', bodies);
+    expect(created.status).toBe(201);
+    await until(() => receiver.received.filter((x) => x.url.startsWith('/sites/bulk-')).length >= 1000, 60_000);
+    const slugs = new Set(receiver.received.filter((x) => x.url.startsWith('/sites/bulk-')).map((x) => x.url));
+    expect(slugs.size).toBe(1000);
+    const status = await app.api.get('/api/status/');
+    expect(status.body['rq-workers-running']).toBeGreaterThanOrEqual(1);
+    expect(status.body['background-queues'].default.queued).toBe(0);
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
+  it('refuses invalid rules and webhooks with 400s naming the problem', async () => {
+    const bad = await app.api.post('/api/extras/event-rules/', {
+      name: 'bad',
+      object_types: ['dcim.site'],
+      event_types: ['object_created', 'object_exploded'],
+      action_type: 'webhook',
+      action_object_type: 'extras.webhook',
+      action_object_id: webhookId,
+      conditions: { attr: 'status.value', value: 'x', op: 'near' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.conditions[0]).toMatch(/^Unknown operator: near/);
+    expect(bad.body.event_types[0]).toMatch(/object_exploded/);
+    const template = await app.api.post('/api/extras/webhooks/', {
+      name: 'bad template',
+      payload_url: 'http://example.com/{{#if}}',
+      body_template: '{{#each data}}',
+    });
+    expect(template.status).toBe(400);
+    expect(Object.keys(template.body).sort()).toEqual(['body_template', 'payload_url']);
+    const scheme = await app.api.post('/api/extras/webhooks/', { name: 'ftp', payload_url: 'ftp://example.com/' });
+    expect(scheme.body.payload_url[0]).toBe('Enter a valid URL, beginning with http:// or https://.');
+  });
+
+  it('loses no task when a worker process is killed in the middle of a batch', async () => {
+    await worker.stop();
+    const r = await rule({ name: 'kill', event_types: ['object_created'] });
+    receiver.delayMs = 150;
+    const bodies = Array.from({ length: 30 }, (_, i) => ({ name: `Kill ${i}`, slug: `kill-${i}` }));
+    expect((await app.api.post('/api/dcim/sites/', bodies)).status).toBe(201);
+    const child = spawn(process.execPath, [path.resolve(import.meta.dirname, '../../bin/svc.js'), 'worker'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: app.databaseUrl,
+        API_TOKEN_PEPPERS: JSON.stringify({ 1: TEST_PEPPER }),
+        WORKER_CONCURRENCY: '4',
+        WORKER_POLL_INTERVAL: '20',
+        WEBHOOK_TIMEOUT: '1',
+      },
+      stdio: 'ignore',
+    });
+    const delivered = () => receiver.received.filter((x) => x.url.startsWith('/sites/kill-')).length;
+    await until(() => delivered() >= 6, 30_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    receiver.delayMs = 0;
+    // A new worker takes over, including the tasks the dead one had started (once they are stale).
+    worker = newWorker();
+    await worker.start();
+    await until(async () => (await tasks(`event_rule_id=${r.id}&state=succeeded`)).count === 30, 30_000);
+    const slugs = new Set(receiver.received.filter((x) => x.url.startsWith('/sites/kill-')).map((x) => x.url));
+    expect(slugs.size).toBe(30);
+  });
+});
