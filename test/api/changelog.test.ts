@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { housekeeping } from '../../runtime/events/housekeeping.js';
 import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
 
 /** Change records: one per changed object per request, in the write's transaction, read-only over the API. */
@@ -173,5 +174,14 @@ describe.each(DIALECTS)('change logging on %s', (dialect) => {
       users: [user.body.id],
     });
     expect((await viewer.get('/api/core/object-changes/')).status).toBe(200);
+  });
+
+  it('housekeeping deletes records older than CHANGELOG_RETENTION days', async () => {
+    const [newest] = (await changesOf('limit=1')).results;
+    const total = (await changesOf('limit=1')).count;
+    await app.db.knex('core_objectchange').where('id', newest.id).update({ time: '2001-01-01T00:00:00.000000Z' });
+    expect(await housekeeping(app.context)).toMatchObject({ changes: 1 });
+    expect((await changesOf('limit=1')).count).toBe(total - 1);
+    expect((await app.api.get(`/api/core/object-changes/${newest.id}/`)).status).toBe(404);
   });
 });

@@ -212,6 +212,24 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
   });
 
+  it("keeps the order of one object's events, whatever the concurrency", async () => {
+    const r = await rule({ name: 'order' });
+    // All seven tasks are due at once when the worker starts: its lanes could take them in any order.
+    await worker.stop();
+    const site = await app.api.post('/api/dcim/sites/', { name: 'Ordered', slug: 'ordered' });
+    for (let i = 1; i <= 5; i += 1) await app.api.patch(`/api/dcim/sites/${site.body.id}/`, { description: `v${i}` });
+    await app.api.delete(`/api/dcim/sites/${site.body.id}/`);
+    receiver.delayMs = 30;
+    worker = newWorker();
+    await worker.start();
+    await until(() => receiver.bodies('/sites/ordered').length === 7);
+    receiver.delayMs = 0;
+    const bodies = receiver.bodies('/sites/ordered');
+    expect(bodies.map((b) => b.event)).toEqual(['created', ...Array(5).fill('updated'), 'deleted']);
+    expect(bodies.slice(1, 6).map((b) => b.data.description)).toEqual(['v1', 'v2', 'v3', 'v4', 'v5']);
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
   it('delivers a bulk create of 1,000 objects as 1,000 requests', async () => {
     const r = await rule({ name: 'bulk', event_types: ['object_created'] });
     const bodies = Array.from({ length: 1000 }, (_, i) => ({ name: `Bulk ${i}`, slug: `bulk-${i}` }));
