@@ -1,5 +1,5 @@
-import { Worker } from 'node:worker_threads';
 import type { SeedRefs } from './site-body.js';
+import { startThread } from './thread.js';
 
 /**
  * The load generator's main-thread side. The requests themselves run in a worker thread so that the client's
@@ -61,7 +61,7 @@ export function summarize(outcomes: readonly LoadOutcome[]): LoadStats {
   const sorted = outcomes.flatMap((o) => o.latenciesMs).sort((a, b) => a - b);
   const elapsedMs = outcomes.reduce((sum, o) => sum + o.elapsedMs, 0);
   const n = sorted.length;
-  const at = (p: number): number => (n === 0 ? 0 : sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))]!);
+  const at = (p: number): number => percentile(sorted, p);
   return {
     requests: n,
     rps: n === 0 ? 0 : n / (elapsedMs / 1000),
@@ -73,14 +73,15 @@ export function summarize(outcomes: readonly LoadOutcome[]): LoadStats {
   };
 }
 
+/** The nearest-rank `p`th percentile of ascending `sorted` values (0 when there are none). */
+export function percentile(sorted: readonly number[], p: number): number {
+  const n = sorted.length;
+  return n === 0 ? 0 : sorted[Math.min(n - 1, Math.max(0, Math.ceil((p / 100) * n) - 1))]!;
+}
+
 function inWorker(spec: LoadSpec): Promise<LoadOutcome> {
-  // tsx's hooks do not reach worker threads on Node 20, so the worker loads its TypeScript entry through
-  // tsx's own API.
-  const api = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./load-worker.ts', import.meta.url).href;
-  const source = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(source, { eval: true, workerData: spec });
+    const worker = startThread(new URL('./load-worker.ts', import.meta.url), spec);
     let settled = false;
     worker.once('message', (outcome: LoadOutcome) => {
       settled = true;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadStats } from './load.js';
+import type { WebhookResult } from './webhooks.js';
 
 /** One measured scenario of one database. */
 export interface ScenarioResult extends LoadStats {
@@ -37,6 +38,8 @@ export interface DatabaseResult {
   otherProcessesCores?: number | null;
   cores?: number;
   scenarios: ScenarioResult[];
+  /** Webhook deliveries of one worker (measured after the scenarios, outside the CPU watch). */
+  webhooks?: WebhookResult;
 }
 
 /** Prints one database's table. */
@@ -87,6 +90,40 @@ export function printDatabase(result: DatabaseResult): void {
     "vs baseline = req/s ÷ the baseline list's req/s; only the complete list is like for like. " +
       'Bulk: one request at a time, p50 = time per 1,000 sites.',
   );
+  if (result.webhooks) printWebhooks(result.webhooks);
+}
+
+function printWebhooks(w: WebhookResult): void {
+  const bulks = [...w.bulkMs].sort((a, b) => a - b);
+  const median = bulks[Math.floor(bulks.length / 2)] ?? 0;
+  const posts = bulks.length === 1 ? 'one bulk POST' : `${bulks.length} bulk POSTs`;
+  const without = w.bulkWithoutRuleMs === null ? '' : ` vs ${w.bulkWithoutRuleMs.toFixed(0)} ms without`;
+  const rate = (r: number): string => r.toLocaleString('en', { maximumFractionDigits: 0 });
+  const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+  const { p50Ms, p99Ms, minMs, maxMs } = w.latency;
+  console.log(`\nWebhook delivery by ONE worker: ${w.worker}, WORKER_CONCURRENCY ${w.concurrency}`);
+  console.log(
+    `  ${w.deliveries.toLocaleString('en')} sites created by ${posts} under an event rule ` +
+      `(${median.toFixed(0)} ms each${without}); a node:http receiver in its own thread answers 200 at once`,
+  );
+  console.log(
+    `  deliveries/s: ${rate(w.receiptRate)} first to last receipt (${seconds(w.receiptSpanMs)}), ` +
+      `${rate(w.commitRate)} commit to last receipt (${seconds(w.commitSpanMs)})`,
+  );
+  console.log(
+    `  commit (bulk response arrived) → receipt: p50 ${p50Ms.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms ` +
+      `(min ${minMs.toFixed(0)}${minMs < 0 ? ': the worker starts at the commit, before the response is sent' : ''}, ` +
+      `max ${maxMs.toFixed(0)}), mostly the wait behind the deliveries queued with it`,
+  );
+  console.log(
+    `  verified: ${w.deliveries.toLocaleString('en')} distinct deliveries, one per site, each its task's first and only ` +
+      'attempt. No baseline ratio: nothing comparable delivers webhooks without the service.',
+  );
+  if (w.logged.count > 0) {
+    const message = w.logged.latest ?? '';
+    const shown = message.length > 300 ? `${message.slice(0, 120)} … ${message.slice(-150)}` : message;
+    console.log(`  WARNING: the service logged ${w.logged.count} messages meanwhile, e.g. ${shown}`);
+  }
 }
 
 /** Prints the targets with a verdict each. */

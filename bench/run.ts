@@ -18,12 +18,14 @@ import { seedThroughApi } from './seed.js';
 import { seedDevices } from './seed-devices.js';
 import { startService, type RunningService } from './service.js';
 import { verifySamePages } from './verify.js';
+import { benchWebhooks } from './webhooks.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
  * Options: --db sqlite,postgres  --duration <s per scenario>  --warmup <s>  --concurrency <n>  --sites <n>
- * --devices <n>  --contexts <n>  --bulk-runs <n>  --rounds <n>  --out <file> (default
- * bench/results/latest.json, git-ignored).
+ * --devices <n>  --contexts <n>  --bulk-runs <n>  --rounds <n>  --webhooks <n> (sites created, then delivered
+ * by one worker; default 1,000, not scaled by --duration: the size of the backlog changes the rate measured)
+ * --out <file> (default bench/results/latest.json, git-ignored).
  * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
  */
@@ -41,6 +43,8 @@ interface Options {
   bulkSize: number;
   /** Alternating rounds of the baseline and the complete list. */
   rounds: number;
+  /** Sites created under an event rule, each delivered to a local receiver by one worker. */
+  webhooks: number;
   out: string;
 }
 
@@ -63,6 +67,7 @@ function readOptions(argv: string[]): Options {
       contexts: { type: 'string', default: '20' },
       'bulk-runs': { type: 'string', default: '5' },
       rounds: { type: 'string', default: '3' },
+      webhooks: { type: 'string', default: '1000' },
       out: {
         type: 'string',
         default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json'),
@@ -92,6 +97,7 @@ function readOptions(argv: string[]): Options {
     bulkRuns: Math.round(positive('bulk-runs', values['bulk-runs'])),
     bulkSize: 1000,
     rounds: Math.round(positive('rounds', values.rounds)),
+    webhooks: Math.round(positive('webhooks', values.webhooks)),
     out: path.resolve(values.out),
   };
 }
@@ -223,6 +229,14 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
       });
       const baselineRps = scenarios[0]!.rps;
       for (const scenario of scenarios) scenario.ratio = baselineRps > 0 ? scenario.rps / baselineRps : null;
+      // Last: from here on writes queue tasks and a worker runs, which would change every scenario above.
+      log(`${database.label}: webhook delivery of ${options.webhooks} created sites by one worker…`);
+      const webhooks = await benchWebhooks(
+        service,
+        { sites: options.webhooks, bulkSize: options.bulkSize, refs: seed.refs },
+        log,
+      );
+      const bulk = scenarios.find((s) => s.name === BULK_NAME);
       return {
         database: database.label,
         seed: {
@@ -234,6 +248,7 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
         otherProcessesCores: noise.otherCores,
         cores: noise.cores,
         scenarios,
+        webhooks: { ...webhooks, bulkWithoutRuleMs: bulk ? bulk.p50Ms : null },
       };
     } finally {
       await baseline.close();

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { registry } from '../generated/index.js';
-import { createApp, createContext } from '../runtime/app.js';
+import type { AppContext } from '../runtime/app-context.js';
+import { createApp, createContext, stopBackground } from '../runtime/app.js';
 import { loadSettings } from '../runtime/config.js';
 import { connectDatabase, type Database } from '../runtime/db/connect.js';
 import { migrate } from '../runtime/db/migrate.js';
@@ -14,25 +15,41 @@ export interface RunningService {
   /** `Bearer svc_<key>.<secret>` of the superuser's token. */
   authorization: string;
   db: Database;
+  /** For the webhook scenario, which starts the embedded worker (`startBackground`) when it begins. */
+  context: AppContext;
+  /** Messages the service (its worker among it) logged so far. */
+  logged: () => { count: number; latest: string | null };
   close: () => Promise<void>;
 }
 
 /**
  * Starts the service the way the CLI's `serve` does (settings, connect, migrate, context, app), with a
- * random pepper and a superuser whose v2 token authenticates every benchmark request.
+ * random pepper and a superuser whose v2 token authenticates every benchmark request. The embedded worker is
+ * allowed on both databases but not started here: idle lanes poll the task table, which would show in the
+ * other scenarios' query counts.
  */
 export async function startService(databaseUrl: string): Promise<RunningService> {
   // An explicit env keeps a developer's environment (DATABASE_URL, MAX_PAGE_SIZE…) out of the benchmark.
   const settings = loadSettings(
     { DATABASE_URL: databaseUrl },
-    { API_TOKEN_PEPPERS: { 1: randomBytes(48).toString('base64url') } },
+    { API_TOKEN_PEPPERS: { 1: randomBytes(48).toString('base64url') }, EMBEDDED_WORKER: true },
   );
   const db = connectDatabase(settings.DATABASE_URL);
   await migrate(db, registry.migrations);
-  const context = createContext(registry, settings, db);
+  // A worker error repeats for every task: each distinct message is printed once, and all are counted.
+  const seen = new Set<string>();
+  let count = 0;
+  let latest: string | null = null;
+  const context = createContext(registry, settings, db, (message) => {
+    count += 1;
+    latest = message;
+    if (seen.has(message)) return;
+    seen.add(message);
+    console.error(`[service] ${message} (printed once; repeats are counted)`);
+  });
   const { header } = await createSuperuser(context, {
     username: 'bench',
-    password: 'bench-password-1234',
+    password: 'Bench-password-1234',
     email: '',
     token: true,
   });
@@ -46,8 +63,11 @@ export async function startService(databaseUrl: string): Promise<RunningService>
     port: (server.address() as AddressInfo).port,
     authorization: header,
     db,
+    context,
+    logged: () => ({ count, latest }),
     close: async () => {
       await closeServer(server);
+      await stopBackground(context);
       await db.close();
     },
   };

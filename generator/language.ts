@@ -135,7 +135,18 @@ export interface ModelDef {
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
   roles?: (
-    'tag' | 'tagged_item' | 'user' | 'token' | 'custom_field' | 'group' | 'object_permission' | 'change_record' | 'background_task' | 'worker' | 'event_rule' | 'webhook'
+    | 'tag'
+    | 'tagged_item'
+    | 'user'
+    | 'token'
+    | 'custom_field'
+    | 'group'
+    | 'object_permission'
+    | 'change_record'
+    | 'background_task'
+    | 'worker'
+    | 'event_rule'
+    | 'webhook'
   )[];
   aliases?: string[];
   fields: Record<string, FieldDef>;

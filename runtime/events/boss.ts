@@ -61,8 +61,12 @@ export class Boss {
   /** Calls `handle` with the task ids of arriving jobs (a batch at a time); a job completes when it returns. */
   async work(batchSize: number, handle: (taskIds: number[]) => Promise<void>): Promise<void> {
     const boss = await this.instance();
-    await boss.work<TaskJob>(TASK_QUEUE, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-      await handle(jobs.map((job) => Number(job.data.task)));
+    await boss.work<TaskJob | string>(TASK_QUEUE, { batchSize, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      // The service's pg type parsers (runtime/db/connect.ts) leave JSON as text, for pg-boss's reads too.
+      const data = (job: { data: TaskJob | string }): TaskJob =>
+        typeof job.data === 'string' ? (JSON.parse(job.data) as TaskJob) : job.data;
+      const ids = jobs.map((job) => Number(data(job).task)).filter((id) => Number.isSafeInteger(id));
+      await handle(ids);
     });
   }
 

@@ -66,14 +66,15 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
   let worker: Worker;
   let webhookId: number;
 
-  const newWorker = (): Worker =>
+  const logged: string[] = [];
+  const newWorker = (settings: Partial<typeof app.context.settings> = {}): Worker =>
     new Worker({
       q: app.db.knex,
       schema: app.context.schema,
       dialect: app.db.dialect,
-      settings: app.context.settings,
+      settings: { ...app.context.settings, ...settings },
       boss: app.context.boss,
-      log: () => undefined,
+      log: (message) => logged.push(message),
     });
   const tasks = async (query: string) => (await app.api.get(`/api/core/background-tasks/?${query}`)).body;
 
@@ -242,6 +243,24 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     expect(status.body['rq-workers-running']).toBeGreaterThanOrEqual(1);
     expect(status.body['background-queues'].default.queued).toBe(0);
     await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
+  it.runIf(dialect === 'postgres')('hands new tasks to a worker through pg-boss jobs, without polling', async () => {
+    await worker.stop();
+    const r = await rule({ name: 'jobs', event_types: ['object_created'] });
+    worker = newWorker({ WORKER_POLL_INTERVAL: 600_000 });
+    await worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the lanes' first look finds nothing
+    await app.api.post('/api/dcim/sites/', { name: 'By job', slug: 'by-job' });
+    await until(() => receiver.bodies('/sites/by-job').length === 1, 10_000);
+    await worker.stop();
+    worker = newWorker();
+    await worker.start();
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+  });
+
+  it('logged no worker errors', () => {
+    expect(logged).toEqual([]);
   });
 
   it('refuses invalid rules and webhooks with 400s naming the problem', async () => {
