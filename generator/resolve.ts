@@ -164,7 +164,7 @@ function resolveModel(
   spec.uniques = resolveUniques(def, spec, report);
   spec.indexes.forEach((fields, i) => {
     for (const name of fields) {
-      if (!spec.fields.some((f) => f.name === name && f.column))
+      if (name !== 'id' && !spec.fields.some((f) => f.name === name && f.column))
         report.error(`indexes.${i}`, `unknown field '${name}'`);
     }
   });

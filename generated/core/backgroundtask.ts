@@ -704,8 +704,8 @@ export const backgroundTaskSpec: ModelSpec = {
   ],
   uniques: [],
   indexes: [
-    ['state', 'next_attempt_at'],
-    ['object_type', 'object_id'],
+    ['state', 'id'],
+    ['object_type', 'object_id', 'state'],
   ],
   validators: [],
   hooks: {},

@@ -66,27 +66,17 @@ export class TaskStore {
     return values as unknown as Task;
   }
 
-  /** Claims the next due task (or the task `id` if it is due), marking it running; null when none is due. */
+  /**
+   * Claims the next due queued task (or the task `id` if it is due), marking it running; null when none is.
+   * The (state, id) index lets the database stop at the first task whose object has no earlier unfinished one.
+   */
   async claim(worker: string, id?: number): Promise<Task | null> {
     const c = (name: string): string => this.column(name);
     const current = now();
-    const stale = stamp(Date.now() - this.staleAfterMs);
     const table = this.model.table;
     const claimable = (qb: Knex.QueryBuilder, alias: string): void => {
-      qb.where((w) =>
-        w
-          .where((due) =>
-            due
-              .where(`${alias}.${c('state')}`, TASK_STATES.queued)
-              .where((t) =>
-                t
-                  .whereNull(`${alias}.${c('next_attempt_at')}`)
-                  .orWhere(`${alias}.${c('next_attempt_at')}`, '<=', current),
-              ),
-          )
-          .orWhere((dead) =>
-            dead.where(`${alias}.${c('state')}`, TASK_STATES.running).where(`${alias}.${c('started_at')}`, '<', stale),
-          ),
+      qb.where(`${alias}.${c('state')}`, TASK_STATES.queued).where((t) =>
+        t.whereNull(`${alias}.${c('next_attempt_at')}`).orWhere(`${alias}.${c('next_attempt_at')}`, '<=', current),
       );
     };
     const q = this.q;
@@ -115,6 +105,17 @@ export class TaskStore {
       .returning('*');
     const rows = (await update) as Row[];
     return rows[0] ? this.decode(rows[0]) : null;
+  }
+
+  /**
+   * Tasks left running longer than the stale limit (their worker died) → queued again; returns how many.
+   * Workers call this now and then, so that claiming itself only ever looks at queued tasks.
+   */
+  async reclaimStale(): Promise<number> {
+    return this.q(this.model.table)
+      .where(this.column('state'), TASK_STATES.running)
+      .where(this.column('started_at'), '<', stamp(Date.now() - this.staleAfterMs))
+      .update({ [this.column('state')]: TASK_STATES.queued, [this.column('next_attempt_at')]: null });
   }
 
   /** Records a successful attempt. */

@@ -24,6 +24,8 @@ export interface WorkerOptions {
 }
 
 const HEARTBEAT_MS = 5_000;
+/** How often a worker looks for tasks whose worker died. */
+const RECLAIM_MS = 1_000;
 
 /**
  * Runs background tasks (webhook deliveries): WORKER_CONCURRENCY lanes each claim the next due task from the
@@ -40,6 +42,7 @@ export class Worker {
   private lanes: Promise<void>[] = [];
   private sleepers: (() => void)[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
+  private reclaimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: WorkerOptions) {
     const staleAfterMs = options.settings.WEBHOOK_TIMEOUT * 3 * 1000;
@@ -52,6 +55,14 @@ export class Worker {
     await this.announce();
     this.heartbeat = setInterval(() => void this.announce().catch(() => undefined), HEARTBEAT_MS);
     this.heartbeat.unref();
+    const reclaim = (): void =>
+      void this.tasks
+        .reclaimStale()
+        .then((n) => (n > 0 ? this.wake() : undefined))
+        .catch((error: Error) => this.options.log(`worker: ${error.message}`));
+    reclaim();
+    this.reclaimer = setInterval(reclaim, RECLAIM_MS);
+    this.reclaimer.unref();
     this.lanes = Array.from({ length: this.options.settings.WORKER_CONCURRENCY }, () => this.lane());
     await this.options.boss?.work(this.options.settings.WORKER_CONCURRENCY, async (ids) => {
       await Promise.all(ids.map((id) => this.runOne(id)));
@@ -64,6 +75,7 @@ export class Worker {
     if (!this.running) return;
     this.running = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.reclaimer) clearInterval(this.reclaimer);
     this.wake();
     await Promise.all(this.lanes);
     await this.forget().catch(() => undefined);

@@ -205,7 +205,7 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     receiver.status = 200;
     const requeued = await app.api.post(`/api/core/background-tasks/${task.id}/requeue/`, {});
     expect(requeued.status, requeued.text).toBe(200);
-    expect(requeued.body.state.value).toBe('queued');
+    expect(['queued', 'running', 'succeeded']).toContain(requeued.body.state.value); // a worker may be quick
     await until(async () => (await find()).state.value === 'succeeded');
     expect(receiver.bodies('/sites/failing')).toHaveLength(4);
     // Only failed tasks can be requeued.
