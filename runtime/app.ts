@@ -18,6 +18,7 @@ import { NotFoundError } from './http/errors.js';
 import { jsonBody, multipartBody, requestState, trailingSlash } from './http/middleware.js';
 import { mountSwaggerUi } from './http/swagger.js';
 import { mountMedia } from './http/media.js';
+import { mountPages } from './http/pages/index.js';
 import { CustomFields } from './rest/custom-fields.js';
 import { createModelHandlers } from './rest/handlers.js';
 import { mountRoots } from './rest/roots.js';
@@ -140,7 +141,7 @@ export function createApp(app: AppContext): Express {
   const basePath = app.settings.BASE_PATH;
 
   const router = express.Router({ strict: true, caseSensitive: true });
-  router.use(requestState(app.apiVersion, basePath));
+  router.use(requestState(app.apiVersion, basePath, app.schema));
   router.use(trailingSlash);
   mountSessionPages(router, {
     q: app.db.knex,
@@ -149,6 +150,7 @@ export function createApp(app: AppContext): Express {
     sessions: app.sessions,
     throttle: app.loginThrottle,
   });
+  mountPages(router, app);
   router.use(jsonBody(app.settings.MAX_BODY_SIZE));
   router.use(multipartBody(app.settings.MAX_UPLOAD_SIZE, app.settings.MAX_BODY_SIZE));
   router.use('/api', async (req: Request, res: Response, next: NextFunction) => {

@@ -15,7 +15,8 @@ import { safeEqual } from './tokens.js';
 export const SESSION_COOKIE = 'sessionid';
 export const CSRF_COOKIE = 'csrftoken';
 export const CSRF_HEADER = 'X-CSRFToken';
-const CSRF_FIELD = 'csrfmiddlewaretoken';
+/** The hidden form field that echoes the CSRF cookie (Django's name). */
+export const CSRF_FIELD = 'csrfmiddlewaretoken';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 /** The cookies of a request, name → value (the first of duplicates). */
@@ -112,6 +113,40 @@ export function checkCsrf(req: Request): void {
   if (!safeEqual(given, expected)) throw new PermissionDeniedError('CSRF Failed: CSRF token incorrect.');
 }
 
+/** Sets one of the session cookies (path BASE_PATH, SameSite=Lax, Secure over HTTPS). */
+function setCookie(
+  req: Request,
+  res: Response,
+  settings: Settings,
+  name: string,
+  value: string,
+  httpOnly: boolean,
+): void {
+  res.cookie(name, value, {
+    path: settings.BASE_PATH || '/',
+    httpOnly,
+    sameSite: 'lax',
+    secure: req.secure,
+    maxAge: settings.SESSION_COOKIE_AGE * 1000,
+  });
+}
+
+/** The CSRF cookie's token for a form to echo; a new cookie is set when it is missing or malformed. */
+export function csrfTokenFor(req: Request, res: Response, settings: Settings): string {
+  const existing = cookiesOf(req)[CSRF_COOKIE];
+  if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
+  const token = randomBytes(24).toString('base64url');
+  setCookie(req, res, settings, CSRF_COOKIE, token, false);
+  return token;
+}
+
+/** Whether a submitted form echoes the CSRF cookie (in its hidden field or the `X-CSRFToken` header). */
+export function isFormCsrfValid(req: Request): boolean {
+  const expected = cookiesOf(req)[CSRF_COOKIE];
+  const given = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] ?? req.get(CSRF_HEADER);
+  return Boolean(expected) && typeof given === 'string' && safeEqual(given, expected!);
+}
+
 interface LoginDeps {
   q: Knex;
   schema: Schema;
@@ -150,28 +185,10 @@ export function mountSessionPages(router: Router, deps: LoginDeps): void {
   const cookiePath = basePath || '/';
   const form = express.urlencoded({ extended: false, limit: '16kb' });
 
-  const cookie = (req: Request, res: Response, name: string, value: string, httpOnly: boolean): void => {
-    res.cookie(name, value, {
-      path: cookiePath,
-      httpOnly,
-      sameSite: 'lax',
-      secure: req.secure,
-      maxAge: deps.settings.SESSION_COOKIE_AGE * 1000,
-    });
-  };
-  /** The CSRF cookie, created when missing so that the form can echo it. */
-  const csrfToken = (req: Request, res: Response): string => {
-    const existing = cookiesOf(req)[CSRF_COOKIE];
-    if (existing && /^[A-Za-z0-9_-]{20,100}$/.test(existing)) return existing;
-    const token = randomBytes(24).toString('base64url');
-    cookie(req, res, CSRF_COOKIE, token, false);
-    return token;
-  };
-  const formCsrfValid = (req: Request): boolean => {
-    const expected = cookiesOf(req)[CSRF_COOKIE];
-    const given = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD] ?? req.get(CSRF_HEADER);
-    return Boolean(expected) && typeof given === 'string' && safeEqual(given, expected!);
-  };
+  const cookie = (req: Request, res: Response, name: string, value: string, httpOnly: boolean): void =>
+    setCookie(req, res, deps.settings, name, value, httpOnly);
+  const csrfToken = (req: Request, res: Response): string => csrfTokenFor(req, res, deps.settings);
+  const formCsrfValid = isFormCsrfValid;
   /** Only a path on this site: never another origin (`//host`, `https://…`). */
   const nextOf = (req: Request): string => {
     const raw = (req.body as Record<string, unknown> | undefined)?.next ?? req.query.next;

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
 import type { UploadedFile } from '../rest/images.js';
+import type { Schema } from '../rest/schema.js';
+import { queryLineTarget } from './browsable.js';
 import {
   BadRequestError,
   NotAcceptableError,
@@ -22,6 +24,10 @@ export interface RequestState {
   params: URLSearchParams;
   /** Pretty-print JSON with this indent (from `Accept: application/json; indent=N`). */
   indent: number | undefined;
+  /** Answer with the browsable API's HTML page instead of JSON (a browser's GET, or `?format=api`). */
+  browsable: boolean;
+  /** The models, for the browsable API's titles and filter hints (when the composition root gave them). */
+  schema: Schema | undefined;
 }
 
 /** The state that `requestState` attached to the response. */
@@ -31,9 +37,9 @@ export function stateOf(res: Response): RequestState {
 
 /**
  * Assigns the request id, sets the headers every response carries (errors included) and reads the
- * Accept header.
+ * Accept header: its JSON parameters, and whether a browser asked for the browsable API.
  */
-export function requestState(apiVersion: string, basePath: string) {
+export function requestState(apiVersion: string, basePath: string, schema?: Schema) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const requestId = randomUUID();
     res.setHeader('X-Request-ID', requestId);
@@ -48,12 +54,24 @@ export function requestState(apiVersion: string, basePath: string) {
       url,
       params: url.searchParams,
       indent: undefined,
+      browsable: false,
+      schema,
     };
     res.locals.state = state;
+    // The best quality given to HTML and to JSON, and which of them the header names first.
+    let html = 0;
+    let json = 0;
+    let htmlFirst = false;
     const accept = req.get('accept') ?? '';
     for (const part of accept.split(',')) {
       const [type, ...parameters] = part.split(';').map((s) => s.trim());
+      if (type === 'text/html') {
+        const q = qualityOf(parameters);
+        htmlFirst ||= json === 0 && q > 0;
+        html = Math.max(html, q);
+      }
       if (type !== 'application/json') continue;
+      json = Math.max(json, qualityOf(parameters));
       for (const parameter of parameters) {
         const [name, value = ''] = parameter.split('=').map((s) => s.trim());
         if (name === 'indent' && /^\d+$/.test(value)) state.indent = Math.min(Number(value), 8);
@@ -62,8 +80,24 @@ export function requestState(apiVersion: string, basePath: string) {
         }
       }
     }
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      const format = url.searchParams.get('format');
+      state.browsable =
+        format === 'api' || (format !== 'json' && (html > json || (html > 0 && html === json && htmlFirst)));
+    }
+    // The browsable API's query line is one text field: its submission becomes the page's query string.
+    const target = state.browsable ? queryLineTarget(url, `${basePath}/api/`) : null;
+    if (target !== null) return res.redirect(303, target);
     next();
   };
+}
+
+/** The `q` of an Accept entry's parameters (1 when absent, 0 when malformed). */
+function qualityOf(parameters: string[]): number {
+  const q = parameters.find((p) => /^q\s*=/.test(p));
+  if (q === undefined) return 1;
+  const value = Number(q.slice(q.indexOf('=') + 1).trim());
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 1) : 0;
 }
 
 /**

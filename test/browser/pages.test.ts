@@ -1,0 +1,159 @@
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '../../runtime/events/worker.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { HAS_CHROMIUM, launchBrowser, screenshot, SCREENSHOTS } from '../support/browser.js';
+
+/** A webhook receiver that answers `status` to every request. */
+class Receiver {
+  status = 500;
+  received = 0;
+  url = '';
+  private server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      this.received += 1;
+      res.writeHead(this.status).end(this.status === 200 ? 'ok' : 'receiver is down');
+    });
+  });
+
+  async start(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!(await check())) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the pages in a real browser', () => {
+  let app: TestApp;
+  let receiver: Receiver;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    receiver = new Receiver();
+    await receiver.start();
+    app = await startTestApp('sqlite', {
+      settings: { WEBHOOK_RETRIES: 0, WEBHOOK_RETRY_DELAY: 0, WEBHOOK_TIMEOUT: 2, WORKER_POLL_INTERVAL: 50 },
+    });
+    const webhook = await app.api.post('/api/extras/webhooks/', { name: 'Flaky receiver', payload_url: receiver.url });
+    expect(webhook.status, webhook.text).toBe(201);
+    const rule = await app.api.post('/api/extras/event-rules/', {
+      name: 'New sites',
+      object_types: ['dcim.site'],
+      event_types: ['object_created'],
+      action_type: 'webhook',
+      action_object_type: 'extras.webhook',
+      action_object_id: webhook.body.id,
+    });
+    expect(rule.status, rule.text).toBe(201);
+    // The app's embedded worker: requeueing from the page wakes it.
+    app.context.worker = new Worker({
+      q: app.db.knex,
+      schema: app.context.schema,
+      dialect: app.db.dialect,
+      settings: app.context.settings,
+      boss: app.context.boss,
+      log: () => undefined,
+    });
+    await app.context.worker.start();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await receiver?.stop();
+  });
+
+  it('signs in, creates a token and uses it with an API call', async () => {
+    await page.goto(`${app.baseUrl}/user/api-tokens/`);
+    expect(new URL(page.url()).pathname).toBe('/login/');
+    await page.getByLabel('Username').fill('admin');
+    await page.getByLabel('Password').fill('Admin-Password-1');
+    await screenshot(page, 'pages-1-sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${app.baseUrl}/user/api-tokens/`);
+    // The superuser's own token from start-up.
+    await expect(page.locator('tbody tr').count()).resolves.toBe(1);
+
+    await page.getByLabel('Description').fill('Browser test token');
+    await page.getByLabel('Allowed IPs').fill('127.0.0.0/8');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const header = (await page.locator('#new-token-header').textContent())!;
+    expect(header).toMatch(/^Bearer svc_[A-Za-z0-9]{12}\.[A-Za-z0-9]{40}$/);
+    await screenshot(page, 'pages-2-token-created');
+
+    // The new token creates a site; its event rule calls the receiver, which is down.
+    const created = await fetch(`${app.baseUrl}/api/dcim/sites/`, {
+      method: 'POST',
+      headers: { Authorization: header, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'Browser Site', slug: 'browser-site' }),
+    });
+    expect(created.status).toBe(201);
+
+    await page.goto(`${app.baseUrl}/user/api-tokens/`);
+    expect(await page.content()).not.toContain(header.split('.')[1]);
+    await expect(page.locator('tbody tr').count()).resolves.toBe(2);
+    await expect(page.getByText('Browser test token').isVisible()).resolves.toBe(true);
+    await screenshot(page, 'pages-3-token-list');
+  });
+
+  it('requeues a failed webhook delivery from the background-task page', async () => {
+    const tasks = async (query: string) => (await app.api.get(`/api/core/background-tasks/?${query}`)).body;
+    await until(async () => (await tasks('state=failed')).count === 1);
+
+    await page.getByRole('link', { name: 'Background tasks' }).click();
+    await page.getByRole('link', { name: /^Failed/ }).click();
+    const row = page.locator('tbody[data-state="failed"]');
+    await expect(row.count()).resolves.toBe(1);
+    await row.locator('summary').click();
+    await expect(row.getByText('500').first().isVisible()).resolves.toBe(true);
+    await screenshot(page, 'pages-4-tasks-failed');
+
+    receiver.status = 200;
+    await row.getByRole('button', { name: 'Requeue' }).click();
+    await expect(page.getByText('Requeued 1 task.').isVisible()).resolves.toBe(true);
+    await until(async () => (await tasks('state=succeeded')).count === 1);
+    expect(receiver.received).toBe(2);
+
+    await page.getByRole('link', { name: /^All/ }).click();
+    const done = page.locator('tbody[data-state="succeeded"]');
+    await expect(done.count()).resolves.toBe(1);
+    await expect(done.locator('td.response').textContent()).resolves.toBe('200');
+    await screenshot(page, 'pages-5-tasks-succeeded');
+  });
+
+  it('executes a call from Swagger UI with the session', { timeout: 90_000 }, async () => {
+    // A deep link opens the operation (the whole schema takes a while to render).
+    await page.goto(`${app.baseUrl}/api/schema/swagger-ui/#/users/authentication_check_retrieve`);
+    const operation = page.locator('#operations-users-authentication_check_retrieve');
+    await operation.getByRole('button', { name: 'Try it out' }).waitFor({ timeout: 40_000 });
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+    await status.waitFor();
+    await expect(status.textContent()).resolves.toBe('200');
+    await expect(operation.locator('.live-responses-table .microlight').first().textContent()).resolves.toContain(
+      '"username": "admin"',
+    );
+    await operation.scrollIntoViewIfNeeded();
+    // The whole page is tens of thousands of pixels high: the viewport around the call is what matters.
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'pages-6-swagger-ui.png') });
+  });
+});
