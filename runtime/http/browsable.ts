@@ -1,3 +1,4 @@
+import { TOKENS_PAGE } from './pages/layout.js';
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
 import { principalOf } from '../app-context.js';
@@ -102,7 +103,7 @@ function renderPage({ state, status, body, headers, username }: PageInput): stri
 <style>${STYLE}</style>
 </head>
 <body>
-<header><a class="brand" href="${escapeHtml(`${state.apiRoot}/`)}">NetBox REST API</a><span class="user">${user}</span></header>
+<header><a class="brand" href="${escapeHtml(`${state.apiRoot}/`)}">NetBox REST API</a><nav><a href="${escapeHtml(`${state.siteRoot}/api/schema/swagger-ui/`)}">API documentation</a><a href="${escapeHtml(`${state.siteRoot}${TOKENS_PAGE}`)}">API tokens</a></nav><span class="user">${user}</span></header>
 <main>
 ${apiPath === null ? '' : breadcrumbs(state.apiRoot, apiPath)}
 <h1>${escapeHtml(title)}</h1>
@@ -267,6 +268,7 @@ header { display: flex; justify-content: space-between; align-items: center; gap
 header a { color: #fff; }
 header .brand { font-weight: 600; text-decoration: none; }
 header .user { display: flex; gap: 1rem; }
+header nav { display: flex; gap: 1.2rem; margin-right: auto; margin-left: 1.5rem; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 a { color: #0a58ca; }
 h1 { font-size: 1.6rem; margin: .6rem 0 1rem; }
