@@ -68,6 +68,8 @@ export const domainFunctions: DomainFunctionName[] = [
   'circuits.validateCircuit',
   'circuits.validateTermination',
   'core.displayObjectChange',
+  'core.relatedObjectId',
+  'core.relatedObjectType',
   'core.timeAfter',
   'core.timeBefore',
   'dcim.displayDevice',

@@ -157,6 +157,7 @@ export interface ModelDef {
   output?: string[];
   search?: string[];
   search_also?: string[];
+  related_object?: string;
   filters?: Record<string, PathFilterDef | FunctionFilterDef | NetworkFilterDef | false>;
   indexes?: string[][];
   validators?: string[];

@@ -152,6 +152,7 @@ function resolveModel(
     search: def.search ?? [],
     searchAlso: def.search_also ?? [],
     aliases: def.aliases ?? [],
+    ...(def.related_object ? { relatedObject: def.related_object } : {}),
     filters: [],
     uniques: [],
     indexes: def.indexes ?? [],
@@ -162,6 +163,11 @@ function resolveModel(
   spec.display = resolveDisplay(def, spec, report);
   spec.ordering = resolveOrdering(def, spec, report);
   spec.uniques = resolveUniques(def, spec, report);
+  if (spec.relatedObject) {
+    const field = spec.fields.find((f) => f.name === spec.relatedObject);
+    if (field?.kind !== 'fk' && field?.kind !== 'generic_fk')
+      report.error('related_object', `'${spec.relatedObject}' is not a foreign key or generic relation`);
+  }
   spec.indexes.forEach((fields, i) => {
     for (const name of fields) {
       if (name !== 'id' && !spec.fields.some((f) => f.name === name && f.column))

@@ -415,6 +415,8 @@ export interface ModelSpec {
   searchAlso: string[];
   /** Further endpoints (`<app>/<path>`) serving the same list and details. */
   aliases: string[];
+  /** The FK or generic relation whose target change records name as the related object. */
+  relatedObject?: string;
   filters: FilterSpec[];
   uniques: UniqueSpec[];
   /** Extra non-unique indexes (field names). */

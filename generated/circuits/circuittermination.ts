@@ -497,6 +497,7 @@ export const circuitTerminationSpec: ModelSpec = {
   search: ['description', 'pp_info', 'xconnect_id', 'circuit.cid'],
   searchAlso: [],
   aliases: [],
+  relatedObject: 'circuit',
   filters: [
     {
       kind: 'value',

@@ -625,6 +625,18 @@ export const objectChangeSpec: ModelSpec = {
     },
     {
       kind: 'function',
+      name: 'related_object_type',
+      function: 'core.relatedObjectType',
+      valueKind: 'string',
+    },
+    {
+      kind: 'function',
+      name: 'related_object_id',
+      function: 'core.relatedObjectId',
+      valueKind: 'integer',
+    },
+    {
+      kind: 'function',
       name: 'time_after',
       function: 'core.timeAfter',
       valueKind: 'string',

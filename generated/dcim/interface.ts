@@ -1198,6 +1198,7 @@ export const interfaceSpec: ModelSpec = {
   search: ['name', 'label', 'description'],
   searchAlso: [],
   aliases: [],
+  relatedObject: 'device',
   filters: [
     {
       kind: 'value',

@@ -283,6 +283,7 @@ export const imageAttachmentSpec: ModelSpec = {
   search: ['name', 'description', 'image'],
   searchAlso: [],
   aliases: [],
+  relatedObject: 'parent',
   filters: [
     {
       kind: 'value',

@@ -451,6 +451,7 @@ export const iPAddressSpec: ModelSpec = {
   search: ['dns_name', 'description', 'address'],
   searchAlso: [],
   aliases: [],
+  relatedObject: 'assigned_object',
   filters: [
     {
       kind: 'value',

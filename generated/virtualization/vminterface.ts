@@ -468,6 +468,7 @@ export const vMInterfaceSpec: ModelSpec = {
   search: ['name', 'description'],
   searchAlso: [],
   aliases: [],
+  relatedObject: 'virtual_machine',
   filters: [
     {
       kind: 'value',

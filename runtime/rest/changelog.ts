@@ -103,7 +103,7 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       if (change.action === 'delete') continue;
       byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
     }
-    const after = new Map<string, { snapshot: Snapshot; repr: string }>();
+    const after = new Map<string, { snapshot: Snapshot; repr: string; row: Row }>();
     for (const [model, ids] of byModel) {
       const rows: Row[] = [];
       for (const chunk of chunks(ids, 500)) rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
@@ -113,6 +113,7 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
         after.set(`${model.label}:${id}`, {
           snapshot: snapshots.get(id)!,
           repr: displayOf(options.domain, model, row),
+          row,
         });
       }
     }
@@ -137,6 +138,7 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       )
         continue;
       const repr = post?.repr ?? (change.before ? displayOf(options.domain, change.model, change.before) : '');
+      const related = relatedObject(change.model, post?.row ?? change.before);
       rows.push(
         Object.fromEntries([
           encoded('time', time),
@@ -146,6 +148,8 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
           encoded('action', change.action),
           encoded('changed_object_type', change.model.label),
           encoded('changed_object_id', change.id),
+          encoded('related_object_type', related?.type ?? null),
+          encoded('related_object_id', related?.id ?? null),
           encoded(
             'object_type_name',
             `${options.appNames.get(change.model.spec.app) ?? change.model.spec.app} | ${change.model.spec.verboseName}`,
@@ -184,4 +188,21 @@ export function mergeChanges(changes: readonly Change[]): Change[] {
     }
   }
   return [...merged.entries()].filter(([key]) => !cancelled.has(key)).map(([, change]) => change);
+}
+
+/** The object's parent per its model's `related_object` (an FK or a generic relation), from a stored row. */
+function relatedObject(model: ModelInfo, row: Row | null): { type: string; id: number } | null {
+  const name = model.spec.relatedObject;
+  const field = name ? model.fields.get(name) : undefined;
+  if (!row || !field) return null;
+  if (field.kind === 'fk') {
+    const id = row[field.column!];
+    return id === null || id === undefined ? null : { type: field.target, id: Number(id) };
+  }
+  if (field.kind === 'generic_fk') {
+    const type = row[model.fields.get(field.typeField)!.column!];
+    const id = row[model.fields.get(field.idField)!.column!];
+    return typeof type === 'string' && id !== null && id !== undefined ? { type, id: Number(id) } : null;
+  }
+  return null;
 }

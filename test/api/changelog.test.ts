@@ -135,6 +135,26 @@ describe.each(DIALECTS)('change logging on %s', (dialect) => {
     );
   });
 
+  it('records the parent of components as the related object, filterable', async () => {
+    const site = (await app.api.post('/api/dcim/sites/', { name: 'Rel Site', slug: 'rel-site' })).body;
+    const maker = (await app.api.post('/api/dcim/manufacturers/', { name: 'Rel Maker', slug: 'rel-maker' })).body;
+    const type = (
+      await app.api.post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'Rel Type', slug: 'rel-type' })
+    ).body;
+    const role = (await app.api.post('/api/dcim/device-roles/', { name: 'Rel Role', slug: 'rel-role' })).body;
+    const device = (
+      await app.api.post('/api/dcim/devices/', { name: 'rel-1', device_type: type.id, role: role.id, site: site.id })
+    ).body;
+    const iface = await app.api.post('/api/dcim/interfaces/', { device: device.id, name: 'eth0', type: '1000base-t' });
+    expect(iface.status, iface.text).toBe(201);
+    const page = await changesOf(`related_object_type=dcim.device&related_object_id=${device.id}`);
+    expect(page.count).toBe(1);
+    expect(page.results[0]).toMatchObject({ changed_object_type: 'dcim.interface', changed_object_id: iface.body.id });
+    expect(page.results[0]).not.toHaveProperty('related_object_type');
+    expect((await changesOf(`related_object_id=${device.id}&related_object_type=dcim.site`)).count).toBe(0);
+    expect((await app.api.get('/api/core/object-changes/?related_object_id=x')).status).toBe(400);
+  });
+
   it('filters by user, action, type, object, time and text', async () => {
     const site = (await app.api.post('/api/dcim/sites/', { name: 'Filter Site', slug: 'filter-site' })).body;
     const admin = (await app.api.get('/api/users/users/?username=admin')).body.results[0];
