@@ -4,7 +4,7 @@ import { now } from '../db/clock.js';
 import type { AuthUser } from '../domain/types.js';
 import { AuthenticationError } from '../http/errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import { decodeColumn } from '../rest/values.js';
+import { decodeRow } from '../rest/values.js';
 import { safeEqual, tokenDigest, V2_PREFIX } from './tokens.js';
 import { addressAllowed } from './networks.js';
 
@@ -135,7 +135,7 @@ async function verifyHeader(
     if (!row || !safeEqual(String(row.plaintext ?? ''), value)) throw new AuthenticationError('Invalid v1 token');
   }
 
-  const token = decode(tokenModel, row);
+  const token: Record<string, unknown> = { id: Number(row.id), ...decodeRow(tokenModel.spec.fields, row) };
   const allowed = (token.allowed_ips as string[] | null) ?? [];
   checkAllowedIps(allowed, clientIp);
   if (token.enabled === false) throw new AuthenticationError('Token disabled');
@@ -173,15 +173,9 @@ async function findToken(
     .first(['t.*', ...userColumns.map((c) => `u.${c} as ${USER_PREFIX}${c}`)])) as Record<string, unknown> | undefined;
 }
 
-function decode(model: ModelInfo, row: Record<string, unknown>): Record<string, unknown> {
-  const values: Record<string, unknown> = { id: Number(row.id) };
-  for (const field of model.spec.fields) if (field.column) values[field.name] = decodeColumn(field, row[field.column]);
-  return values;
-}
-
 /** The request's user from a row of the user model. */
 export function toAuthUser(model: ModelInfo, row: Record<string, unknown>): AuthUser {
-  const values = decode(model, row);
+  const values = decodeRow(model.spec.fields, row);
   return {
     id: Number(row.id),
     username: String(values.username),

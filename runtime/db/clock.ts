@@ -13,6 +13,11 @@ export function now(): string {
   return formatMicros(micros);
 }
 
+/** The stored timestamp of a moment given in milliseconds since the epoch. */
+export function timestampAt(ms: number): string {
+  return formatMicros(Math.floor(ms) * 1000);
+}
+
 function formatMicros(micros: number): string {
   const millis = Math.floor(micros / 1000);
   const iso = new Date(millis).toISOString(); // 2026-11-22T17:10:19.123Z

@@ -1,4 +1,4 @@
-import { normalizeTimestamp } from '../db/clock.js';
+import { timestampAt } from '../db/clock.js';
 import type { DomainEntry, FilterFunction } from './types.js';
 
 /** `DCIM | site Site A created by admin` (NetBox's display of a change record). */
@@ -17,7 +17,7 @@ function timeBound(op: '>=' | '<='): FilterFunction {
     for (const value of values) {
       const parsed = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
       if (Number.isNaN(parsed)) return 'Enter a valid date/time.';
-      bounds.push(normalizeTimestamp(new Date(parsed).toISOString()));
+      bounds.push(timestampAt(parsed));
     }
     void ctx;
     return (query) => {

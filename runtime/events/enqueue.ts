@@ -9,7 +9,7 @@ import { chunks, loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
 import { mergeChanges, snapshotsOf, type Snapshot } from '../rest/changelog.js';
 import { selectKeys } from '../rest/params.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import { decodeColumn } from '../rest/values.js';
+import { decodeRow } from '../rest/values.js';
 import type { Change } from '../rest/write.js';
 import type { Boss } from './boss.js';
 import { evaluateConditions } from './conditions.js';
@@ -80,16 +80,16 @@ export class EventQueue {
       field('enabled').column!,
       this.options.dialect === 'sqlite' ? 1 : true,
     )) as Row[];
-    const value = (row: Row, name: string): unknown => decodeColumn(field(name), row[field(name).column!]);
     return rows
-      .filter((row) => value(row, 'action_type') === 'webhook')
-      .map((row) => ({
-        id: Number(row.id),
-        objectTypes: (value(row, 'object_types') as string[] | null) ?? [],
-        eventTypes: (value(row, 'event_types') as string[] | null) ?? [],
-        conditions: value(row, 'conditions'),
-        webhook: value(row, 'action_object_id') === null ? null : Number(value(row, 'action_object_id')),
-        actionData: (value(row, 'action_data') as Record<string, unknown> | null) ?? null,
+      .map((row): Record<string, unknown> => ({ id: Number(row.id), ...decodeRow(model.spec.fields, row) }))
+      .filter((rule) => rule.action_type === 'webhook')
+      .map((rule) => ({
+        id: Number(rule.id),
+        objectTypes: (rule.object_types as string[] | null) ?? [],
+        eventTypes: (rule.event_types as string[] | null) ?? [],
+        conditions: rule.conditions,
+        webhook: rule.action_object_id === null ? null : Number(rule.action_object_id),
+        actionData: (rule.action_data as Record<string, unknown> | null) ?? null,
       }));
   }
 

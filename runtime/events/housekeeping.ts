@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context.js';
-import { normalizeTimestamp } from '../db/clock.js';
+import { timestampAt } from '../db/clock.js';
 import { TASK_STATES } from './tasks.js';
 
 /**
@@ -9,7 +9,7 @@ import { TASK_STATES } from './tasks.js';
 export async function housekeeping(app: AppContext): Promise<{ changes: number; tasks: number }> {
   const days = app.settings.CHANGELOG_RETENTION;
   if (days <= 0) return { changes: 0, tasks: 0 };
-  const cutoff = normalizeTimestamp(new Date(Date.now() - days * 86_400_000).toISOString());
+  const cutoff = timestampAt(Date.now() - days * 86_400_000);
   let changes = 0;
   let tasks = 0;
   const records = app.schema.withRole('change_record');

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
-import { normalizeTimestamp, now } from '../db/clock.js';
+import { now, timestampAt } from '../db/clock.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import { decodeColumn, encodeColumn } from '../rest/values.js';
+import { decodeRow, encodeRow } from '../rest/values.js';
 
 /** A task as the worker sees it (fields by name, decoded). */
 export interface Task {
@@ -51,19 +51,11 @@ export class TaskStore {
 
   /** Row values for new tasks, ready to insert. */
   encode(values: Record<string, unknown>): Row {
-    return Object.fromEntries(
-      Object.entries(values).map(([name, value]) => [
-        this.column(name),
-        encodeColumn(this.model.fields.get(name)!, value, this.dialect),
-      ]),
-    );
+    return encodeRow(this.model.fields, values, this.dialect);
   }
 
   decode(row: Row): Task {
-    const values: Record<string, unknown> = { id: Number(row.id) };
-    for (const field of this.model.spec.fields)
-      if (field.column) values[field.name] = decodeColumn(field, row[field.column]);
-    return values as unknown as Task;
+    return { id: Number(row.id), ...decodeRow(this.model.spec.fields, row) } as unknown as Task;
   }
 
   /**
@@ -114,7 +106,7 @@ export class TaskStore {
   async reclaimStale(): Promise<number> {
     return this.q(this.model.table)
       .where(this.column('state'), TASK_STATES.running)
-      .where(this.column('started_at'), '<', stamp(Date.now() - this.staleAfterMs))
+      .where(this.column('started_at'), '<', timestampAt(Date.now() - this.staleAfterMs))
       .update({ [this.column('state')]: TASK_STATES.queued, [this.column('next_attempt_at')]: null });
   }
 
@@ -147,7 +139,7 @@ export class TaskStore {
       .where('id', task.id)
       .update({
         [this.column('state')]: retryInMs === null ? TASK_STATES.failed : TASK_STATES.queued,
-        [this.column('next_attempt_at')]: retryInMs === null ? null : stamp(Date.now() + retryInMs),
+        [this.column('next_attempt_at')]: retryInMs === null ? null : timestampAt(Date.now() + retryInMs),
         [this.column('finished_at')]: retryInMs === null ? now() : null,
         [this.column('response_status')]: status,
         [this.column('target')]: target.slice(0, 500),
@@ -184,9 +176,4 @@ export class TaskStore {
     }
     return result;
   }
-}
-
-/** A stored timestamp for a moment in milliseconds. */
-function stamp(ms: number): string {
-  return normalizeTimestamp(new Date(ms).toISOString());
 }

@@ -5,7 +5,7 @@ import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import { now } from '../db/clock.js';
 import type { Schema } from '../rest/schema.js';
-import { decodeColumn, encodeColumn } from '../rest/values.js';
+import { decodeRow, encodeRow } from '../rest/values.js';
 import type { Boss } from './boss.js';
 import { sendWebhook } from './deliver.js';
 import { buildWebhookRequest, WebhookBuildError, type WebhookDefinition } from './templates.js';
@@ -161,10 +161,8 @@ export class Worker {
     if (!model) return null;
     const row = (await this.options.q(model.table).where('id', id).first()) as Row | undefined;
     if (!row) return null;
-    const value = (name: string): unknown => {
-      const field = model.fields.get(name);
-      return field?.column ? decodeColumn(field, row[field.column]) : undefined;
-    };
+    const values = decodeRow(model.spec.fields, row);
+    const value = (name: string): unknown => values[name];
     return {
       definition: {
         payload_url: String(value('payload_url') ?? ''),
@@ -197,16 +195,7 @@ export class Worker {
       started: now(),
       last_heartbeat: now(),
     };
-    await this.options
-      .q(model.table)
-      .insert(
-        Object.fromEntries(
-          Object.entries(values).map(([name, value]) => [
-            column(name),
-            encodeColumn(model.fields.get(name)!, value, this.options.dialect),
-          ]),
-        ),
-      );
+    await this.options.q(model.table).insert(encodeRow(model.fields, values, this.options.dialect));
   }
 
   private async forget(): Promise<void> {

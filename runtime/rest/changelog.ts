@@ -7,7 +7,7 @@ import type { ManyToManyField } from '../spec.js';
 import { displayOf } from './delete.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
-import { decodeColumn, decodeJson, encodeColumn } from './values.js';
+import { decodeColumn, decodeJson, encodeRow } from './values.js';
 import type { Change } from './write.js';
 
 type Row = Record<string, unknown>;
@@ -120,11 +120,6 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
 
     const time = now();
     const { user } = request.principal;
-    const field = (name: string) => records.fields.get(name)!;
-    const encoded = (name: string, value: unknown): [string, unknown] => [
-      field(name).column!,
-      encodeColumn(field(name), value, options.dialect),
-    ];
     const rows: Row[] = [];
     for (const change of merged) {
       const post = change.action === 'delete' ? null : after.get(`${change.model.label}:${change.id}`);
@@ -140,25 +135,26 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       const repr = post?.repr ?? (change.before ? displayOf(options.domain, change.model, change.before) : '');
       const related = relatedObject(change.model, post?.row ?? change.before);
       rows.push(
-        Object.fromEntries([
-          encoded('time', time),
-          encoded('user', user?.id ?? null),
-          encoded('user_name', user?.username ?? ''),
-          encoded('request_id', request.requestId),
-          encoded('action', change.action),
-          encoded('changed_object_type', change.model.label),
-          encoded('changed_object_id', change.id),
-          encoded('related_object_type', related?.type ?? null),
-          encoded('related_object_id', related?.id ?? null),
-          encoded(
-            'object_type_name',
-            `${options.appNames.get(change.model.spec.app) ?? change.model.spec.app} | ${change.model.spec.verboseName}`,
-          ),
-          encoded('object_repr', repr.slice(0, 200)),
-          encoded('message', change.message.slice(0, 200)),
-          encoded('prechange_data', pre),
-          encoded('postchange_data', post?.snapshot ?? null),
-        ]),
+        encodeRow(
+          records.fields,
+          {
+            time,
+            user: user?.id ?? null,
+            user_name: user?.username ?? '',
+            request_id: request.requestId,
+            action: change.action,
+            changed_object_type: change.model.label,
+            changed_object_id: change.id,
+            related_object_type: related?.type ?? null,
+            related_object_id: related?.id ?? null,
+            object_type_name: `${options.appNames.get(change.model.spec.app) ?? change.model.spec.app} | ${change.model.spec.verboseName}`,
+            object_repr: repr.slice(0, 200),
+            message: change.message.slice(0, 200),
+            prechange_data: pre,
+            postchange_data: post?.snapshot ?? null,
+          },
+          options.dialect,
+        ),
       );
     }
     const width = Math.max(1, Object.keys(rows[0] ?? {}).length);

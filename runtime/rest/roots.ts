@@ -4,7 +4,7 @@ import type { Request, Response, Router } from 'express';
 import { stringify as toYaml } from 'yaml';
 import type { AppContext } from '../app-context.js';
 import { principalOf } from '../app-context.js';
-import { normalizeTimestamp } from '../db/clock.js';
+import { timestampAt } from '../db/clock.js';
 import { stateOf } from '../http/middleware.js';
 import { sendJson } from '../http/respond.js';
 import { MethodNotAllowedError } from '../http/errors.js';
@@ -116,7 +116,7 @@ async function backgroundStatus(
   const workers = app.schema.withRole('worker');
   const tasks = app.events.tasks(app.db.knex, 0);
   const column = (name: string): string => workers!.fields.get(name)!.column!;
-  const since = normalizeTimestamp(new Date(Date.now() - 30_000).toISOString());
+  const since = timestampAt(Date.now() - 30_000);
   const rows = workers
     ? ((await app.db
         .knex(workers.table)

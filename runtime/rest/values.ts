@@ -24,6 +24,28 @@ export function decodeColumn(field: FieldSpec, raw: unknown): unknown {
   }
 }
 
+/** A stored row's field values by name (FKs as ids; the id itself is not a field). */
+export function decodeRow(fields: readonly FieldSpec[], row: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) if (field.column) values[field.name] = decodeColumn(field, row[field.column]);
+  return values;
+}
+
+/** Values by field name as a row to write: column → encoded value. */
+export function encodeRow(
+  fields: ReadonlyMap<string, FieldSpec>,
+  values: Record<string, unknown>,
+  dialect: 'sqlite' | 'postgres',
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(values).map(([name, value]) => {
+      const field = fields.get(name);
+      if (!field?.column) throw new Error(`no stored field '${name}'`);
+      return [field.column, encodeColumn(field, value, dialect)];
+    }),
+  );
+}
+
 /** Decodes a JSON column (custom field data and the like). */
 export function decodeJson(raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;

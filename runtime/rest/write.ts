@@ -12,7 +12,7 @@ import type { ModelInfo, Schema } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
 import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
-import { decodeColumn, decodeJson, encodeColumn } from './values.js';
+import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
 import { hashPassword } from '../auth/passwords.js';
 import { parseIp } from './ip.js';
@@ -82,13 +82,6 @@ export interface PreparedItem {
 export interface WriteResult {
   ids: number[];
   transient: Map<number, Record<string, unknown>>;
-}
-
-/** Field values of a stored row (FKs as ids). */
-export function decodeRow(model: ModelInfo, row: Row): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const field of model.spec.fields) if (field.column) values[field.name] = decodeColumn(field, row[field.column]);
-  return values;
 }
 
 /** Validates and creates objects (all or none). Bulk errors come back aligned with the input. */
@@ -302,7 +295,7 @@ async function prepareItems(
   for (const [index, { input, existingRow }] of raw.entries()) {
     const errors = new FieldErrors();
     const object = objects[index];
-    const existing = existingRow ? decodeRow(model, existingRow) : null;
+    const existing = existingRow ? decodeRow(model.spec.fields, existingRow) : null;
     const item: PreparedItem = {
       input: object ?? {},
       id: existingRow ? Number(existingRow.id) : null,
