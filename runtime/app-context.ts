@@ -12,6 +12,7 @@ import type { Boss } from './events/boss.js';
 import type { EventQueue } from './events/enqueue.js';
 import type { Worker } from './events/worker.js';
 import type { CustomFields } from './rest/custom-fields.js';
+import type { ReadContext } from './rest/fetch.js';
 import type { Schema } from './rest/schema.js';
 import type { Change } from './rest/write.js';
 import type { RequestState } from './http/middleware.js';
@@ -64,3 +65,15 @@ export function principalOf(res: Response): Principal {
 }
 
 export type { RequestState };
+
+/** How a request renders objects: the app's models and settings, with the request's absolute URL roots. */
+export function readContextFor(app: AppContext, res: Response): ReadContext {
+  const state = res.locals.state as RequestState;
+  return {
+    schema: app.schema,
+    dialect: app.db.dialect,
+    settings: app.settings,
+    customFields: app.customFields,
+    render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
+  };
+}

@@ -1,7 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../app-context.js';
-import { principalOf } from '../app-context.js';
-import { stateOf } from '../http/middleware.js';
+import { principalOf, readContextFor } from '../app-context.js';
 import { sendJson } from '../http/respond.js';
 import { AuthenticationError, MethodNotAllowedError, ValidationError } from '../http/errors.js';
 import { loadObjectsByIds } from '../rest/fetch.js';
@@ -32,19 +31,9 @@ export function mountAccount(router: Router, app: AppContext): void {
     .route('/authentication-check/')
     .get(async (_req, res) => {
       const id = currentUser(res);
-      const state = stateOf(res);
-      const [user] = await loadObjectsByIds(
-        app.db.knex,
-        {
-          schema: app.schema,
-          dialect: app.db.dialect,
-          settings: app.settings,
-          render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
-        },
-        userModel,
-        userModel.spec.output,
-        [id],
-      );
+      const [user] = await loadObjectsByIds(app.db.knex, readContextFor(app, res), userModel, userModel.spec.output, [
+        id,
+      ]);
       sendJson(res, 200, user);
     })
     .all(refuse);

@@ -1,3 +1,4 @@
+import { readContextFor } from '../app-context.js';
 import type { Router } from 'express';
 import type { AppContext } from '../app-context.js';
 import { stateOf } from '../http/middleware.js';
@@ -49,12 +50,7 @@ export function mountProvision(router: Router, app: AppContext): void {
         { requestId: state.requestId, method: 'POST', path: req.originalUrl.split('?')[0]!, principal },
         async (ctx) => {
           const result = await createObjects(ctx, tokenModel, [{ ...tokenFields, user: user.id }], false);
-          const render = {
-            schema: app.schema,
-            dialect: app.db.dialect,
-            settings: app.settings,
-            render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
-          };
+          const render = readContextFor(app, res);
           const [created] = await loadObjectsByIds(
             ctx.q,
             render,

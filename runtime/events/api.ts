@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { AppContext } from '../app-context.js';
-import { principalOf } from '../app-context.js';
+import { principalOf, readContextFor } from '../app-context.js';
 import { MethodNotAllowedError, NotFoundError, ValidationError } from '../http/errors.js';
 import { stateOf } from '../http/middleware.js';
 import { sendJson } from '../http/respond.js';
@@ -20,12 +20,7 @@ export function mountTaskActions(router: Router, app: AppContext): void {
     const state = stateOf(res);
     const objects = await loadObjectsByIds(
       app.db.knex,
-      {
-        schema: app.schema,
-        dialect: app.db.dialect,
-        settings: app.settings,
-        render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
-      },
+      readContextFor(app, res),
       model,
       selectKeys(model, state.params),
       ids,

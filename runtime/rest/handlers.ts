@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import type { AppContext, WriteRequest } from '../app-context.js';
-import { principalOf } from '../app-context.js';
+import { principalOf, readContextFor } from '../app-context.js';
 import type { Action, Restriction } from '../auth/permissions.js';
 import { isoformatTimestamp } from '../db/clock.js';
 import {
@@ -15,7 +15,7 @@ import { stateOf, type RequestState } from '../http/middleware.js';
 import { sendJson } from '../http/respond.js';
 import type { ModelHandlers } from '../spec.js';
 import { deleteObjects } from './delete.js';
-import { baseQuery, loadObjects, loadObjectsByIds, type ReadContext } from './fetch.js';
+import { baseQuery, loadObjects, loadObjectsByIds } from './fetch.js';
 import { applyFilters } from './filters.js';
 import { describeEndpoint } from './options.js';
 import { applyOrdering, parsePagination, selectKeys } from './params.js';
@@ -30,14 +30,6 @@ type Row = Record<string, unknown>;
 /** The handlers of one model's endpoint: the generic REST algorithms, parameterised by the model. */
 export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHandlers {
   const { schema, db, settings } = app;
-
-  const readContext = (state: RequestState): ReadContext => ({
-    schema,
-    dialect: db.dialect,
-    settings,
-    customFields: app.customFields,
-    render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
-  });
 
   const present = (objects: Row[], transient?: Map<number, Record<string, unknown>>): Row[] => {
     const hook = model.spec.hooks.present;
@@ -117,7 +109,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     ids: readonly number[],
     transient?: Map<number, Row>,
   ): Promise<Row[]> => {
-    const ctx = readContext(stateOf(res));
+    const ctx = readContextFor(app, res);
     return present(await loadObjectsByIds(q, ctx, model, selectKeys(model, stateOf(res).params), ids), transient);
   };
 
@@ -151,7 +143,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         rows.where('t0.id', '>=', pagination.start).orderBy('t0.id', 'asc');
         if (pagination.limit !== null) rows.limit(pagination.limit);
       }
-      const results = present(await loadObjects(q, readContext(state), model, keys, rows));
+      const results = present(await loadObjects(q, readContextFor(app, res), model, keys, rows));
       const { next, previous } = pageLinks(state, pagination, count, results);
       if (keys !== requested) for (const object of results) delete object.id;
       res.setHeader('Allow', allowHeader(model, 'list'));
@@ -164,7 +156,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const q = db.knex;
       const state = stateOf(res);
       const query = restrict(res, baseQuery(q, model).where('t0.id', id), restriction);
-      const [object] = present(await loadObjects(q, readContext(state), model, selectKeys(model, state.params), query));
+      const [object] = present(
+        await loadObjects(q, readContextFor(app, res), model, selectKeys(model, state.params), query),
+      );
       if (!object) throw notFound();
       const etag = await etagOf(q, id);
       res.setHeader('Allow', allowHeader(model, 'detail'));
@@ -231,7 +225,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         const query = baseQuery(ctx.q, model).whereIn('t0.id', result.ids);
         applyOrdering(schema, model, new URLSearchParams(), query);
         return present(
-          await loadObjects(ctx.q, readContext(state), model, selectKeys(model, state.params), query),
+          await loadObjects(ctx.q, readContextFor(app, res), model, selectKeys(model, state.params), query),
           result.transient,
         );
       });

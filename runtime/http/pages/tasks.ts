@@ -1,3 +1,4 @@
+import { readContextFor } from '../../app-context.js';
 import express, { type Router } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../app-context.js';
@@ -65,18 +66,7 @@ export function mountTaskPages(router: Router, app: AppContext): void {
     const rows = query.clone();
     applyOrdering(app.schema, model, params, rows);
     rows.limit(limit).offset(offset);
-    const objects = await loadObjects(
-      q,
-      {
-        schema: app.schema,
-        dialect: app.db.dialect,
-        settings: app.settings,
-        render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
-      },
-      model,
-      model.spec.output,
-      rows,
-    );
+    const objects = await loadObjects(q, readContextFor(app, res), model, model.spec.output, rows);
 
     const mayRequeue = app.permissions.allows(session.principal, model, 'change');
     const link = (changes: Record<string, string | null>): string => {

@@ -1,3 +1,4 @@
+import { readContextFor } from '../../app-context.js';
 import express, { type Request, type Response, type Router } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../app-context.js';
@@ -10,7 +11,6 @@ import { applyOrdering } from '../../rest/params.js';
 import type { ModelInfo } from '../../rest/schema.js';
 import { createObjects } from '../../rest/write.js';
 import { NotFoundError, PermissionDeniedError, ValidationError } from '../errors.js';
-import { stateOf } from '../middleware.js';
 import { csrfField, escapeHtml, formatTime, TOKENS_PAGE } from './layout.js';
 import { openSession, sendPage, type PageSession } from './session.js';
 
@@ -53,16 +53,7 @@ export function mountTokenPages(router: Router, app: AppContext): void {
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   const keys = LIST_KEYS.filter((k) => model.outputKeys.has(k));
 
-  const readContext = (res: Response): ReadContext => {
-    const state = stateOf(res);
-    return {
-      schema: app.schema,
-      dialect: app.db.dialect,
-      settings: app.settings,
-      customFields: app.customFields,
-      render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
-    };
-  };
+  const readContext = (res: Response): ReadContext => readContextFor(app, res);
 
   /** Only the user's own tokens, and only those the user's permissions show. */
   const ownTokens = (q: Knex, session: PageSession, restriction: Restriction): Knex.QueryBuilder => {
