@@ -1,12 +1,35 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects: `unit` (no database, no server: generator and runtime units, seconds) and `api` (the service
+ * over HTTP on SQLite and PostgreSQL). `npm test` runs both; `npm run test:unit` the first. Files run in
+ * parallel, one per worker process; see test/README.md.
+ */
+const unit = [
+  'test/unit/**/*.test.ts',
+  'test/generator/{validate,migrations,openapi}.test.ts',
+  'test/runtime/{conditions,ip,webhook-templates,no-model-names}.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
+    maxWorkers: Math.max(2, os.availableParallelism()),
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: unit } },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['test/**/*.test.ts'],
+          exclude: unit,
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

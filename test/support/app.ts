@@ -17,20 +17,33 @@ import type { Registry } from '../../runtime/spec.js';
 import { ApiClient } from './client.js';
 import { responseValidator } from './openapi.js';
 
-/** The databases every API suite runs on. */
-export const DIALECTS: Dialect[] = inject('pgUrl') ? ['sqlite', 'postgres'] : ['sqlite'];
+/**
+ * The databases every API suite runs on: SQLite, and PostgreSQL when the run found a server;
+ * `TEST_DIALECTS=sqlite` (or `postgres`) narrows that while working.
+ */
+export const DIALECTS: Dialect[] = (inject('pgUrl') ? (['sqlite', 'postgres'] as const) : (['sqlite'] as const)).filter(
+  (dialect) => !process.env.TEST_DIALECTS || process.env.TEST_DIALECTS.split(',').includes(dialect),
+);
 
 /** A pepper for tests (≥ 50 characters). */
 let sharedAdmins = 0;
 
 export const TEST_PEPPER = 'test-pepper-0123456789-0123456789-0123456789-0123456789';
 
-/** A fresh, empty database of the dialect; `drop` removes it. */
-export async function createTestDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database of the dialect; `drop` removes it. `migrated`: a copy of the run's migrated template
+ * (test/support/global-setup.ts) holding the generated registry's schema; otherwise empty.
+ */
+export async function createTestDatabase(
+  dialect: Dialect,
+  { migrated = false }: { migrated?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+    const file = path.join(dir, 'db.sqlite3');
+    if (migrated) fs.copyFileSync(inject('sqliteTemplate'), file);
     return {
-      url: `sqlite:${path.join(dir, 'db.sqlite3')}`,
+      url: `sqlite:${file}`,
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
@@ -38,8 +51,21 @@ export async function createTestDatabase(dialect: Dialect): Promise<{ url: strin
   const name = `svc_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    const statement = migrated ? `CREATE DATABASE ${name} TEMPLATE ${inject('pgTemplate')}` : `CREATE DATABASE ${name}`;
+    for (let attempt = 1; ; attempt += 1) {
+      // 55006: another worker's copy of the template is still being set up.
+      const failed = await admin.query(statement).then(
+        () => null,
+        (error: { code?: string }) => error,
+      );
+      if (!failed) break;
+      if (failed.code !== '55006' || attempt === 20) throw failed as Error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(server);
   url.pathname = `/${name}`;
   return {
@@ -60,7 +86,10 @@ export interface TestApp {
   baseUrl: string;
   /** Authorization header value of the superuser `admin`. */
   adminAuth: string;
-  /** A client authenticated as the superuser; every JSON response is checked against the OpenAPI document. */
+  /**
+   * A client authenticated as the superuser, in-process (`api.overSockets()` for real sockets); every JSON
+   * response is checked against the OpenAPI document.
+   */
   api: ApiClient;
   /** A client without credentials. */
   anonymous: ApiClient;
@@ -83,7 +112,7 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
   const registry = options.registry ?? defaultRegistry;
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => undefined }
-    : await createTestDatabase(dialect);
+    : await createTestDatabase(dialect, { migrated: registry === defaultRegistry });
   const media = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
   const settings = loadSettings(
     { DATABASE_URL: database.url },
@@ -99,8 +128,10 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
     email: '',
     token: true,
   });
+  // One application serves both the in-process clients and a real socket (pynetbox, browsers, raw fetch).
+  const handler = createApp(context);
   const server: Server = await new Promise((resolve) => {
-    const s = createApp(context).listen(0, '127.0.0.1', () => resolve(s));
+    const s = handler.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const validator = options.skipValidation ? null : responseValidator(registry.openapi);
@@ -110,8 +141,8 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
     db,
     baseUrl,
     adminAuth: header!,
-    api: new ApiClient(baseUrl, header, validator),
-    anonymous: new ApiClient(baseUrl, null, validator),
+    api: new ApiClient(baseUrl, header, validator, handler),
+    anonymous: new ApiClient(baseUrl, null, validator, handler),
     databaseUrl: database.url,
     close: async ({ keepDatabase = false } = {}) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

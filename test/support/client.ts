@@ -1,3 +1,5 @@
+import type { RequestListener } from 'node:http';
+import { inject } from './inject.js';
 import type { ResponseValidator } from './openapi.js';
 
 export interface ApiResponse {
@@ -18,19 +20,28 @@ export interface RequestOptions {
 }
 
 /**
- * A small HTTP client over real sockets (fetch). Every JSON response of an `/api/` URL is validated against
- * the OpenAPI document, so that a test fails when the service answers something it does not document.
+ * A small HTTP client. Requests for the service's own URLs run in-process through the application's request
+ * listener when one is given (no socket, no HTTP parser: a socket proves nothing for most tests), else over
+ * real sockets with fetch. Every JSON response of an `/api/` URL is validated against the OpenAPI document,
+ * so that a test fails when the service answers something it does not document.
  */
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
     readonly auth: string | null,
     private readonly validator: ResponseValidator | null,
+    /** The application, for in-process requests; null: every request goes over a socket. */
+    private readonly listener: RequestListener | null = null,
   ) {}
 
   /** The same client with other credentials (null: anonymous). */
   as(auth: string | null): ApiClient {
-    return new ApiClient(this.baseUrl, auth, this.validator);
+    return new ApiClient(this.baseUrl, auth, this.validator, this.listener);
+  }
+
+  /** The same client over real sockets. */
+  overSockets(): ApiClient {
+    return new ApiClient(this.baseUrl, this.auth, this.validator, null);
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
@@ -44,13 +55,78 @@ export class ApiClient {
       headers['Content-Type'] ??= 'application/json';
     }
     const url = path.startsWith('http') ? path : `${this.baseUrl}${path}`;
-    const response = await fetch(url, { method, headers, body, redirect: options.follow ? 'follow' : 'manual' });
-    const text = await response.text();
+    const {
+      status,
+      headers: responseHeaders,
+      text,
+      finalUrl,
+    } = this.listener && url.startsWith(this.baseUrl)
+      ? await this.injected(method, url, headers, body, options.follow ?? false)
+      : await this.fetched(method, url, headers, body, options.follow ?? false);
     let parsed: unknown;
-    if (text && (response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
-    const result: ApiResponse = { status: response.status, headers: response.headers, body: parsed, text };
-    this.validator?.check(method, new URL(response.url || url).pathname, result);
+    if (text && (responseHeaders.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    const result: ApiResponse = { status, headers: responseHeaders, body: parsed, text };
+    this.validator?.check(method, new URL(finalUrl).pathname, result);
     return result;
+  }
+
+  private async fetched(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | FormData | undefined,
+    follow: boolean,
+  ): Promise<{ status: number; headers: Headers; text: string; finalUrl: string }> {
+    const response = await fetch(url, { method, headers, body, redirect: follow ? 'follow' : 'manual' });
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      finalUrl: response.url || url,
+    };
+  }
+
+  private async injected(
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body: string | FormData | undefined,
+    follow: boolean,
+  ): Promise<{ status: number; headers: Headers; text: string; finalUrl: string }> {
+    let bytes: Buffer | undefined;
+    if (body instanceof FormData) {
+      // The multipart encoding (and its boundary) exactly as fetch would send it.
+      const encoded = new Request(url, { method, body });
+      headers['Content-Type'] = encoded.headers.get('content-type')!;
+      bytes = Buffer.from(await encoded.arrayBuffer());
+    } else if (body !== undefined) {
+      bytes = Buffer.from(body, 'utf8');
+    }
+    const target = new URL(url);
+    for (let redirects = 0; ; redirects += 1) {
+      const response = await inject(this.listener!, {
+        method,
+        url: `${target.pathname}${target.search}`,
+        headers: { Host: target.host, ...headers },
+        body: bytes,
+      });
+      const location = response.headers.get('location');
+      if (follow && location && response.status >= 300 && response.status < 400 && redirects < 10) {
+        const next = new URL(location, target);
+        target.href = next.href;
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+          method = 'GET';
+          bytes = undefined;
+        }
+        continue;
+      }
+      return {
+        status: response.status,
+        headers: response.headers,
+        text: response.body.toString('utf8'),
+        finalUrl: target.href,
+      };
+    }
   }
 
   get(path: string, options?: RequestOptions): Promise<ApiResponse> {

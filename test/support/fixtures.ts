@@ -81,8 +81,19 @@ export class Fixtures {
   ): Promise<Record<string, unknown>[]> {
     const model = this.schema.model(label);
     const shared: Record<string, unknown> = {};
-    // Dependencies are shared unless a uniqueness rule involves them (each circuit has one A side).
-    const inUnique = (name: string): boolean => model.spec.uniques.some((u) => u.fields.includes(name));
+    // Dependencies are shared unless a uniqueness rule involves them and nothing else in the rule differs from
+    // one fixture to the next (each circuit has one A side; each interface of a device has its own name).
+    const variesPerFixture = (name: string): boolean => {
+      const field = model.fields.get(name);
+      return (
+        field?.kind === 'string' ||
+        field?.kind === 'ip_network' ||
+        field?.kind === 'ip_interface' ||
+        (field?.kind === 'integer' && field.unique)
+      );
+    };
+    const inUnique = (name: string): boolean =>
+      model.spec.uniques.some((u) => u.fields.includes(name) && !u.fields.some((other) => variesPerFixture(other)));
     for (const field of model.writable) {
       if (field.kind === 'fk' && field.required && !(field.name in overrides) && !inUnique(field.name))
         shared[field.name] = (await this.create(field.target)).id;
