@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { models } from '../support/models.js';
+import { createDomainFunctions } from '../../../runtime/domain/index.js';
+import type { DomainEntry } from '../../../runtime/domain/types.js';
+
+/** The named domain functions: each name YAML uses is a function of the kind its place needs. */
+
+describe('domain functions', () => {
+  const uses: [string, string, DomainEntry['kind']][] = [];
+  for (const model of Object.values(models)) {
+    for (const name of model.validators) uses.push([model.label, name, 'validator']);
+    if (model.hooks.prepare) uses.push([model.label, model.hooks.prepare, 'prepare']);
+    if (model.hooks.present) uses.push([model.label, model.hooks.present, 'present']);
+    if (model.display.kind === 'function') uses.push([model.label, model.display.function, 'display']);
+    for (const field of model.fields)
+      if (field.kind === 'computed') uses.push([model.label, field.function, 'compute']);
+    for (const filter of model.filters)
+      if (filter.kind === 'function') uses.push([model.label, filter.function, 'filter']);
+    for (const name of model.searchAlso) uses.push([model.label, name, 'filter']);
+  }
+
+  it.each(uses)('%s uses %s as a %s function', (_label, name, kind) => {
+    const domain = createDomainFunctions();
+    expect(() => domain.check(name, kind)).not.toThrow();
+  });
+
+  it('refuse a name of another kind or an unknown name', () => {
+    const domain = createDomainFunctions();
+    expect(() => domain.check('dcim.displayDevice', 'validator')).toThrow(
+      'domain function dcim.displayDevice is not a validator function',
+    );
+    expect(() => domain.validator('dcim.nope')).toThrow('domain function dcim.nope is not a validator function');
+    expect(domain.display('ipam.displayAsn', { asn: 1 })).toBe('AS1');
+  });
+});
