@@ -2,13 +2,14 @@ import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `unit` (no database, no server: generator and runtime units, seconds) and `api` (the service
- * over HTTP on SQLite and PostgreSQL). `npm test` runs both; `npm run test:unit` the first. Files run in
- * parallel, one per worker process; see test/README.md.
+ * Two projects: `unit` (no database, no server: generator stages and fixture snapshots, domain rules and other
+ * runtime units; seconds) and `api` (the service over HTTP on SQLite and PostgreSQL, and the whole-repository
+ * generator checks: drift, migrations, the OpenAPI document). `npm test` runs both; `npm run test:unit` the
+ * first. Files run in parallel, one per worker process; see test/README.md.
  */
 const unit = [
   'test/unit/**/*.test.ts',
-  'test/generator/{validate,migrations,openapi}.test.ts',
+  'test/generator/validate.test.ts',
   'test/runtime/{conditions,ip,webhook-templates,no-model-names}.test.ts',
 ];
 

@@ -5,6 +5,7 @@ import type { DomainFunctionName } from '../runtime/domain/index.js';
 import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
 import migration2 from './migrations/0002_extras_eventrule_create_table_and_more.json' with { type: 'json' };
+import migration3 from './migrations/0003_users_user_add_column_session_generation.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -335,6 +336,6 @@ export const registry: Registry = {
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
-  migrations: [migration1 as Migration, migration2 as Migration],
+  migrations: [migration1 as Migration, migration2 as Migration, migration3 as Migration],
   openapi,
 };

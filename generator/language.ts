@@ -62,6 +62,8 @@ export interface FieldDef {
   filter_by?: string | null;
   items?: 'string' | 'integer' | 'ip_network';
   max_items?: number;
+  allow_empty?: boolean;
+  visible_only?: boolean;
   tree?: boolean;
   feature?: 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
   by?: string;

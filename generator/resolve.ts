@@ -337,17 +337,24 @@ function resolveField(
       checkOnly(['max_length']);
       return { ...base, kind: 'password', required, maxLength: def.max_length ?? 128 };
     case 'list':
-      checkOnly(['items', 'max_items']);
+      checkOnly(['items', 'max_items', 'allow_empty']);
       return {
         ...base,
         kind: 'list',
         required,
         items: def.items ?? 'string',
         ...(def.max_items !== undefined ? { maxItems: def.max_items } : {}),
+        ...(def.allow_empty === false ? { allowEmpty: false as const } : {}),
       };
     case 'object_types':
-      checkOnly(['feature']);
-      return { ...base, kind: 'object_types', required, ...(def.feature ? { feature: def.feature } : {}) };
+      checkOnly(['feature', 'allow_empty']);
+      return {
+        ...base,
+        kind: 'object_types',
+        required,
+        ...(def.feature ? { feature: def.feature } : {}),
+        ...(def.allow_empty === false ? { allowEmpty: false as const } : {}),
+      };
     case 'choice': {
       checkOnly(['choices', 'raw', 'blank']);
       const setName = def.choices ?? '';
@@ -419,7 +426,7 @@ function resolveField(
       checkOnly(['types', 'feature']);
       return { ...base, kind: 'content_type', required, targets: targetsOf('types', true) };
     case 'generic_fk': {
-      checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete']);
+      checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete', 'visible_only']);
       const onDelete = def.on_delete ?? 'cascade';
       return {
         ...base,
@@ -429,6 +436,7 @@ function resolveField(
         idField: def.id_field ?? `${name}_id`,
         targets: targetsOf('types'),
         onDelete,
+        ...(def.visible_only ? { visibleOnly: true as const } : {}),
       };
     }
     case 'ip_network':

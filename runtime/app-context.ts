@@ -69,11 +69,17 @@ export type { RequestState };
 /** How a request renders objects: the app's models and settings, with the request's absolute URL roots. */
 export function readContextFor(app: AppContext, res: Response): ReadContext {
   const state = res.locals.state as RequestState;
+  const principal = principalOf(res);
   return {
     schema: app.schema,
     dialect: app.db.dialect,
     settings: app.settings,
     customFields: app.customFields,
     render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
+    viewable: (model) => {
+      if (!app.permissions.allows(principal, model, 'view')) return (query) => void query.whereRaw('1 = 0');
+      const restriction = app.permissions.require(principal, model, 'view');
+      return restriction.all ? null : (query) => app.permissions.apply(query, model, restriction, principal);
+    },
   };
 }

@@ -141,7 +141,7 @@ export function createApp(app: AppContext): Express {
   const basePath = app.settings.BASE_PATH;
 
   const router = express.Router({ strict: true, caseSensitive: true });
-  router.use(requestState(app.apiVersion, basePath, app.schema));
+  router.use(requestState(app.apiVersion, basePath, app.schema, app.settings.ALLOWED_HOSTS));
   router.use(trailingSlash);
   mountSessionPages(router, {
     q: app.db.knex,

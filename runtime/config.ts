@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 
@@ -59,6 +60,12 @@ export interface Settings {
   WEBHOOK_TIMEOUT: number;
   /** Follow HTTP redirects of webhook receivers (otherwise a redirect is a failure). */
   WEBHOOK_FOLLOW_REDIRECTS: boolean;
+  /** Networks (CIDR) webhooks may never connect to, whatever their URL's name resolves to. */
+  WEBHOOK_DENIED_NETWORKS: string[];
+  /** Folders a webhook's `ca_file_path` may point into; empty: CA files are refused. */
+  WEBHOOK_CA_FILE_DIRS: string[];
+  /** Host names the service answers to (Django's patterns: `*`, `.example.com`, `api.example.com`). */
+  ALLOWED_HOSTS: string[];
   /** `serve` also runs a worker in its own process (default: on with SQLite, off with PostgreSQL). */
   EMBEDDED_WORKER: boolean;
   /** Deliveries a worker makes at the same time. */
@@ -182,6 +189,25 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     check: (v: number) => (v >= 1 && v <= 600 ? null : 'must be between 1 and 600'),
   },
   WEBHOOK_FOLLOW_REDIRECTS: { kind: 'boolean', default: () => false },
+  WEBHOOK_DENIED_NETWORKS: {
+    kind: 'string-list',
+    // Link-local (cloud metadata services), "this network", and the IPv6 metadata addresses of EC2 and Alibaba.
+    default: () => ['0.0.0.0/8', '169.254.0.0/16', '100.100.100.200/32', '::/128', 'fe80::/10', 'fd00:ec2::254/128'],
+    check: (v: string[]) => (v.every(isNetwork) ? null : "items must be networks such as '169.254.0.0/16'"),
+  },
+  WEBHOOK_CA_FILE_DIRS: {
+    kind: 'string-list',
+    default: () => [],
+    check: (v: string[]) => (v.every((dir) => path.isAbsolute(dir)) ? null : 'items must be absolute folder paths'),
+  },
+  ALLOWED_HOSTS: {
+    kind: 'string-list',
+    default: () => ['*'],
+    check: (v: string[]) =>
+      v.length > 0 && v.every((h) => h === '*' || /^\.?[A-Za-z0-9.-]+$|^\[[0-9A-Fa-f:.]+\]$/.test(h))
+        ? null
+        : "must list host names such as 'netbox.example.com', '.example.com' or '*'",
+  },
   EMBEDDED_WORKER: {
     kind: 'boolean',
     default: (env) => !env.DATABASE_URL || env.DATABASE_URL.startsWith('sqlite:'),
@@ -202,6 +228,14 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     check: (v: number) => (v >= 0 ? null : 'must be 0 or more'),
   },
 };
+
+function isNetwork(text: string): boolean {
+  const [base = '', mask, extra] = text.split('/');
+  const family = isIP(base);
+  if (family === 0 || extra !== undefined) return false;
+  if (mask === undefined) return true;
+  return /^\d+$/.test(mask) && Number(mask) <= (family === 4 ? 32 : 128);
+}
 
 /** Every setting name with its kind and default, for documentation and `svc settings`. */
 export const SETTING_NAMES = Object.keys(DEFINITIONS) as (keyof Settings)[];

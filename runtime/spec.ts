@@ -135,11 +135,15 @@ export interface ListField extends FieldBase {
   kind: 'list';
   items: 'string' | 'integer' | 'ip_network';
   maxItems?: number;
+  /** False: an empty list is refused. */
+  allowEmpty?: false;
 }
 export interface ObjectTypesField extends FieldBase {
   kind: 'object_types';
   /** Only models with this feature are valid values. */
   feature?: Feature;
+  /** False: an empty list is refused. */
+  allowEmpty?: false;
 }
 export interface PasswordField extends FieldBase {
   kind: 'password';
@@ -175,6 +179,8 @@ export interface GenericRelationField extends FieldBase {
   idField: string;
   targets: string[];
   onDelete: OnDelete;
+  /** Only objects the requesting user may view: written (else not found) and shown (else null). */
+  visibleOnly?: true;
 }
 /**
  * An IPv4/IPv6 network (`ip_network`, host bits clear) or an address with its mask (`ip_interface`).

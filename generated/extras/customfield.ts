@@ -212,6 +212,7 @@ export const customFieldSpec: ModelSpec = {
       kind: 'object_types',
       required: true,
       feature: 'custom_fields',
+      allowEmpty: false,
     },
     {
       name: 'type',

@@ -158,6 +158,7 @@ export const imageAttachmentSpec: ModelSpec = {
         'virtualization.virtualmachine',
       ],
       onDelete: 'cascade',
+      visibleOnly: true,
     },
     {
       name: 'name',

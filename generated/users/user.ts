@@ -23,6 +23,8 @@ export interface UserRow {
   last_login: string | null;
   /** The user's preferences (GET/PATCH /api/users/config/). */
   config: unknown;
+  /** Counts sign-outs; a browser session issued under an older count has ended. */
+  session_generation: number;
 }
 
 /** The body that creates or replaces a user; a PATCH may leave out any key. */
@@ -262,6 +264,22 @@ export const userSpec: ModelSpec = {
       default: {},
       kind: 'json',
       required: false,
+    },
+    {
+      name: 'session_generation',
+      column: 'session_generation',
+      label: 'Session generation',
+      description: 'Counts sign-outs; a browser session issued under an older count has ended.',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      default: 0,
+      kind: 'integer',
+      required: false,
+      big: false,
     },
     {
       name: 'groups',

@@ -147,6 +147,7 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
         type: 'array',
         items: field.items === 'integer' ? { type: 'integer' } : { type: 'string' },
         ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
+        ...(field.allowEmpty === false ? { minItems: 1 } : {}),
         ...(field.items === 'ip_network'
           ? { description: 'IPv4/IPv6 networks or addresses, e.g. `192.0.2.0/24`.' }
           : {}),
@@ -156,7 +157,11 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
         .filter((m) => !field.feature || m.features.includes(field.feature))
         .map((m) => m.label)
         .sort();
-      return { type: 'array', items: { type: 'string', enum: labels } };
+      return {
+        type: 'array',
+        items: { type: 'string', enum: labels },
+        ...(field.allowEmpty === false ? { minItems: 1 } : {}),
+      };
     }
     case 'fk': {
       const target = ctx.models.get(field.target)!;

@@ -2,7 +2,8 @@ import type { Request, Response, Router } from 'express';
 import type { AppContext } from '../app-context.js';
 import { principalOf, readContextFor } from '../app-context.js';
 import { sendJson } from '../http/respond.js';
-import { AuthenticationError, MethodNotAllowedError, ValidationError } from '../http/errors.js';
+import { AuthenticationError, MethodNotAllowedError, PermissionDeniedError, ValidationError } from '../http/errors.js';
+import { lockForUpdate, runTransaction } from '../db/transaction.js';
 import { loadObjectsByIds } from '../rest/fetch.js';
 import { decodeJson } from '../rest/values.js';
 
@@ -49,12 +50,15 @@ export function mountAccount(router: Router, app: AppContext): void {
     .get(async (_req, res) => sendJson(res, 200, await read(currentUser(res))))
     .patch(async (req, res) => {
       const id = currentUser(res);
+      // A change like any other: a read-only token may not make it.
+      if (principalOf(res).token?.writeEnabled === false) throw new PermissionDeniedError();
       const body = req.body as unknown;
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         throw new ValidationError({ non_field_errors: ['Invalid data. Expected a dictionary.'] });
       }
-      const merged = await app.db.knex.transaction(async (trx) => {
-        const row = (await trx(userModel.table).where('id', id).first(configColumn)) as Json | undefined;
+      const merged = await runTransaction(app.db, async (trx) => {
+        const query = trx(userModel.table).where('id', id).first(configColumn);
+        const row = (await lockForUpdate(query, app.db.dialect)) as Json | undefined;
         const current = decodeJson(row?.[configColumn]);
         const next = deepMerge(current && typeof current === 'object' ? (current as Json) : {}, body as Json);
         await trx(userModel.table)

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
-import { escapeLike, ilike } from '../db/sql.js';
+import { escapeLike, ilike, matchCase } from '../db/sql.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import type { FieldSpec } from '../spec.js';
 
@@ -288,14 +288,15 @@ function compare(
       else qb.whereNotNull(column);
       return;
     default: {
-      const escaped = escapeLike(String(value));
-      const pattern = lookup.endsWith('contains')
-        ? `%${escaped}%`
-        : lookup.endsWith('startswith')
-          ? `${escaped}%`
-          : `%${escaped}`;
-      if (lookup.startsWith('i')) qb.whereRaw(ilike(dialect, text), [column, pattern]);
-      else qb.whereRaw(`${text} LIKE ? ESCAPE '\\'`, [column, pattern]);
+      const how = lookup.endsWith('contains') ? 'contains' : lookup.endsWith('startswith') ? 'startswith' : 'endswith';
+      if (lookup.startsWith('i')) {
+        const escaped = escapeLike(String(value));
+        const pattern = how === 'contains' ? `%${escaped}%` : how === 'startswith' ? `${escaped}%` : `%${escaped}`;
+        qb.whereRaw(ilike(dialect, text), [column, pattern]);
+      } else {
+        const [sql, pattern] = matchCase(dialect, text, how, String(value));
+        qb.whereRaw(sql, [column, pattern]);
+      }
     }
   }
 }

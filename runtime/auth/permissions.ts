@@ -50,11 +50,14 @@ export class PermissionService {
     return granted;
   }
 
-  /** Whether the user holds a (custom) action on a model at all, e.g. `grant` on tokens (`users.grant_token`). */
-  permits(principal: Principal, model: ModelInfo, action: string): boolean {
-    if (!principal.user) return false;
-    if (principal.user.isSuperuser) return true;
-    return this.restrictionFor(principal, model, action) !== undefined;
+  /**
+   * The user's restriction for a (custom) action on a model, e.g. `grant` on tokens (`users.grant_token`):
+   * undefined when the user does not hold it at all.
+   */
+  grantOf(principal: Principal, model: ModelInfo, action: string): Restriction | undefined {
+    if (!principal.user) return undefined;
+    if (principal.user.isSuperuser) return { all: true };
+    return this.restrictionFor(principal, model, action);
   }
 
   private restrictionFor(principal: Principal, model: ModelInfo, action: string): Restriction | undefined {

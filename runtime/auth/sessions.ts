@@ -1,10 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
 import { now } from '../db/clock.js';
 import type { AuthUser } from '../domain/types.js';
 import { clientIp } from '../http/client-ip.js';
+import { formBody } from '../http/request-checks.js';
 import { PermissionDeniedError } from '../http/errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { toAuthUser } from './authenticate.js';
@@ -58,13 +59,14 @@ export class Sessions {
     return this.schema.withRole('user');
   }
 
-  /** The cookie value for a new session of a user whose stored password hash is `passwordHash`. */
-  issue(userId: number, passwordHash: string): string {
+  /** The cookie value for a new session of a user (their stored row: password hash, session generation). */
+  issue(userId: number, row: Record<string, unknown>): string {
     const payload = Buffer.from(
       JSON.stringify({
         u: userId,
         e: Math.floor(Date.now() / 1000) + this.settings.SESSION_COOKIE_AGE,
-        h: this.digest(`password:${passwordHash}`).slice(0, 22),
+        h: this.digest(`password:${String(row.password ?? '')}`).slice(0, 22),
+        g: this.generationOf(row),
       }),
     ).toString('base64url');
     return `${payload}.${this.digest(`session:${payload}`)}`;
@@ -75,7 +77,7 @@ export class Sessions {
     const model = this.userModel;
     const [payload, signature] = cookie.split('.');
     if (!model || !payload || !signature || !safeEqual(signature, this.digest(`session:${payload}`))) return null;
-    let data: { u?: unknown; e?: unknown; h?: unknown };
+    let data: { u?: unknown; e?: unknown; h?: unknown; g?: unknown };
     try {
       data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof data;
     } catch {
@@ -85,8 +87,26 @@ export class Sessions {
     const row = (await this.q(model.table).where('id', data.u).first()) as Record<string, unknown> | undefined;
     if (!row || typeof data.h !== 'string') return null;
     if (!safeEqual(data.h, this.digest(`password:${String(row.password ?? '')}`).slice(0, 22))) return null;
+    if (data.g !== this.generationOf(row)) return null;
     const user = toAuthUser(model, row);
     return user.isActive ? user : null;
+  }
+
+  /**
+   * Ends every session of the user issued so far (signing out): the user's session generation moves on, and
+   * cookies carry the generation they were issued under. Stored in the database, so every server agrees.
+   */
+  async revoke(userId: number): Promise<void> {
+    const column = this.userModel?.fields.get('session_generation')?.column;
+    if (!column) return;
+    await this.q(this.userModel!.table)
+      .where('id', userId)
+      .update({ [column]: this.q.raw('?? + 1', [column]) });
+  }
+
+  private generationOf(row: Record<string, unknown>): number {
+    const column = this.userModel?.fields.get('session_generation')?.column;
+    return column ? Number(row[column] ?? 0) : 0;
   }
 
   private digest(value: string): string {
@@ -183,7 +203,7 @@ export async function checkCredentials(
 export function mountSessionPages(router: Router, deps: LoginDeps): void {
   const basePath = deps.settings.BASE_PATH;
   const cookiePath = basePath || '/';
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = formBody('16kb');
 
   const cookie = (req: Request, res: Response, name: string, value: string, httpOnly: boolean): void =>
     setCookie(req, res, deps.settings, name, value, httpOnly);
@@ -238,7 +258,7 @@ export function mountSessionPages(router: Router, deps: LoginDeps): void {
           .where('id', found.user.id)
           .update({ [userModel.fields.get('last_login')!.column!]: now() });
       }
-      cookie(req, res, SESSION_COOKIE, deps.sessions.issue(found.user.id, String(found.row.password)), true);
+      cookie(req, res, SESSION_COOKIE, deps.sessions.issue(found.user.id, found.row), true);
       // A new CSRF token after signing in (no fixation of a token planted before).
       cookie(req, res, CSRF_COOKIE, randomBytes(24).toString('base64url'), false);
       res.redirect(303, nextOf(req));
@@ -259,9 +279,13 @@ export function mountSessionPages(router: Router, deps: LoginDeps): void {
 </form>`,
       );
     })
-    .post(form, (req, res) => {
+    .post(form, async (req, res) => {
       if (!formCsrfValid(req))
         return page(res, 403, 'Sign out', '<p class="error">CSRF token missing or incorrect.</p>');
+      // The cookie is cleared in this browser, and the session ended on the server (a copied cookie fails too).
+      const session = cookiesOf(req)[SESSION_COOKIE];
+      const user = session ? await deps.sessions.userOf(session) : null;
+      if (user) await deps.sessions.revoke(user.id);
       res.clearCookie(SESSION_COOKIE, { path: cookiePath });
       res.redirect(303, `${basePath}/login/`);
     })

@@ -3,6 +3,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { normalizeTimestamp } from './clock.js';
+import { regexTest } from './regex.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -89,7 +90,11 @@ const STATEMENT_CACHE_SIZE = 500;
 function cacheStatements(conn: SqliteConnection): void {
   const prepare = conn.prepare.bind(conn);
   const cache = new Map<string, unknown>();
-  conn.prepare = (sql: string): unknown => {
+  conn.prepare = (text: string): unknown => {
+    // Knex begins every transaction with a deferred BEGIN; this service's transactions write, and a deferred
+    // one that reads first cannot wait for the write lock (SQLITE_BUSY at once when another connection, e.g.
+    // a second server on the same file, wrote meanwhile). IMMEDIATE takes the lock up front, under busy_timeout.
+    const sql = text === 'BEGIN;' ? 'BEGIN IMMEDIATE;' : text;
     let statement = cache.get(sql);
     if (statement === undefined) {
       statement = prepare(sql);
@@ -109,18 +114,8 @@ function prepareSqlite(conn: SqliteConnection, filename: string): void {
   conn.pragma('busy_timeout = 10000');
   conn.pragma('synchronous = NORMAL');
   cacheStatements(conn);
-  const regexCache = new Map<string, RegExp>();
-  const matcher = (flags: string) => (value: unknown, pattern: unknown) => {
-    if (value === null || value === undefined) return null;
-    const key = `${flags}/${String(pattern)}`;
-    let regex = regexCache.get(key);
-    if (!regex) {
-      regex = new RegExp(String(pattern), flags);
-      if (regexCache.size > 200) regexCache.clear();
-      regexCache.set(key, regex);
-    }
-    return regex.test(String(value)) ? 1 : 0;
-  };
-  conn.function('svc_regexp', { deterministic: true }, matcher('u'));
-  conn.function('svc_iregexp', { deterministic: true }, matcher('iu'));
+  const matcher = (insensitive: boolean) => (value: unknown, pattern: unknown) =>
+    value === null || value === undefined ? null : regexTest(String(pattern), String(value), insensitive) ? 1 : 0;
+  conn.function('svc_regexp', { deterministic: true }, matcher(false));
+  conn.function('svc_iregexp', { deterministic: true }, matcher(true));
 }

@@ -35,6 +35,23 @@ export function ilike(dialect: Dialect, column: string): string {
   return dialect === 'sqlite' ? `${column} LIKE ? ESCAPE '\\'` : `${column} ILIKE ? ESCAPE '\\'`;
 }
 
+/**
+ * "`column` contains / starts with / ends with `text`", case-sensitively, as PostgreSQL's LIKE does: SQLite's
+ * LIKE ignores case, its GLOB does not. Returns the SQL (one binding) and the binding.
+ */
+export function matchCase(
+  dialect: Dialect,
+  column: string,
+  how: 'contains' | 'startswith' | 'endswith',
+  text: string,
+): [string, string] {
+  const [escaped, any] =
+    dialect === 'sqlite' ? [text.replace(/[*?[]/g, (c) => `[${c}]`), '*'] : [escapeLike(text), '%'];
+  const pattern =
+    how === 'contains' ? `${any}${escaped}${any}` : how === 'startswith' ? `${escaped}${any}` : `${any}${escaped}`;
+  return dialect === 'sqlite' ? [`${column} GLOB ?`, pattern] : [`${column} LIKE ? ESCAPE '\\'`, pattern];
+}
+
 /** Escapes LIKE wildcards in user text. */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,4 +1,5 @@
 import type { ForeignKeyField } from '../spec.js';
+import { lockKey } from '../db/transaction.js';
 import { validateLocalContextData } from './extras.js';
 import {
   checkModeAllowsVlans,
@@ -271,6 +272,8 @@ export async function validateDevice(item: WriteItemContext): Promise<void> {
       return errors.add('face', `${child} face. This is an attribute of the parent device.`);
     if (type.subdevice_role === 'child' && hasPosition)
       return errors.add('position', `${child} position. This is an attribute of the parent device.`);
+    // One device placed in a rack at a time: two requests cannot both take the same units.
+    if (hasPosition) await lockKey(item.q, item.dialect, `dcim.rack units ${String(values.rack)}`);
     if (hasPosition && !(await fitsInRack(item, rack, type, Number(position)))) {
       return errors.add(
         'position',

@@ -1,14 +1,19 @@
 import { validateConditions } from '../events/conditions.js';
 import { checkPayloadUrl, checkTemplate } from '../events/templates.js';
 import type { DomainEntry, WriteItemContext } from './types.js';
+import { caFileProblem, payloadUrlProblem } from './webhook-targets.js';
 
 /** The event types an event rule may name. */
 export const EVENT_TYPES = ['object_created', 'object_updated', 'object_deleted'] as const;
 
-/** Webhooks: a usable URL, templates that compile, and a CA file only with SSL verification. */
+/**
+ * Webhooks: a usable URL outside WEBHOOK_DENIED_NETWORKS, templates that compile, and a CA file only with SSL
+ * verification and only from WEBHOOK_CA_FILE_DIRS.
+ */
 function validateWebhook(item: WriteItemContext): void {
   const { values, errors } = item;
-  const url = checkPayloadUrl(String(values.payload_url ?? ''));
+  const url =
+    checkPayloadUrl(String(values.payload_url ?? '')) ?? payloadUrlProblem(String(values.payload_url), item.settings);
   if (url) errors.add('payload_url', url);
   for (const name of ['additional_headers', 'body_template'] as const) {
     const problem = checkTemplate(String(values[name] ?? ''));
@@ -16,6 +21,9 @@ function validateWebhook(item: WriteItemContext): void {
   }
   if (values.ssl_verification === false && values.ca_file_path) {
     errors.add('ca_file_path', 'Do not specify a CA certificate file if SSL verification is disabled.');
+  } else if (values.ca_file_path) {
+    const problem = caFileProblem(String(values.ca_file_path), item.settings);
+    if (problem) errors.add('ca_file_path', problem);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { escapeLike, ilike } from '../db/sql.js';
+import { lockKey } from '../db/transaction.js';
 import { parseIp, type ParsedIp } from '../rest/ip.js';
 import type { ModelInfo } from '../rest/schema.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
@@ -155,6 +156,7 @@ export async function validatePrefix(item: WriteItemContext): Promise<void> {
   }
   const { enforce, name } = await enforcesUniqueness(item, item.values.vrf);
   if (!enforce) return;
+  await lockKey(item.q, item.dialect, `ipam.prefix unique ${String(item.values.vrf ?? 'global')} ${prefix}`);
   const query = item.q(item.model.table).where('prefix', prefix);
   if (item.values.vrf === null || item.values.vrf === undefined) query.whereNull('vrf_id');
   else query.where('vrf_id', item.values.vrf as number);
@@ -177,6 +179,7 @@ export async function validateAggregate(item: WriteItemContext): Promise<void> {
     return;
   }
   const columns = ipColumns(item.model, 'prefix');
+  await lockKey(item.q, item.dialect, `ipam.aggregate overlap ${ip.family}`);
   const base = (): Knex.QueryBuilder => {
     const query = item.q(item.model.table).where(columns.family, ip.family);
     if (item.existing) query.whereNot('id', item.id!);
@@ -245,6 +248,11 @@ export async function validateIpAddress(item: WriteItemContext): Promise<void> {
 async function firstDuplicateAddress(item: WriteItemContext, ip: ParsedIp): Promise<string | null> {
   const { enforce, name } = await enforcesUniqueness(item, item.values.vrf);
   if (!enforce) return null;
+  await lockKey(
+    item.q,
+    item.dialect,
+    `ipam.ipaddress unique ${String(item.values.vrf ?? 'global')} ${ip.family}:${ip.host}`,
+  );
   const columns = ipColumns(item.model, 'address');
   const query = item.q(item.model.table).where(columns.family, ip.family).where(columns.start, ip.host);
   if (item.values.vrf === null || item.values.vrf === undefined) query.whereNull('vrf_id');

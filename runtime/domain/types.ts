@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Restriction } from '../auth/grants.js';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import type { FieldErrors } from '../http/errors.js';
@@ -20,8 +21,8 @@ export interface WriteItemContext {
   settings: Settings;
   model: ModelInfo;
   user: AuthUser | null;
-  /** Whether the requesting user holds an action (custom ones included) on a model. */
-  permits: (model: ModelInfo, action: string) => boolean;
+  /** The requesting user's restriction for an action (custom ones included) on a model; undefined: none. */
+  grantOf: (model: ModelInfo, action: string) => Restriction | undefined;
   /** The object's id (null while creating). */
   id: number | null;
   /** Field name → value after the write (existing values merged with the written ones; FKs as ids). */

@@ -2,7 +2,8 @@ import { currentPepperId, randomToken, SECRET_LENGTH, KEY_LENGTH, tokenDigest } 
 import { now } from '../db/clock.js';
 import { PermissionDeniedError } from '../http/errors.js';
 import type { Knex } from 'knex';
-import { constraintProblem, type Constraint } from '../auth/constraints.js';
+import { applyConstraints, ConstraintError, constraintProblem, type Constraint } from '../auth/constraints.js';
+import { unionOf } from '../auth/grants.js';
 import type { ManyToManyField } from '../spec.js';
 import { parseBoolean } from '../rest/values.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
@@ -31,21 +32,53 @@ export function validateUsername(item: WriteItemContext): void {
 }
 
 /**
+ * NetBox's `users.grant_token` (the `grant` action on tokens), constraints included: as the token does not
+ * exist yet, they are read as constraints on its user (`user` → the user's id, `user__<field>` → the user's
+ * field) and must match the token's owner; a constraint on any other token field cannot be met (NetBox's
+ * `user_may_grant_token`).
+ */
+async function mayGrantToken(item: WriteItemContext, owner: number): Promise<boolean> {
+  const restriction = unionOf(item.grantOf(item.model, 'grant'), item.grantOf(item.model, 'grant_token'));
+  if (!restriction) return false;
+  if (restriction.all) return true;
+  const users = item.schema.withRole('user');
+  if (!users) return false;
+  const remapped: Constraint[] = [];
+  for (const constraint of restriction.constraints) {
+    const mapped: Constraint = {};
+    for (const [key, value] of Object.entries(constraint)) {
+      if (key === 'user') mapped.id = value;
+      else if (key.startsWith('user__')) mapped[key.slice('user__'.length)] = value;
+      else return false;
+    }
+    remapped.push(mapped);
+  }
+  const query = item.q({ t0: users.table }).where('t0.id', owner).first('t0.id');
+  try {
+    applyConstraints(query, item.schema, item.dialect, users, remapped, item.user?.id ?? null);
+  } catch (error) {
+    // A constraint naming what users do not have matches no user.
+    if (error instanceof ConstraintError) return false;
+    throw error;
+  }
+  return Boolean(await query);
+}
+
+/**
  * Token creation: a v2 token gets a random key and the HMAC digest of its secret under the newest pepper;
  * a v1 token keeps its 40-character secret. The secret goes to `transient` so that only the response to
  * this request shows it.
  */
-export function prepareToken(item: WriteItemContext): void {
+export async function prepareToken(item: WriteItemContext): Promise<void> {
   const { values, errors } = item;
   if (item.existing) {
     if (values.expires !== item.existing.expires) checkExpiry(item);
     return;
   }
   checkExpiry(item);
-  // NetBox's users.grant_token: a permission with the `grant` action on tokens.
   const owner = values.user as number | null | undefined;
   if (item.user && owner !== undefined && owner !== null && owner !== item.user.id) {
-    if (!item.permits(item.model, 'grant') && !item.permits(item.model, 'grant_token'))
+    if (!(await mayGrantToken(item, owner)))
       throw new PermissionDeniedError('This user does not have permission to create tokens for other users.');
   }
   const version = Number(values.version ?? 2);

@@ -4,6 +4,8 @@ import multer from 'multer';
 import type { UploadedFile } from '../rest/images.js';
 import type { Schema } from '../rest/schema.js';
 import { queryLineTarget } from './browsable.js';
+import { parseJsonBody, checkJsonValue } from './json.js';
+import { checkHost, checkParams, checkPath, setSecurityHeaders } from './request-checks.js';
 import {
   BadRequestError,
   NotAcceptableError,
@@ -39,14 +41,21 @@ export function stateOf(res: Response): RequestState {
  * Assigns the request id, sets the headers every response carries (errors included) and reads the
  * Accept header: its JSON parameters, and whether a browser asked for the browsable API.
  */
-export function requestState(apiVersion: string, basePath: string, schema?: Schema) {
+export function requestState(apiVersion: string, basePath: string, schema?: Schema, allowedHosts: string[] = ['*']) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const requestId = randomUUID();
     res.setHeader('X-Request-ID', requestId);
     res.setHeader('API-Version', apiVersion);
     res.setHeader('Vary', 'Accept');
-    const origin = `${req.protocol}://${req.get('host') ?? 'localhost'}`;
-    const url = new URL(req.originalUrl, origin);
+    setSecurityHeaders(res);
+    res.locals.requestId = requestId;
+    const host = req.get('host');
+    checkHost(host, allowedHosts);
+    checkPath(req);
+    const origin = `${req.protocol}://${host ?? 'localhost'}`;
+    // The path is appended, not resolved: `//elsewhere/…` stays a path on this origin.
+    const url = new URL(`${origin}${req.originalUrl}`);
+    checkParams(url.searchParams);
     const state: RequestState = {
       requestId,
       siteRoot: `${origin}${basePath}`,
@@ -156,16 +165,11 @@ export function jsonBody(limit: number) {
     });
     req.on('end', () => {
       if (failed) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') {
-        req.body = undefined;
-        return next();
-      }
       try {
-        req.body = JSON.parse(text) as unknown;
+        req.body = parseJsonBody(Buffer.concat(chunks));
         next();
       } catch (error) {
-        next(new BadRequestError(`JSON parse error - ${(error as Error).message}`));
+        next(error);
       }
     });
   };
@@ -192,6 +196,11 @@ export function multipartBody(maxFileSize: number, maxBodySize: number) {
       }
       if (error) return next(new BadRequestError(`Multipart form parse error - ${(error as Error).message}`));
       const body: Record<string, unknown> = { ...(req.body as Record<string, unknown>) };
+      try {
+        checkJsonValue(body);
+      } catch (problem) {
+        return next(problem);
+      }
       for (const file of (req.files as Express.Multer.File[] | undefined) ?? []) {
         const upload: UploadedFile = { originalName: file.originalname, size: file.size, buffer: file.buffer };
         body[file.fieldname] = upload;

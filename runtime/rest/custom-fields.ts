@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
 import { parseDateInput, parseDateTimeInput, renderTimestamp } from '../db/clock.js';
 import { escapeLike, ilike } from '../db/sql.js';
+import { lockKey } from '../db/transaction.js';
+import { MAX_PROGRAM_SIZE } from '../db/regex.js';
+import { RE2JS } from 're2js';
 import type { FieldErrors } from '../http/errors.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { decodeJson, parseBoolean } from './values.js';
@@ -51,6 +54,9 @@ export interface CustomFieldDefinition {
 type Row = Record<string, unknown>;
 type Condition = (query: Knex.QueryBuilder) => void;
 
+/** Restricts a query on alias `r0` of a model to the objects the requesting user may view. */
+export type RestrictView = (model: ModelInfo, query: Knex.QueryBuilder) => Promise<void>;
+
 /** Loads nested representations of objects of one model (set by the read path). */
 export type ObjectLoader = (label: string, ids: readonly number[]) => Promise<Record<string, unknown>[]>;
 
@@ -74,6 +80,8 @@ const objectTypesOf = (row: Row | null): string[] => (row ? ((decodeJson(row.obj
 export class CustomFields {
   private cache: { at: number; all: CustomFieldDefinition[] } | null = null;
   private readonly perTransaction = new WeakMap<Knex, Promise<CustomFieldDefinition[]>>();
+  /** Unique values claimed by the objects a transaction wrote so far (key → object id, null for a new one). */
+  private readonly claims = new WeakMap<Knex, Map<string, number | null>>();
 
   constructor(
     private readonly schema: Schema,
@@ -164,6 +172,7 @@ export class CustomFields {
     existing: Record<string, unknown> | null,
     errors: FieldErrors,
     objectId: number | null,
+    restrictView?: RestrictView,
   ): Promise<Record<string, unknown> | null> {
     if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) {
       errors.add(
@@ -174,7 +183,7 @@ export class CustomFields {
     }
     const definitions = await this.forModel(q, model);
     const given = (input ?? {}) as Record<string, unknown>;
-    const problems: Record<string, unknown> = {};
+    const problems: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const name of Object.keys(given)) {
       if (!definitions.some((d) => d.name === name)) {
         problems[name] = `Custom field '${name}' does not exist for this object type.`;
@@ -191,7 +200,8 @@ export class CustomFields {
         if (definition.required) problems[name] = [`Missing required custom field '${name}'.`];
         continue;
       }
-      const checked = await this.check(q, definition, value);
+      // Objects the writer names must be visible to them; stored ones were named by someone who could see them.
+      const checked = await this.check(q, definition, value, Object.hasOwn(given, name) ? restrictView : undefined);
       if (!checked.ok) {
         problems[name] = [`Invalid value for custom field '${name}': ${checked.error}`];
         continue;
@@ -208,8 +218,16 @@ export class CustomFields {
     return data;
   }
 
-  /** Checks a (non-null) value against a field and normalises it for storage. */
-  async check(q: Knex, definition: CustomFieldDefinition, value: unknown): Promise<CheckedValue> {
+  /**
+   * Checks a (non-null) value against a field and normalises it for storage. Objects are looked up among
+   * those `restrictView` leaves visible: a reference to an object the writer may not see is no reference.
+   */
+  async check(
+    q: Knex,
+    definition: CustomFieldDefinition,
+    value: unknown,
+    restrictView?: RestrictView,
+  ): Promise<CheckedValue> {
     const fail = (error: string): CheckedValue => ({ ok: false, error });
     const ok = (v: unknown): CheckedValue => ({ ok: true, value: v });
     switch (definition.type) {
@@ -265,12 +283,17 @@ export class CustomFields {
       }
       case 'object':
       case 'multiobject':
-        return this.checkObjects(q, definition, value);
+        return this.checkObjects(q, definition, value, restrictView);
     }
   }
 
   /** Object values: ids or attribute dicts of existing objects of the related type; stored as ids. */
-  private async checkObjects(q: Knex, definition: CustomFieldDefinition, value: unknown): Promise<CheckedValue> {
+  private async checkObjects(
+    q: Knex,
+    definition: CustomFieldDefinition,
+    value: unknown,
+    restrictView?: RestrictView,
+  ): Promise<CheckedValue> {
     const single = definition.type === 'object';
     const target = definition.relatedObjectType ? this.schema.models.get(definition.relatedObjectType) : undefined;
     if (!target) return { ok: false, error: 'The related object type does not exist.' };
@@ -278,11 +301,13 @@ export class CustomFields {
     const ids: number[] = [];
     for (const item of single ? [value] : (value as unknown[])) {
       if (typeof item === 'number' && Number.isSafeInteger(item)) {
-        const found = (await q(target.table).where('id', item).first('id')) as Row | undefined;
-        if (!found) return { ok: false, error: `Related object not found using the provided numeric ID: ${item}` };
+        const query = q({ r0: target.table }).where('r0.id', item).first('r0.id');
+        if (restrictView) await restrictView(target, query);
+        if (!(await query))
+          return { ok: false, error: `Related object not found using the provided numeric ID: ${item}` };
         ids.push(item);
       } else if (item && typeof item === 'object' && !Array.isArray(item)) {
-        const id = await findByAttributes(q, target, item as Record<string, unknown>);
+        const id = await findByAttributes(q, target, item as Record<string, unknown>, restrictView);
         if (typeof id === 'string') return { ok: false, error: id };
         ids.push(id);
       } else {
@@ -292,6 +317,10 @@ export class CustomFields {
     return { ok: true, value: single ? ids[0] : [...new Set(ids)] };
   }
 
+  /**
+   * Whether another object holds the value: a stored one, or an earlier object of the same write. Concurrent
+   * writes of the same value queue on a lock for it (PostgreSQL), so that only one of them sees it free.
+   */
   private async taken(
     q: Knex,
     model: ModelInfo,
@@ -299,6 +328,15 @@ export class CustomFields {
     value: unknown,
     objectId: number | null,
   ): Promise<boolean> {
+    const key = `custom field unique ${model.label} ${definition.name} ${JSON.stringify(value)}`;
+    if (q.isTransaction) {
+      const claims = this.claims.get(q) ?? new Map<string, number | null>();
+      this.claims.set(q, claims);
+      const holder = claims.get(key);
+      if (holder !== undefined && (holder === null || holder !== objectId)) return true;
+      claims.set(key, objectId);
+      await lockKey(q, this.dialect, key);
+    }
     const name = safeName(definition.name);
     const query = q({ t0: model.table }).first('t0.id');
     if (this.dialect === 'sqlite') {
@@ -569,10 +607,14 @@ const LOOKUPS: Record<CustomFieldType, string[]> = {
 
 const invalidChoice = (value: string): string => `Select a valid choice. ${value} is not one of the available choices.`;
 
-/** A client-supplied pattern as a RegExp, or null when it does not compile. */
-export function safeRegExp(pattern: string): RegExp | null {
+/**
+ * A validation regex (searched for in values, as Django's RegexValidator does), or null when it does not
+ * compile. RE2 matches in linear time, so no value sent to a field can stall the server whatever its pattern.
+ */
+export function safeRegExp(pattern: string): { test(value: string): boolean } | null {
   try {
-    return new RegExp(pattern, 'u');
+    const compiled = RE2JS.compile(pattern);
+    return compiled.programSize() > MAX_PROGRAM_SIZE ? null : compiled;
   } catch {
     return null;
   }
@@ -583,16 +625,18 @@ async function findByAttributes(
   q: Knex,
   target: ModelInfo,
   attributes: Record<string, unknown>,
+  restrictView?: RestrictView,
 ): Promise<number | string> {
-  const query = q(target.table).select('id').limit(2);
+  const query = q({ r0: target.table }).select('r0.id').limit(2);
   for (const [name, value] of Object.entries(attributes)) {
     const field = target.fields.get(name);
-    const column = name === 'id' ? 'id' : field && 'column' in field ? field.column : undefined;
+    const column = name === 'id' ? 'id' : field && 'column' in field && !field.hidden ? field.column : undefined;
     if (!column || (value !== null && typeof value === 'object')) {
       return `Related object not found using the provided attributes: ${JSON.stringify(attributes)}`;
     }
-    query.where(column, value as Knex.Value);
+    query.where(`r0.${column}`, value as Knex.Value);
   }
+  if (restrictView) await restrictView(target, query);
   const rows = (await query) as Row[];
   if (rows.length === 1) return Number(rows[0]!.id);
   return rows.length === 0

@@ -18,6 +18,12 @@ export interface ReadContext {
   /** Renders `custom_fields`; without it the key renders `{}`. */
   customFields?: CustomFields;
   render: RenderContext;
+  /**
+   * The condition (on alias `t0`) that limits a model to the objects the reader may view, or null for all.
+   * Objects reached through a custom field or a `visible_only` generic relation are rendered only when
+   * visible; without this function (webhooks, change records) every object is.
+   */
+  viewable?: (model: ModelInfo) => ((query: Knex.QueryBuilder) => void) | null;
 }
 
 type Row = Record<string, unknown>;
@@ -68,15 +74,18 @@ export async function loadObjects(
         );
         break;
       }
-      case 'generic':
-        generic.set(key.key, await loadGeneric(q, ctx, rows, key.typeColumn, key.idColumn));
+      case 'generic': {
+        const visibleOnly = key.field.kind === 'generic_fk' && key.field.visibleOnly === true;
+        generic.set(key.key, await loadGeneric(q, ctx, rows, key.typeColumn, key.idColumn, visibleOnly));
         break;
+      }
       case 'custom_fields':
         if (ctx.customFields) {
           const datas = rows.map((row) => (decodeJson(row[key.column]) ?? {}) as Record<string, unknown>);
-          const load = (label: string, objectIds: readonly number[]) => {
+          const load = async (label: string, objectIds: readonly number[]) => {
             const target = ctx.schema.model(label);
-            return loadObjectsByIds(q, ctx, target, target.spec.nested, objectIds, true);
+            const visible = await visibleIds(q, ctx, target, objectIds);
+            return loadObjectsByIds(q, ctx, target, target.spec.nested, visible, true);
           };
           const rendered = await ctx.customFields.render(q, model, datas, load);
           batched.set(key.key, new Map(ids.map((id, i) => [id, rendered[i]])));
@@ -136,13 +145,17 @@ function omitId(value: unknown): unknown {
   return rest;
 }
 
-/** Targets of a generic relation for a page: one batch per target model that the page refers to. */
+/**
+ * Targets of a generic relation for a page: one batch per target model that the page refers to (only the
+ * visible ones for a `visible_only` relation).
+ */
 async function loadGeneric(
   q: Knex,
   ctx: ReadContext,
   rows: readonly Row[],
   typeColumn: string,
   idColumn: string,
+  visibleOnly: boolean,
 ): Promise<Map<string, unknown>> {
   const wanted = new Map<string, Set<number>>();
   for (const row of rows) {
@@ -157,11 +170,25 @@ async function loadGeneric(
   for (const [type, idSet] of wanted) {
     const target = ctx.schema.models.get(type);
     if (!target) continue;
-    for (const object of await loadObjectsByIds(q, ctx, target, target.spec.nested, [...idSet], true)) {
+    const ids = visibleOnly ? await visibleIds(q, ctx, target, [...idSet]) : [...idSet];
+    for (const object of await loadObjectsByIds(q, ctx, target, target.spec.nested, ids, true)) {
       result.set(`${type}:${String(object.id)}`, object);
     }
   }
   return result;
+}
+
+/** The ids among `ids` that the reader may view (one query per 500 when the reader is restricted). */
+async function visibleIds(q: Knex, ctx: ReadContext, model: ModelInfo, ids: readonly number[]): Promise<number[]> {
+  const restrict = ctx.viewable?.(model);
+  if (!restrict || ids.length === 0) return [...ids];
+  const visible = new Set<number>();
+  for (const chunk of chunks(ids, 500)) {
+    const query = baseQuery(q, model).whereIn('t0.id', chunk).select('t0.id');
+    restrict(query);
+    for (const row of (await query) as Row[]) visible.add(Number(row.id));
+  }
+  return ids.filter((id) => visible.has(id));
 }
 
 /** Loads objects by id, in the order of `ids` (missing ids are skipped). */

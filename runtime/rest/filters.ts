@@ -3,6 +3,7 @@ import { filterLookups, type FilterSpec } from '../spec.js';
 import type { Dialect } from '../db/connect.js';
 import { escapeLike, ilike, lower, PATH_AFTER_SEPARATOR, PATH_SEPARATOR, regexMatch } from '../db/sql.js';
 import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
+import { regexProblem } from '../db/regex.js';
 import { ValidationError } from '../http/errors.js';
 import type { Settings } from '../config.js';
 import type { DomainFunctions } from '../domain/types.js';
@@ -282,13 +283,11 @@ function valueCondition(
 
   const textLookups = ['ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'regex', 'iregex'];
   if (textLookups.includes(lookup)) {
-    if (lookup.endsWith('regex')) {
+    // PostgreSQL judges its own patterns (an invalid one is a 400 from the database error's translation).
+    if (lookup.endsWith('regex') && ctx.dialect === 'sqlite') {
       for (const v of values) {
-        try {
-          new RegExp(v);
-        } catch {
-          return `Invalid regular expression: ${v}`;
-        }
+        const problem = regexProblem(v, lookup === 'iregex');
+        if (problem) return problem;
       }
     }
     const negated = lookup.startsWith('n') && lookup !== 'n';

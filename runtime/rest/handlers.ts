@@ -13,6 +13,7 @@ import {
 } from '../http/errors.js';
 import { stateOf, type RequestState } from '../http/middleware.js';
 import { sendJson } from '../http/respond.js';
+import { checkJsonValue } from '../http/json.js';
 import type { ModelHandlers } from '../spec.js';
 import { deleteObjects } from './delete.js';
 import { baseQuery, loadObjects, loadObjectsByIds } from './fetch.js';
@@ -24,6 +25,7 @@ import type { ModelInfo } from './schema.js';
 import { createObjects, updateObjects, type Change, type WriteContext, type WriteResult } from './write.js';
 import { pythonType } from './parse-field.js';
 import { removeStoredFile } from './images.js';
+import { lockForUpdate, runTransaction } from '../db/transaction.js';
 
 type Row = Record<string, unknown>;
 
@@ -281,11 +283,10 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     },
   };
 
-  /** The object for a detail write, locked on PostgreSQL; 404 when missing or outside the user's view. */
+  /** The object for a detail write, locked until the write ends; 404 when missing or outside the user's view. */
   async function findForWrite(q: Knex, res: Response, id: number, restriction: Restriction): Promise<void> {
     const query = restrict(res, baseQuery(q, model).where('t0.id', id).select('t0.id'), restriction);
-    if (db.dialect === 'postgres') query.forUpdate('t0');
-    if (!(await query.first())) throw notFound();
+    if (!(await lockForUpdate(query, db.dialect, 't0').first())) throw notFound();
   }
 
   async function visibleIds(
@@ -295,13 +296,12 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     restriction: Restriction,
   ): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = (await restrict(
-      res,
-      baseQuery(q, model)
-        .whereIn('t0.id', [...new Set(ids)])
-        .select('t0.id'),
-      restriction,
-    )) as Row[];
+    // Locked in id order: two bulk writes over the same objects queue instead of deadlocking.
+    const query = baseQuery(q, model)
+      .whereIn('t0.id', [...new Set(ids)])
+      .orderBy('t0.id')
+      .select('t0.id');
+    const rows = (await lockForUpdate(restrict(res, query, restriction), db.dialect, 't0')) as Row[];
     return new Set(rows.map((r) => Number(r.id)));
   }
 
@@ -310,7 +310,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
 
 /**
  * Runs a write in one transaction: the body's changes, then the write hooks (change records, event jobs),
- * all committed together or not at all.
+ * all committed together or not at all; run again from the start when the database aborted it for a
+ * conflict with a concurrent write (a deadlock, a busy SQLite file).
  */
 export async function runWrite<T>(
   app: AppContext,
@@ -320,9 +321,11 @@ export async function runWrite<T>(
   const { schema, db, settings } = app;
   const { principal } = request;
   let changes: readonly Change[] = [];
-  const files = { written: [] as string[], obsolete: [] as string[] };
-  const result = await db.knex
-    .transaction(async (trx) => {
+  let files = { written: [] as string[], obsolete: [] as string[] };
+  const result = await runTransaction(
+    db,
+    async (trx) => {
+      files = { written: [], obsolete: [] };
       const ctx: WriteContext = {
         q: trx,
         schema,
@@ -330,7 +333,7 @@ export async function runWrite<T>(
         settings,
         domain: app.domain,
         user: principal.user,
-        permits: (target, action) => app.permissions.permits(principal, target, action),
+        grantOf: (target, action) => app.permissions.grantOf(principal, target, action),
         resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
           // Objects given by attributes are looked up only among those the user may view.
           let restriction: Restriction;
@@ -347,7 +350,7 @@ export async function runWrite<T>(
           }
         }),
         customFields: (m, input, existing, errors, id) =>
-          app.customFields.validate(trx, m, input, existing, errors, id),
+          app.customFields.validate(trx, m, input, existing, errors, id, ctx.resolver.restrictView),
         changes: [],
         files,
         representDeleted: async (model, ids) =>
@@ -357,12 +360,10 @@ export async function runWrite<T>(
       for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
       changes = ctx.changes;
       return result;
-    })
-    .catch((error: unknown) => {
-      // Nothing was stored: neither are the files.
-      for (const file of files.written) removeStoredFile(settings.MEDIA_ROOT, file);
-      throw error;
-    });
+    },
+    // Nothing was stored: neither are the files.
+    () => files.written.forEach((file) => removeStoredFile(settings.MEDIA_ROOT, file)),
+  );
   // Files of deleted or replaced images go once the change is committed.
   for (const file of files.obsolete) removeStoredFile(settings.MEDIA_ROOT, file);
   for (const hook of app.commitHooks) hook(changes);
@@ -394,6 +395,7 @@ function formValues(res: Response, model: ModelInfo, body: unknown): unknown {
       }
     }
   }
+  checkJsonValue(values);
   return values;
 }
 

@@ -47,7 +47,7 @@ export function parsePagination(params: URLSearchParams, settings: Settings): Pa
   let limit: number | null = settings.PAGINATE_COUNT;
   const rawLimit = params.get('limit');
   if (rawLimit !== null && /^\d+$/.test(rawLimit.trim())) {
-    const requested = Number(rawLimit);
+    const requested = clampInteger(rawLimit);
     if (requested === 0) limit = max > 0 ? max : null;
     else limit = max > 0 ? Math.min(requested, max) : requested;
   }
@@ -60,11 +60,16 @@ export function parsePagination(params: URLSearchParams, settings: Settings): Pa
     }
     if (!/^\d+$/.test(rawStart.trim()))
       throw new ValidationError(["Invalid 'start' parameter: must be a non-negative integer."]);
-    return { mode: 'cursor', limit, start: Number(rawStart) };
+    return { mode: 'cursor', limit, start: clampInteger(rawStart) };
   }
   const rawOffset = params.get('offset');
-  const offset = rawOffset !== null && /^\d+$/.test(rawOffset.trim()) ? Number(rawOffset) : 0;
+  const offset = rawOffset !== null && /^\d+$/.test(rawOffset.trim()) ? clampInteger(rawOffset) : 0;
   return { mode: 'offset', limit, offset };
+}
+
+/** A non-negative integer parameter, at most 2^53 − 1: beyond every table, and within what both databases bind. */
+function clampInteger(raw: string): number {
+  return Math.min(Number(raw), Number.MAX_SAFE_INTEGER);
 }
 
 /**

@@ -54,6 +54,7 @@ export function parseFieldValue(field: FieldSpec, value: unknown): Parsed {
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
         return fail(`Expected a list of items but got type "${pythonType(value)}".`);
       }
+      if (value.length === 0 && field.allowEmpty === false) return fail(EMPTY_LIST);
       return ok(value);
     case 'content_type':
       if (typeof value !== 'string' || !/^[a-z_]+\.[a-z0-9_]+$/.test(value)) {
@@ -191,11 +192,15 @@ function parseChoice(field: FieldSpec & { kind: 'choice' }, value: unknown): Par
   return fail(field.raw ? `"${String(value)}" is not a valid choice.` : `${String(value)} is not a valid choice.`);
 }
 
+/** DRF's message for an empty list where one is required. */
+const EMPTY_LIST = 'This list may not be empty.';
+
 function parseList(field: FieldSpec & { kind: 'list' }, value: unknown): Parsed {
   if (!Array.isArray(value)) return fail(`Expected a list of items but got type "${pythonType(value)}".`);
   if (field.maxItems !== undefined && value.length > field.maxItems) {
     return fail(`Ensure this field has no more than ${field.maxItems} elements.`);
   }
+  if (value.length === 0 && field.allowEmpty === false) return fail(EMPTY_LIST);
   const items: unknown[] = [];
   for (const item of value) {
     if (field.items === 'integer') {

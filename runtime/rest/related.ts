@@ -17,7 +17,7 @@ export class RelatedResolver {
     private readonly q: Knex,
     private readonly schema: Schema,
     private readonly dialect: Dialect,
-    /** Restricts attribute lookups to objects the user may view (ids are not restricted). */
+    /** Restricts attribute lookups (and generic relations, custom field objects) to objects the user may view. */
     readonly restrictView?: (model: ModelInfo, query: Knex.QueryBuilder) => Promise<void>,
   ) {}
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Restriction } from '../auth/grants.js';
 import { snapshotsOf, type Snapshot } from './changelog.js';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
@@ -14,6 +15,7 @@ import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
+import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
 import { parseIp } from './ip.js';
 import { naturalKey } from './natural.js';
@@ -43,8 +45,8 @@ export interface WriteContext {
   settings: Settings;
   domain: DomainFunctions;
   user: AuthUser | null;
-  /** Whether the requesting user holds an action (custom ones included) on a model. */
-  permits: (model: ModelInfo, action: string) => boolean;
+  /** The requesting user's restriction for an action (custom ones included) on a model; undefined: none. */
+  grantOf: (model: ModelInfo, action: string) => Restriction | undefined;
   resolver: RelatedResolver;
   /** Validates and normalises `custom_fields` of a body; returns the data to store. */
   customFields: (
@@ -91,37 +93,42 @@ export async function createObjects(
   inputs: unknown[],
   bulk: boolean,
 ): Promise<WriteResult> {
+  const timestamp = now();
+  const insert = async (item: PreparedItem): Promise<void> => {
+    storeUploads(ctx, model, [item]);
+    item.id = await insertOne(ctx.q, model, insertRow(ctx, model, item, timestamp));
+  };
   const items = await prepareItems(
     ctx,
     model,
     inputs.map((input) => ({ input, existingRow: null })),
     false,
+    isSerial(model) ? insert : null,
   );
   throwIfInvalid(items, bulk ? 'aligned' : 'single');
-  storeUploads(ctx, model, items);
-
-  const timestamp = now();
-  const rows = items.map((item) => insertRow(ctx, model, item, timestamp));
-  const ids: number[] = [];
-  if (model.spec.tree) {
-    for (const row of rows) ids.push(await insertOne(ctx.q, model, row));
-    await placeNewNodes(
-      ctx.q,
-      model,
-      items.map((item, i) => ({
-        id: ids[i]!,
-        parent: (item.values.parent as number | null) ?? null,
-        name: nameOf(item),
-      })),
-    );
-  } else {
+  if (!isSerial(model)) {
+    storeUploads(ctx, model, items);
+    const rows = items.map((item) => insertRow(ctx, model, item, timestamp));
     const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    const ids: number[] = [];
     for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) {
       const inserted = (await ctx.q(model.table).insert(chunk).returning('id')) as ({ id: number } | number)[];
       ids.push(...inserted.map((r) => Number(typeof r === 'object' ? r.id : r)));
     }
+    items.forEach((item, i) => (item.id = ids[i]!));
   }
-  items.forEach((item, i) => (item.id = ids[i]!));
+  const ids = items.map((item) => item.id!);
+  if (model.spec.tree) {
+    await placeNewNodes(
+      ctx.q,
+      model,
+      items.map((item) => ({
+        id: item.id!,
+        parent: (item.values.parent as number | null) ?? null,
+        name: nameOf(item),
+      })),
+    );
+  }
 
   const tagRows = newObjectTagRows(
     model,
@@ -147,34 +154,40 @@ export async function updateObjects(
   partial: boolean,
 ): Promise<WriteResult> {
   const existingRows = new Map<number, Row>();
+  // Read under a row lock, in id order: what is merged into (custom fields, many-to-many lists) is what the
+  // write replaces, even while other writes of the same objects wait.
   for (const chunk of chunks(
-    updates.map((u) => u.id),
+    [...new Set(updates.map((u) => u.id))].sort((a, b) => a - b),
     500,
   )) {
-    for (const row of (await ctx.q(model.table).whereIn('id', chunk).select('*')) as Row[])
-      existingRows.set(Number(row.id), row);
+    const query = ctx.q(model.table).whereIn('id', chunk).orderBy('id').select('*');
+    for (const row of (await lockForUpdate(query, ctx.dialect)) as Row[]) existingRows.set(Number(row.id), row);
   }
   const present = updates.filter((u) => existingRows.has(u.id));
   const befores = await snapshotsBefore(ctx, model, [...existingRows.values()]);
+  const timestamp = now();
+  const update = async (item: PreparedItem): Promise<void> => {
+    storeUploads(ctx, model, [item]);
+    const changes = updateRow(ctx, model, item);
+    if (model.hasTimestamps) changes.last_updated = timestamp;
+    if (Object.keys(changes).length > 0) await ctx.q(model.table).where('id', item.id!).update(changes);
+    if (model.spec.tree && (item.values.parent !== item.existing!.parent || nameOf(item) !== item.existing!.name)) {
+      await moveNode(ctx.q, model, item.id!, (item.values.parent as number | null) ?? null, nameOf(item));
+    }
+  };
   const items = await prepareItems(
     ctx,
     model,
     present.map((u) => ({ input: u.input, existingRow: existingRows.get(u.id)! })),
     partial,
+    isSerial(model) ? update : null,
   );
   throwIfInvalid(items, 'first');
-  storeUploads(ctx, model, items);
+  if (!isSerial(model)) for (const item of items) await update(item);
 
-  const timestamp = now();
   const tagChanges: { id: number; ops: TagOps }[] = [];
   for (const item of items) {
     const id = item.id!;
-    const changes = updateRow(ctx, model, item);
-    if (model.hasTimestamps) changes.last_updated = timestamp;
-    if (Object.keys(changes).length > 0) await ctx.q(model.table).where('id', id).update(changes);
-    if (model.spec.tree && (item.values.parent !== item.existing!.parent || nameOf(item) !== item.existing!.name)) {
-      await moveNode(ctx.q, model, id, (item.values.parent as number | null) ?? null, nameOf(item));
-    }
     if (item.tags) tagChanges.push({ id, ops: item.tags });
     ctx.changes.push({
       action: 'update',
@@ -269,12 +282,26 @@ async function insertOne(q: Knex, model: ModelInfo, row: Row): Promise<number> {
   return Number(typeof inserted === 'object' ? inserted.id : inserted);
 }
 
-/** Parses and validates every body; FKs and tags of the whole batch are looked up first, in batches. */
+/**
+ * Models whose rules are checked in code (domain validators): their objects are validated and written one at
+ * a time, so that each object's checks see the objects written before it in the same request (two equal
+ * addresses in one bulk create collide like two requests do). Other models validate the whole batch first
+ * (declared unique constraints look at the batch too) and insert it in chunks.
+ */
+function isSerial(model: ModelInfo): boolean {
+  return model.spec.validators.length > 0 || model.spec.tree;
+}
+
+/**
+ * Parses and validates every body; FKs and tags of the whole batch are looked up first, in batches. With
+ * `settle`, each valid object is written by it before the next object is validated.
+ */
 async function prepareItems(
   ctx: WriteContext,
   model: ModelInfo,
   raw: readonly { input: unknown; existingRow: Row | null }[],
   partial: boolean,
+  settle: ((item: PreparedItem) => Promise<void>) | null,
 ): Promise<PreparedItem[]> {
   const objects = raw.map((r) => (isPlainObject(r.input) ? r.input : null));
   for (const field of model.writable) {
@@ -325,8 +352,10 @@ async function prepareItems(
     parseMessage(object, errors, item);
     if (errors.has()) continue;
     await validateItem(ctx, model, item);
+    if (settle && !errors.has()) await checkUniques(ctx.q, model, [item]);
+    if (settle && !errors.has()) await settle(item);
   }
-  await checkUniques(ctx.q, model, items);
+  if (!settle) await checkUniques(ctx.q, model, items);
   return items;
 }
 
@@ -472,8 +501,10 @@ async function checkGenericRelations(ctx: WriteContext, model: ModelInfo, item: 
       continue;
     }
     const target = ctx.schema.model(type);
-    const found = (await ctx.q(target.table).where('id', id).first('id')) as Row | undefined;
-    if (!found) item.errors.add(field.idField, `Related object not found using the provided value: ${id}.`);
+    // An attachment cannot be made to an object the user may not view (it is "not found", like a missing one).
+    const query = ctx.q({ r0: target.table }).where('r0.id', id).first('r0.id');
+    if (field.visibleOnly && ctx.resolver.restrictView) await ctx.resolver.restrictView(target, query);
+    if (!(await query)) item.errors.add(field.idField, `Related object not found using the provided value: ${id}.`);
   }
 }
 
@@ -500,7 +531,7 @@ async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedI
     settings: ctx.settings,
     model,
     user: ctx.user,
-    permits: ctx.permits,
+    grantOf: ctx.grantOf,
     id: item.id,
     values: item.values,
     existing: item.existing,

@@ -31,6 +31,8 @@ const PASSWORD = 'Matrix-Password-1';
  * - Read-only models (the change log, background tasks) cannot be created through the API: their objects are
  *   rows the service recorded (cases that need three of them are skipped while fewer exist), their writes
  *   answer 405 to those allowed to try, and they take no create or update cases.
+ * - An attachment can be made only to an object the user may view (`visible_only` generic relations): the
+ *   constrained persona may view the objects its attachments are made to, one by one.
  */
 const OWNED_BY_DEFAULT: Record<string, string> = { 'users.token': 'user' };
 const VOLATILE_COLUMNS: Record<string, string[]> = { 'users.token': ['last_used'] };
@@ -147,6 +149,20 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
     expect(response.status, response.text).toBe(201);
   };
 
+  /** Lets the constrained persona view the objects a body's `visible_only` generic relations name. */
+  const viewTargets = async (model: ModelInfo, body: Record<string, unknown>): Promise<void> => {
+    for (const relation of model.spec.fields) {
+      if (relation.kind !== 'generic_fk' || !relation.visibleOnly || body[relation.typeField] === undefined) continue;
+      await grant({
+        name: `matrix: view ${String(body[relation.typeField])} ${String(body[relation.idField])}`,
+        object_types: [body[relation.typeField]],
+        actions: ['view'],
+        constraints: { id: body[relation.idField] },
+        users: [constrained.id],
+      });
+    }
+  };
+
   beforeAll(async () => {
     app = await startTestApp(dialect);
     fixtures = new Fixtures(app.api, schema);
@@ -260,6 +276,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       const made = await Promise.all([1, 2, 3].map(() => fixtures.create(label, { [field]: inside() })));
       [a, b, c] = made.map((o) => o.id as number) as [number, number, number];
       createBody = await fixtures.payload(label, { [field]: inside() });
+      await viewTargets(model, createBody);
       // View, change and delete: A or B (an id lookup AND a field lookup, OR'ed in a list); add, through a
       // group: marked objects only.
       await Promise.all([
@@ -447,7 +464,9 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
         expect(idsOf(bulk.body)).toEqual([a]);
         expect((await rowOf(model, a))?.[column]).toBe('inside bulk');
         expect(await rowOf(model, c)).toEqual(cBefore);
-        const created = await client.post(list, await fixtures.payload(label, { [field]: inside() }));
+        const allowed = await fixtures.payload(label, { [field]: inside() });
+        await viewTargets(model, allowed);
+        const created = await client.post(list, allowed);
         expect(created.status, created.text).toBe(201);
         expect(await rowOf(model, created.body.id)).toBeDefined();
         expect((await client.delete(detail(b))).status).toBe(204);

@@ -152,8 +152,16 @@ export class Fixtures {
       case 'json':
         return {};
       case 'list':
-      case 'object_types':
         return [];
+      case 'object_types': {
+        if (field.allowEmpty !== false) return [];
+        // One model that may carry the field's feature (the first by label).
+        const labels = [...this.schema.models.values()]
+          .filter((m) => !field.feature || m.spec.features.includes(field.feature))
+          .map((m) => m.label)
+          .sort();
+        return labels.slice(0, 1);
+      }
       case 'choice':
         return field.choices[0]![0];
       case 'fk': {

@@ -1,5 +1,5 @@
 import { readContextFor } from '../../app-context.js';
-import express, { type Router } from 'express';
+import type { Router } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../app-context.js';
 import type { Restriction } from '../../auth/permissions.js';
@@ -8,6 +8,7 @@ import { baseQuery, loadObjects } from '../../rest/fetch.js';
 import { applyFilters } from '../../rest/filters.js';
 import { applyOrdering, parsePagination } from '../../rest/params.js';
 import { stateOf } from '../middleware.js';
+import { formBody } from '../request-checks.js';
 import { csrfField, escapeHtml, formatTime } from './layout.js';
 import { openSession, sendPage, type PageSession } from './session.js';
 
@@ -27,7 +28,7 @@ export function mountTaskPages(router: Router, app: AppContext): void {
   if (!tasks || !page) return;
   const model = tasks.model;
   const stateColumn = tasks.column('state');
-  const form = express.urlencoded({ extended: false, limit: '64kb' });
+  const form = formBody('64kb');
   const basePath = app.settings.BASE_PATH;
 
   const restricted = (q: Knex, session: PageSession, restriction: Restriction): Knex.QueryBuilder => {

@@ -1,5 +1,6 @@
 import { readContextFor } from '../../app-context.js';
-import express, { type Request, type Response, type Router } from 'express';
+import { formBody } from '../request-checks.js';
+import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../app-context.js';
 import type { Restriction } from '../../auth/permissions.js';
@@ -50,7 +51,7 @@ export function mountTokenPages(router: Router, app: AppContext): void {
   const model = app.schema.withRole('token');
   const userColumn = model?.fields.get('user')?.column;
   if (!model || !userColumn) return;
-  const form = express.urlencoded({ extended: false, limit: '16kb' });
+  const form = formBody('16kb');
   const keys = LIST_KEYS.filter((k) => model.outputKeys.has(k));
 
   const readContext = (res: Response): ReadContext => readContextFor(app, res);

@@ -115,10 +115,9 @@ describe('what constraints let through', () => {
     expect(await allowed('users.token', [{ user: '$user' }], null)).toEqual([]);
   });
 
-  // Django on PostgreSQL (NetBox's only database) compares contains/startswith/endswith case-sensitively,
-  // and so does this service on PostgreSQL; SQLite's LIKE ignores ASCII case unless case_sensitive_like is
-  // set, so a constraint lets more objects through on SQLite.
-  it.fails('contains compares case-sensitively, as on PostgreSQL (bug: case-insensitive on SQLite)', async () => {
+  // Django on PostgreSQL (NetBox's only database) compares contains/startswith/endswith case-sensitively, and
+  // so does this service on both databases.
+  it('contains compares case-sensitively, as on PostgreSQL', async () => {
     expect(await allowed('dcim.site', [{ name__contains: 'lab' }])).toEqual([2]);
   });
 

@@ -5,14 +5,18 @@ import { runNamed, writeItem } from './write-item.js';
 
 describe('webhooks', () => {
   const webhook = (values: Record<string, unknown>) =>
-    writeItem('extras.webhook', {
-      payload_url: 'https://example.com/hook',
-      additional_headers: '',
-      body_template: '',
-      ssl_verification: true,
-      ca_file_path: null,
-      ...values,
-    });
+    writeItem(
+      'extras.webhook',
+      {
+        payload_url: 'https://example.com/hook',
+        additional_headers: '',
+        body_template: '',
+        ssl_verification: true,
+        ca_file_path: null,
+        ...values,
+      },
+      { settings: { WEBHOOK_CA_FILE_DIRS: ['/etc'] } },
+    );
 
   it.each([
     ['a plain URL', {}, {}],

@@ -41,7 +41,7 @@ export interface ItemOptions {
   input?: Record<string, unknown>;
   id?: number;
   user?: AuthUser | null;
-  permits?: WriteItemContext['permits'];
+  grantOf?: WriteItemContext['grantOf'];
   settings?: Partial<Settings>;
   q?: Knex;
 }
@@ -56,7 +56,7 @@ export function writeItem(label: string, values: Record<string, unknown>, option
     settings: settingsWith(options.settings),
     model: schema.model(label),
     user: options.user ?? null,
-    permits: options.permits ?? (() => false),
+    grantOf: options.grantOf ?? (() => undefined),
     id: options.id ?? (existing ? 1 : null),
     values: { ...existing, ...values },
     existing,
