@@ -1,10 +1,13 @@
-import type { FieldSpec, FilterSpec, ModelSpec } from '../runtime/spec.js';
-import type { FieldDef, ModelDef } from './language.js';
+import type { FieldSpec, FilterSpec, Lookups, ModelSpec } from '../runtime/spec.js';
+import type { FieldDef, FilterDef, LookupsDef, ModelDef, PathFilterDef } from './language.js';
 import type { Reporter } from './resolve.js';
+import { walkPath } from './filter-paths.js';
+
+type ValueKind = Extract<FilterSpec, { kind: 'value' }>['valueKind'];
 
 /**
  * Derives a model's filter set from its field types (NetBox's FilterSet conventions), then applies the
- * YAML `filters` section: path filters are added, `false` removes a derived filter.
+ * YAML `filters` section: filters are added or replace a derived one, `false` removes a derived filter.
  */
 export function deriveFilters(
   def: ModelDef,
@@ -19,34 +22,20 @@ export function deriveFilters(
 
   for (const field of model.fields) {
     if ((!field.column && field.kind !== 'm2m') || field.hidden || field.writeOnly) continue;
-    const derived = fieldFilters(field, model, models, def.fields[field.name]);
-    filters.push(...derived);
+    filters.push(...fieldFilters(field, model, models, def.fields[field.name]));
   }
   if (model.tree) {
-    filters.push(
-      {
-        kind: 'relation',
-        name: 'ancestor_id',
-        path: ['parent'],
-        target: model.label,
-        by: 'id',
-        tree: true,
-        ancestor: true,
-      },
-      ...(hasField(model, 'slug')
-        ? [
-            {
-              kind: 'relation',
-              name: 'ancestor',
-              path: ['parent'],
-              target: model.label,
-              by: 'slug',
-              tree: true,
-              ancestor: true,
-            } satisfies FilterSpec,
-          ]
-        : []),
-    );
+    const ancestor = (name: string, by: string): FilterSpec => ({
+      kind: 'relation',
+      name,
+      path: [{ kind: 'fk', field: 'parent', target: model.label }],
+      target: model.label,
+      by,
+      tree: true,
+      ancestor: true,
+    });
+    filters.push(ancestor('ancestor_id', 'id'));
+    if (hasField(model, 'slug')) filters.push(ancestor('ancestor', 'slug'));
   }
   if (model.features.includes('tags')) {
     filters.push({ kind: 'tag', name: 'tag', by: 'slug' }, { kind: 'tag', name: 'tag_id', by: 'id' });
@@ -58,29 +47,24 @@ export function deriveFilters(
     filters.push(
       { kind: 'request', name: 'created_by_request', action: 'create' },
       { kind: 'request', name: 'updated_by_request', action: 'update' },
+      { kind: 'request', name: 'modified_by_request', action: 'modify' },
     );
   }
 
   for (const [name, extra] of Object.entries(def.filters ?? {})) {
     const existing = filters.findIndex((f) => f.name === name);
+    const error = (message: string): void => report.error(`filters.${name}`, message);
     if (extra === false) {
-      if (existing < 0) report.error(`filters.${name}`, `no derived filter '${name}' to remove`);
+      if (existing < 0) error(`no derived filter '${name}' to remove`);
       else filters.splice(existing, 1);
       continue;
     }
-    const error = (message: string): void => report.error(`filters.${name}`, message);
-    let resolved: FilterSpec | null;
-    if ('function' in extra) {
-      resolved = { kind: 'function', name, function: extra.function, valueKind: extra.values ?? 'string' };
-    } else if ('network' in extra) {
-      const field = model.fields.find((f) => f.name === extra.network);
-      if (field?.kind !== 'ip_network' && field?.kind !== 'ip_interface') {
-        error(`'${extra.network}' is not an IP field`);
-        resolved = null;
-      } else resolved = { kind: 'network', name, field: field.name, op: extra.op };
-    } else {
-      resolved = resolvePathFilter(name, extra, model, models, error);
+    if (existing >= 0 && ('constant' in extra || 'present' in extra || 'count' in extra)) {
+      // A stand-in for something this service lacks must not hide a filter its fields give.
+      error(`'${name}' is already derived from the model's fields`);
+      continue;
     }
+    const resolved = resolveFilter(name, extra, model, models, error);
     if (!resolved) continue;
     if (existing >= 0) filters.splice(existing, 1, resolved);
     else filters.push(resolved);
@@ -88,8 +72,95 @@ export function deriveFilters(
   return filters;
 }
 
+function resolveFilter(
+  name: string,
+  def: FilterDef,
+  model: ModelSpec,
+  models: Map<string, ModelSpec>,
+  error: (message: string) => void,
+): FilterSpec | null {
+  if ('function' in def) {
+    const lookups = lookupsOf(def.lookups) ?? 'exact';
+    return { kind: 'function', name, function: def.function, valueKind: def.values ?? 'string', lookups };
+  }
+  if ('network' in def) {
+    const field = model.fields.find((f) => f.name === def.network);
+    if (field?.kind !== 'ip_network' && field?.kind !== 'ip_interface') {
+      error(`'${def.network}' is not an IP field`);
+      return null;
+    }
+    return { kind: 'network', name, field: field.name, op: def.op };
+  }
+  if ('constant' in def) {
+    const lookups = lookupsOf(def.lookups) ?? CONSTANT_LOOKUPS[def.values];
+    return { kind: 'constant', name, value: def.constant ?? null, valueKind: def.values, lookups };
+  }
+  if ('present' in def) {
+    const walked = walkPath(def.present, model, models, error);
+    if (!walked) return null;
+    const { steps, end } = walked;
+    if (end.kind === 'model') return { kind: 'present', name, path: steps };
+    if (!end.field.column) {
+      error(`'${end.field.name}' is not stored`);
+      return null;
+    }
+    return { kind: 'present', name, path: steps, field: end.field.name };
+  }
+  if ('count' in def) {
+    if (!model.counts.some((c) => c.name === def.count)) {
+      error(`'${def.count}' is not a count of '${model.label}'`);
+      return null;
+    }
+    return { kind: 'count', name, count: def.count, lookups: lookupsOf(def.lookups) ?? 'number' };
+  }
+  return resolvePathFilter(name, def, model, models, error);
+}
+
+const CONSTANT_LOOKUPS: Record<Extract<FilterSpec, { kind: 'constant' }>['valueKind'], Lookups> = {
+  object: 'relation',
+  boolean: 'exact',
+  integer: 'number',
+  decimal: 'number',
+  string: 'string',
+  date: 'number',
+  datetime: 'number',
+};
+
+/** `[ic, nic]` in YAML: the filter itself and those lookups. */
+function lookupsOf(def: LookupsDef | undefined): Lookups | undefined {
+  if (def === undefined) return undefined;
+  return typeof def === 'string' ? def : ['', ...def];
+}
+
 function hasField(model: ModelSpec, name: string): boolean {
   return model.fields.some((f) => f.name === name && f.column);
+}
+
+/** The value kind and default lookups of a stored field, or null when its values are not filtered as such. */
+function valueFilterKind(field: FieldSpec): { valueKind: ValueKind; lookups: Lookups } | null {
+  switch (field.kind) {
+    case 'string':
+      // NetBox's text and time zone fields have no `empty` lookup (it exists for CharField only).
+      return {
+        valueKind: 'string',
+        lookups: field.format === 'text' || field.format === 'timezone' ? 'text' : 'string',
+      };
+    case 'integer':
+    case 'decimal':
+      return { valueKind: field.kind, lookups: 'number' };
+    case 'boolean':
+      return { valueKind: 'boolean', lookups: 'exact' };
+    case 'date':
+    case 'datetime':
+      return { valueKind: field.kind, lookups: 'number' };
+    case 'choice':
+      // Choices filter as text (django-filter's ChoiceFilter), integer-valued ones without `empty`.
+      return { valueKind: 'choice', lookups: field.choices.every(([v]) => typeof v === 'number') ? 'text' : 'string' };
+    case 'ip_family':
+      return { valueKind: 'integer', lookups: 'exact' };
+    default:
+      return null;
+  }
 }
 
 function fieldFilters(
@@ -99,76 +170,27 @@ function fieldFilters(
   def: FieldDef | undefined,
 ): FilterSpec[] {
   const enabled = def?.filter;
-  const value = (
-    valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice',
-    lookups: 'string' | 'number' | 'exact',
-  ): FilterSpec[] =>
-    enabled === false ? [] : [{ kind: 'value', name: field.name, path: [], field: field.name, valueKind, lookups }];
+  if (enabled === false) return [];
   switch (field.kind) {
-    case 'string':
-      if (field.format === 'text' && enabled !== true) return [];
-      return value('string', 'string');
-    case 'integer':
-      return value('integer', 'number');
-    case 'decimal':
-      return value('decimal', 'number');
-    case 'boolean':
-      return value('boolean', 'exact');
-    case 'date':
-    case 'datetime':
-      return value(field.kind, 'number');
-    case 'choice':
-      // Integer-valued choices (e.g. a token's version) compare as numbers, not text.
-      return value('choice', field.choices.every(([v]) => typeof v === 'number') ? 'number' : 'string');
-    case 'fk': {
-      if (enabled === false) return [];
-      const target = models.get(field.target);
-      if (!target) return [];
-      const isOwnParent = model.tree && field.name === 'parent';
-      const tree = target.tree && !isOwnParent;
-      const filters: FilterSpec[] = [
-        { kind: 'relation', name: `${field.name}_id`, path: [field.name], target: target.label, by: 'id', tree },
-      ];
-      const by =
-        def?.filter_by !== undefined ? def.filter_by : target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
-      if (by) filters.push({ kind: 'relation', name: field.name, path: [field.name], target: target.label, by, tree });
-      return filters;
-    }
+    case 'fk':
     case 'm2m': {
-      // `asns` filters as `asn_id` and `asn`, like NetBox's related-object filters.
-      if (enabled === false) return [];
       const target = models.get(field.target);
       if (!target) return [];
-      const singular = field.name.endsWith('s') ? field.name.slice(0, -1) : field.name;
+      // `asns` filters as `asn_id` and `asn`, like NetBox's related-object filters.
+      const base = field.kind === 'm2m' && field.name.endsWith('s') ? field.name.slice(0, -1) : field.name;
+      const tree = target.tree && !(model.tree && field.name === 'parent' && field.kind === 'fk');
+      const path = [{ kind: field.kind, field: field.name, target: target.label }];
       const filters: FilterSpec[] = [
-        {
-          kind: 'relation',
-          name: `${singular}_id`,
-          path: [field.name],
-          target: target.label,
-          by: 'id',
-          tree: target.tree,
-        },
+        { kind: 'relation', name: `${base}_id`, path, target: target.label, by: 'id', tree },
       ];
       const by =
         def?.filter_by !== undefined ? def.filter_by : target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
-      if (by)
-        filters.push({
-          kind: 'relation',
-          name: singular,
-          path: [field.name],
-          target: target.label,
-          by,
-          tree: target.tree,
-        });
+      if (by) filters.push({ kind: 'relation', name: base, path, target: target.label, by, tree });
       return filters;
     }
     case 'content_type':
-      return value('string', 'exact');
-    case 'ip_family':
-      return value('integer', 'exact');
+      return [{ kind: 'object_type', name: field.name, field: field.name, by: 'label', lookups: 'relation' }];
     case 'ip_network':
-      if (enabled === false) return [];
       return [
         { kind: 'network', name: field.name, field: field.name, op: 'exact' },
         { kind: 'network', name: 'within', field: field.name, op: 'within' },
@@ -177,91 +199,74 @@ function fieldFilters(
         { kind: 'network', name: 'mask_length', field: field.name, op: 'mask_length' },
       ];
     case 'ip_interface':
-      if (enabled === false) return [];
       return [
         { kind: 'network', name: field.name, field: field.name, op: 'address' },
         { kind: 'network', name: 'parent', field: field.name, op: 'parent' },
         { kind: 'network', name: 'mask_length', field: field.name, op: 'mask_length' },
       ];
-    case 'json':
-    case 'list':
-    case 'object_types':
-    case 'password':
-    case 'image':
-    case 'generic_fk':
-    case 'constant':
-    case 'computed':
-    case 'alias':
-      return [];
+    default: {
+      if (field.kind === 'string' && field.format === 'text' && enabled !== true) return [];
+      const kind = valueFilterKind(field);
+      return kind ? [{ kind: 'value', name: field.name, path: [], field: field.name, ...kind }] : [];
+    }
   }
 }
 
 function resolvePathFilter(
   name: string,
-  def: { path: string; by?: string; tree?: boolean; case_insensitive?: boolean },
+  def: PathFilterDef,
   model: ModelSpec,
   models: Map<string, ModelSpec>,
   error: (message: string) => void,
 ): FilterSpec | null {
-  const segments = def.path.split('.');
-  let current = model;
-  const path: string[] = [];
-  for (const [index, segment] of segments.entries()) {
-    const field = current.fields.find((f) => f.name === segment);
-    if (!field?.column && field?.kind !== 'm2m') {
-      error(`unknown field '${segment}' on '${current.label}'`);
+  const walked = walkPath(def.path, model, models, error);
+  if (!walked) return null;
+  const { steps: path, end } = walked;
+  const lookups = lookupsOf(def.lookups);
+  if (end.kind === 'model') {
+    const target = end.model;
+    const by = def.by ?? (name.endsWith('_id') ? 'id' : 'slug');
+    if (by !== 'id' && !target.fields.some((f) => f.name === by && f.column)) {
+      error(`unknown field '${by}' on '${target.label}'`);
       return null;
     }
-    const last = index === segments.length - 1;
-    if (field.kind === 'm2m' && last) {
-      const target = models.get(field.target);
-      if (!target) return null;
-      const by = def.by ?? (name.endsWith('_id') ? 'id' : 'slug');
-      return {
-        kind: 'relation',
-        name,
-        path: [...path, segment],
-        target: target.label,
-        by,
-        tree: def.tree ?? target.tree,
-      };
-    }
-    if (field.kind !== 'fk') {
-      if (!last) {
-        error(`'${segment}' on '${current.label}' is not an fk`);
-        return null;
-      }
-      const valueKind = field.kind === 'string' ? 'string' : field.kind === 'integer' ? 'integer' : null;
-      if (!valueKind) {
-        error(`path filters support string and integer fields, not '${field.kind}'`);
-        return null;
-      }
-      if (def.case_insensitive && valueKind !== 'string') {
-        error('case_insensitive applies to string fields only');
-        return null;
-      }
-      return {
-        kind: 'value',
-        name,
-        path,
-        field: segment,
-        valueKind,
-        lookups: valueKind === 'string' ? 'string' : 'number',
-        ...(def.case_insensitive ? { caseInsensitive: true } : {}),
-      };
-    }
-    path.push(segment);
-    const target = models.get(field.target);
-    if (!target) return null;
-    if (last) {
-      const by = def.by ?? (name.endsWith('_id') ? 'id' : 'slug');
-      if (by !== 'id' && !target.fields.some((f) => f.name === by && f.column)) {
-        error(`unknown field '${by}' on '${target.label}'`);
-        return null;
-      }
-      return { kind: 'relation', name, path, target: target.label, by, tree: def.tree ?? target.tree };
-    }
-    current = target;
+    const tree = def.tree ?? target.tree;
+    return { kind: 'relation', name, path, target: target.label, by, tree, ...(lookups ? { lookups } : {}) };
   }
-  return null;
+  const field = end.field;
+  if (field.kind === 'content_type' || field.kind === 'object_types') {
+    if (path.length > 0) {
+      error('object type filters apply to fields of the model itself');
+      return null;
+    }
+    const by = def.by === 'id' ? 'id' : 'label';
+    const fallback = by === 'id' || field.kind === 'content_type' ? 'relation' : 'text';
+    return { kind: 'object_type', name, field: field.name, by, lookups: lookups ?? fallback };
+  }
+  if (field.kind === 'list') {
+    if (path.length > 0) {
+      error('list filters apply to fields of the model itself');
+      return null;
+    }
+    return { kind: 'list_item', name, field: field.name, lookups: lookups ?? 'exact' };
+  }
+  const kind = field.column ? valueFilterKind(field) : null;
+  if (!kind) {
+    error(`'${field.name}' on '${end.owner.label}' cannot be filtered (${field.kind})`);
+    return null;
+  }
+  if ((def.case_insensitive || def.contains) && kind.valueKind !== 'string') {
+    error('case_insensitive and contains apply to string fields only');
+    return null;
+  }
+  return {
+    kind: 'value',
+    name,
+    path,
+    field: field.name,
+    valueKind: kind.valueKind,
+    lookups: lookups ?? kind.lookups,
+    ...(def.case_insensitive ? { caseInsensitive: true } : {}),
+    ...(def.contains ? { contains: true } : {}),
+  };
 }

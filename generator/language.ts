@@ -80,6 +80,8 @@ export interface FieldDef {
   case?: 'upper' | 'lower';
   pattern?: string;
   reverse_of?: string;
+  related_name?: string;
+  query_names?: Record<string, string>;
   pattern_message?: string;
   upload_to?: string;
   file_name?: string;
@@ -104,18 +106,25 @@ export interface UniqueDef {
   message?: string;
 }
 
+/** A lookup set by name, or the lookup suffixes a filter accepts besides itself. */
+export type LookupsDef = 'string' | 'text' | 'number' | 'exact' | 'relation' | string[];
+
 export interface PathFilterDef {
   path: string;
   by?: string;
   tree?: boolean;
   /** String values: the base match ignores case (NetBox's iexact filters). */
   case_insensitive?: boolean;
+  /** String values: the base match is a case-insensitive substring (NetBox's icontains filters). */
+  contains?: boolean;
+  lookups?: LookupsDef;
   description?: string;
 }
 
 export interface FunctionFilterDef {
   function: string;
   values?: 'string' | 'integer';
+  lookups?: LookupsDef;
   description?: string;
 }
 
@@ -124,6 +133,27 @@ export interface NetworkFilterDef {
   op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
   description?: string;
 }
+
+export interface ConstantFilterDef {
+  constant: unknown;
+  values: 'object' | 'boolean' | 'integer' | 'decimal' | 'string' | 'date' | 'datetime';
+  lookups?: LookupsDef;
+  description?: string;
+}
+
+export interface PresentFilterDef {
+  present: string;
+  description?: string;
+}
+
+export interface CountFilterDef {
+  count: string;
+  lookups?: LookupsDef;
+  description?: string;
+}
+
+export type FilterDef =
+  PathFilterDef | FunctionFilterDef | NetworkFilterDef | ConstantFilterDef | PresentFilterDef | CountFilterDef;
 
 export interface ModelDef {
   description?: string;
@@ -160,7 +190,7 @@ export interface ModelDef {
   search?: string[];
   search_also?: string[];
   related_object?: string;
-  filters?: Record<string, PathFilterDef | FunctionFilterDef | NetworkFilterDef | false>;
+  filters?: Record<string, FilterDef | false>;
   indexes?: string[][];
   validators?: string[];
   hooks?: { prepare?: string; present?: string };

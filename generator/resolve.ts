@@ -376,7 +376,7 @@ function resolveField(
       return field;
     }
     case 'fk': {
-      checkOnly(['to', 'on_delete', 'nested', 'filter_by', 'tree']);
+      checkOnly(['to', 'on_delete', 'nested', 'filter_by', 'tree', 'related_name']);
       const target = def.to ?? '';
       if (!def.to) report.error('to', "missing property 'to'");
       else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
@@ -390,10 +390,11 @@ function resolveField(
         target,
         onDelete,
         nested: def.nested ?? null,
+        ...(def.related_name ? { relatedName: def.related_name } : {}),
       };
     }
     case 'm2m': {
-      checkOnly(['to', 'nested', 'by', 'filter_by', 'reverse_of']);
+      checkOnly(['to', 'nested', 'by', 'filter_by', 'reverse_of', 'related_name']);
       const target = def.to ?? '';
       if (!def.to) report.error('to', "missing property 'to'");
       else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
@@ -420,23 +421,28 @@ function resolveField(
         ...(def.reverse_of ? { reverseOf: def.reverse_of } : {}),
         nested: def.nested ?? null,
         ...(def.by ? { by: def.by } : {}),
+        ...(def.related_name ? { relatedName: def.related_name } : {}),
       };
     }
     case 'content_type':
       checkOnly(['types', 'feature']);
       return { ...base, kind: 'content_type', required, targets: targetsOf('types', true) };
     case 'generic_fk': {
-      checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete', 'visible_only']);
+      checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete', 'visible_only', 'query_names']);
       const onDelete = def.on_delete ?? 'cascade';
+      const targets = targetsOf('types');
+      for (const type of Object.keys(def.query_names ?? {}))
+        if (!targets.includes(type)) report.error(`query_names.${type}`, `'${type}' is not one of the types`);
       return {
         ...base,
         kind: 'generic_fk',
         required: false,
         typeField: def.type_field ?? `${name}_type`,
         idField: def.id_field ?? `${name}_id`,
-        targets: targetsOf('types'),
+        targets,
         onDelete,
         ...(def.visible_only ? { visibleOnly: true as const } : {}),
+        ...(def.query_names ? { queryNames: def.query_names } : {}),
       };
     }
     case 'ip_network':

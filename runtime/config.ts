@@ -38,6 +38,8 @@ export interface Settings {
   MAX_UPLOAD_SIZE: number;
   /** Prefixes and IP addresses outside any VRF must be unique. */
   ENFORCE_GLOBAL_UNIQUE: boolean;
+  /** Lists answer 400 for query parameters that are no filter of theirs (NetBox ignores them). */
+  STRICT_FILTERING: boolean;
   /** How long a server remembers a verified token (0: verify on every request). */
   CACHE_SECONDS: number;
   /** Allow creating legacy v1 tokens (plaintext stored in the database; deprecated). */
@@ -133,6 +135,7 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   AUTO_MIGRATE: { kind: 'boolean', default: () => true },
   ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
   ENFORCE_GLOBAL_UNIQUE: { kind: 'boolean', default: () => true },
+  STRICT_FILTERING: { kind: 'boolean', default: () => true },
   CACHE_SECONDS: {
     kind: 'integer',
     default: () => 2,

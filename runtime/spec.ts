@@ -130,6 +130,8 @@ export interface ForeignKeyField extends FieldBase {
   onDelete: OnDelete;
   /** Fields of the nested representation; null means the target's nested/brief set. */
   nested: string[] | null;
+  /** The name by which filter paths reach this model's objects from the target. */
+  relatedName?: string;
 }
 export interface ListField extends FieldBase {
   kind: 'list';
@@ -163,6 +165,8 @@ export interface ManyToManyField extends FieldBase {
   nested: string[] | null;
   /** Read and write the related objects as this attribute (e.g. tag slugs) instead of objects and ids. */
   by?: string;
+  /** The name by which filter paths reach this model's objects from the target. */
+  relatedName?: string;
 }
 /** One content type, `app.model`, from a fixed list. */
 export interface ContentTypeField extends FieldBase {
@@ -181,6 +185,8 @@ export interface GenericRelationField extends FieldBase {
   onDelete: OnDelete;
   /** Only objects the requesting user may view: written (else not found) and shown (else null). */
   visibleOnly?: true;
+  /** Target model → the name by which filter paths step to the target when it is of that model. */
+  queryNames?: Record<string, string>;
 }
 /**
  * An IPv4/IPv6 network (`ip_network`, host bits clear) or an address with its mask (`ip_interface`).
@@ -279,36 +285,51 @@ export interface OrderingSpec {
   nullsFirst?: boolean;
 }
 
-export type LookupSet = 'string' | 'number' | 'exact' | 'relation' | 'none';
+/** Named lookup sets; a filter may also list its lookups explicitly. */
+export type LookupSet = 'string' | 'text' | 'number' | 'exact' | 'relation' | 'none';
+export type Lookups = LookupSet | readonly string[];
 
 /** The lookup suffixes (`name__ic`) each kind of filter accepts; `''` is the filter itself. */
-export const FILTER_LOOKUPS: Readonly<
-  Record<LookupSet | 'tag' | 'search' | 'network' | 'function' | 'request', readonly string[]>
-> = {
-  string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
-  number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
-  exact: [''],
-  relation: ['', 'n'],
-  none: [''],
-  tag: ['', 'n'],
-  search: [''],
-  network: [''],
-  function: [''],
-  request: [''],
-};
+export const FILTER_LOOKUPS: Readonly<Record<LookupSet | 'tag' | 'search' | 'network' | 'request', readonly string[]>> =
+  {
+    string: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'],
+    /** The string lookups without `empty` (NetBox's text and integer-choice fields). */
+    text: ['', 'n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'regex', 'iregex'],
+    number: ['', 'n', 'lt', 'lte', 'gt', 'gte', 'empty'],
+    exact: [''],
+    relation: ['', 'n'],
+    none: [''],
+    tag: ['', 'n', 'any'],
+    search: [''],
+    network: [''],
+    request: [''],
+  };
 
-/** Lookups of a filter (network mask lengths compare as numbers). */
+/** Lookups of a filter. */
 export function filterLookups(filter: FilterSpec): readonly string[] {
   switch (filter.kind) {
     case 'value':
-      return FILTER_LOOKUPS[filter.lookups];
+    case 'constant':
+    case 'object_type':
+    case 'list_item':
+    case 'function':
+    case 'count':
+      return lookupList(filter.lookups);
     case 'relation':
-      return FILTER_LOOKUPS.relation;
+      return lookupList(filter.lookups ?? 'relation');
     case 'network':
-      return filter.op === 'mask_length' ? ['', 'n', 'lt', 'lte', 'gt', 'gte'] : FILTER_LOOKUPS.network;
+      // NetBox declares `mask_length__gte` and `__lte` only.
+      return filter.op === 'mask_length' ? ['', 'gte', 'lte'] : FILTER_LOOKUPS.network;
+    case 'present':
+      return FILTER_LOOKUPS.exact;
     default:
       return FILTER_LOOKUPS[filter.kind];
   }
+}
+
+/** The suffixes of a named or explicit lookup set (`''`, the filter itself, first). */
+export function lookupList(lookups: Lookups): readonly string[] {
+  return typeof lookups === 'string' ? FILTER_LOOKUPS[lookups] : lookups;
 }
 
 /** Keys of the response to `POST …/tokens/provision/`, in NetBox's order (no pepper_id). */
@@ -334,23 +355,38 @@ export const TOKEN_PROVISION_KEYS: readonly string[] = [
  * A query filter. Value filters compare a column (optionally reached through FK `path`), relation filters
  * select by related object id or attribute, tag filters look at the tagged items.
  */
+/** One step of a filter path, from a model to a related one. */
+export type FilterStep =
+  /** The model's FK field, to its target. */
+  | { kind: 'fk'; field: string; target: string }
+  /** The objects of `model` whose FK `field` points at the object. */
+  | { kind: 'reverse'; model: string; field: string }
+  /** The objects the model's many-to-many field lists. */
+  | { kind: 'm2m'; field: string; target: string }
+  /** The objects of `model` whose many-to-many field `field` lists the object. */
+  | { kind: 'reverse_m2m'; model: string; field: string }
+  /** The object the model's generic FK `field` points at, when it is a `target`. */
+  | { kind: 'generic'; field: string; target: string };
+
 export type FilterSpec =
   | {
       kind: 'value';
       name: string;
-      /** FK fields traversed from the model before reaching `field`. */
-      path: string[];
+      /** Steps from the model to the model that holds `field`. */
+      path: FilterStep[];
       field: string;
       valueKind: 'string' | 'integer' | 'decimal' | 'boolean' | 'date' | 'datetime' | 'choice';
-      lookups: LookupSet;
+      lookups: Lookups;
       /** Base match is case-insensitive. */
       caseInsensitive?: boolean;
+      /** Base match is a case-insensitive substring. */
+      contains?: boolean;
     }
   | {
       kind: 'relation';
       name: string;
-      /** FK fields traversed from the model; the last one points at `target`. */
-      path: string[];
+      /** Steps from the model; the last one reaches `target`. */
+      path: FilterStep[];
       target: string;
       /** Target field the values are matched against (`id`, `slug`, `name`, …). */
       by: string;
@@ -358,7 +394,10 @@ export type FilterSpec =
       tree: boolean;
       /** Match strict descendants of the given nodes through the model's own parent (ancestor filters). */
       ancestor?: boolean;
+      /** Lookups other than the usual `''` and `n`. */
+      lookups?: Lookups;
     }
+  /** Objects that carry the given tags: all of them, none (`__n`) or any (`__any`). */
   | { kind: 'tag'; name: string; by: 'slug' | 'id' }
   | { kind: 'search'; name: 'q' }
   | {
@@ -368,10 +407,35 @@ export type FilterSpec =
       field: string;
       op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
     }
-  /** A filter that a domain function builds (values in, condition on alias `t0` out). */
-  | { kind: 'function'; name: string; function: string; valueKind: 'string' | 'integer' }
-  /** Objects created (`create`) or updated (`update`) by the request with this id, per the change records. */
-  | { kind: 'request'; name: string; action: 'create' | 'update' };
+  /** A filter that a domain function builds (values and lookup in, condition on alias `t0` out). */
+  | { kind: 'function'; name: string; function: string; valueKind: 'string' | 'integer'; lookups: Lookups }
+  /**
+   * Objects created (`create`), updated (`update`) or either (`modify`) by the request with this id, per the
+   * change records.
+   */
+  | { kind: 'request'; name: string; action: 'create' | 'update' | 'modify' }
+  /**
+   * A value that is the same for every object (a NetBox relation or counter this service does not serve):
+   * the filter matches every object or none; `object` values name related objects that cannot exist.
+   */
+  | {
+      kind: 'constant';
+      name: string;
+      value: unknown;
+      valueKind: 'object' | 'boolean' | 'integer' | 'decimal' | 'string' | 'date' | 'datetime';
+      lookups: Lookups;
+    }
+  /** `true`: objects that have a value at `field` (or, without it, a related object at the path's end). */
+  | { kind: 'present'; name: string; path: FilterStep[]; field?: string }
+  /** Numeric lookups on one of the model's counts. */
+  | { kind: 'count'; name: string; count: string; lookups: Lookups }
+  /**
+   * Content types (`app.model`, or object type ids with `by: id`) held by a content_type field or listed by
+   * an object_types field. Every lookup of the string set matches the type exactly; `n…` lookups exclude.
+   */
+  | { kind: 'object_type'; name: string; field: string; by: 'label' | 'id'; lookups: Lookups }
+  /** A list field holds one of the values. */
+  | { kind: 'list_item'; name: string; field: string; lookups: Lookups };
 
 export interface UniqueSpec {
   name: string;

@@ -164,6 +164,7 @@ export const circuitTerminationSpec: ModelSpec = {
       target: 'circuits.circuit',
       onDelete: 'cascade',
       nested: null,
+      relatedName: 'terminations',
     },
     {
       name: 'term_side',
@@ -511,7 +512,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'circuit_id',
-      path: ['circuit'],
+      path: [{ kind: 'fk', field: 'circuit', target: 'circuits.circuit' }],
       target: 'circuits.circuit',
       by: 'id',
       tree: false,
@@ -525,12 +526,11 @@ export const circuitTerminationSpec: ModelSpec = {
       lookups: 'string',
     },
     {
-      kind: 'value',
+      kind: 'object_type',
       name: 'termination_type',
-      path: [],
       field: 'termination_type',
-      valueKind: 'string',
-      lookups: 'exact',
+      by: 'label',
+      lookups: 'relation',
     },
     {
       kind: 'value',
@@ -608,10 +608,14 @@ export const circuitTerminationSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'provider_id',
-      path: ['circuit', 'provider'],
+      path: [
+        { kind: 'fk', field: 'circuit', target: 'circuits.circuit' },
+        { kind: 'fk', field: 'provider', target: 'circuits.provider' },
+      ],
       target: 'circuits.provider',
       by: 'id',
       tree: false,
@@ -619,7 +623,10 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'provider',
-      path: ['circuit', 'provider'],
+      path: [
+        { kind: 'fk', field: 'circuit', target: 'circuits.circuit' },
+        { kind: 'fk', field: 'provider', target: 'circuits.provider' },
+      ],
       target: 'circuits.provider',
       by: 'slug',
       tree: false,
@@ -627,7 +634,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['_region'],
+      path: [{ kind: 'fk', field: '_region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -635,7 +642,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['_region'],
+      path: [{ kind: 'fk', field: '_region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -643,7 +650,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['_site_group'],
+      path: [{ kind: 'fk', field: '_site_group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -651,7 +658,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['_site_group'],
+      path: [{ kind: 'fk', field: '_site_group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -659,7 +666,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['_site'],
+      path: [{ kind: 'fk', field: '_site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -667,7 +674,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['_site'],
+      path: [{ kind: 'fk', field: '_site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -675,7 +682,7 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location_id',
-      path: ['_location'],
+      path: [{ kind: 'fk', field: '_location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: true,
@@ -683,10 +690,53 @@ export const circuitTerminationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location',
-      path: ['_location'],
+      path: [{ kind: 'fk', field: '_location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'value',
+      name: 'occupied',
+      path: [],
+      field: 'mark_connected',
+      valueKind: 'boolean',
+      lookups: 'exact',
+    },
+    {
+      kind: 'constant',
+      name: 'cabled',
+      value: false,
+      valueKind: 'boolean',
+      lookups: 'exact',
+    },
+    {
+      kind: 'constant',
+      name: 'cable_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'cable_end',
+      value: null,
+      valueKind: 'string',
+      lookups: 'string',
+    },
+    {
+      kind: 'constant',
+      name: 'cable_connector',
+      value: null,
+      valueKind: 'integer',
+      lookups: 'number',
+    },
+    {
+      kind: 'constant',
+      name: 'provider_network_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

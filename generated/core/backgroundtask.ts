@@ -598,12 +598,11 @@ export const backgroundTaskSpec: ModelSpec = {
       lookups: 'string',
     },
     {
-      kind: 'value',
+      kind: 'object_type',
       name: 'object_type',
-      path: [],
       field: 'object_type',
-      valueKind: 'string',
-      lookups: 'exact',
+      by: 'label',
+      lookups: 'relation',
     },
     {
       kind: 'value',
@@ -616,7 +615,7 @@ export const backgroundTaskSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'event_rule_id',
-      path: ['event_rule'],
+      path: [{ kind: 'fk', field: 'event_rule', target: 'extras.eventrule' }],
       target: 'extras.eventrule',
       by: 'id',
       tree: false,
@@ -624,7 +623,7 @@ export const backgroundTaskSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'webhook_id',
-      path: ['webhook'],
+      path: [{ kind: 'fk', field: 'webhook', target: 'extras.webhook' }],
       target: 'extras.webhook',
       by: 'id',
       tree: false,

@@ -337,7 +337,7 @@ export const deviceRoleSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'id',
       tree: false,
@@ -345,7 +345,7 @@ export const deviceRoleSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'slug',
       tree: false,
@@ -361,7 +361,7 @@ export const deviceRoleSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'id',
       tree: true,
@@ -370,7 +370,7 @@ export const deviceRoleSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'slug',
       tree: true,
@@ -396,6 +396,14 @@ export const deviceRoleSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'constant',
+      name: 'config_template_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
   ],
   uniques: [
     {

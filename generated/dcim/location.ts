@@ -363,7 +363,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -371,7 +371,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -379,7 +379,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: false,
@@ -387,7 +387,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: false,
@@ -403,7 +403,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -411,7 +411,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -435,7 +435,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: true,
@@ -444,7 +444,7 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: true,
@@ -470,10 +470,14 @@ export const locationSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -481,7 +485,10 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -489,7 +496,10 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -497,7 +507,10 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -505,7 +518,10 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -513,7 +529,10 @@ export const locationSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,

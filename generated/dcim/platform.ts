@@ -286,7 +286,7 @@ export const platformSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'id',
       tree: false,
@@ -294,7 +294,7 @@ export const platformSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'slug',
       tree: false,
@@ -318,7 +318,7 @@ export const platformSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'manufacturer_id',
-      path: ['manufacturer'],
+      path: [{ kind: 'fk', field: 'manufacturer', target: 'dcim.manufacturer' }],
       target: 'dcim.manufacturer',
       by: 'id',
       tree: false,
@@ -326,7 +326,7 @@ export const platformSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'manufacturer',
-      path: ['manufacturer'],
+      path: [{ kind: 'fk', field: 'manufacturer', target: 'dcim.manufacturer' }],
       target: 'dcim.manufacturer',
       by: 'slug',
       tree: false,
@@ -342,7 +342,7 @@ export const platformSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'id',
       tree: true,
@@ -351,7 +351,7 @@ export const platformSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'slug',
       tree: true,
@@ -377,6 +377,21 @@ export const platformSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'constant',
+      name: 'config_template_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'function',
+      name: 'available_for_device_type',
+      function: 'dcim.platformsForDeviceType',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
   ],
   uniques: [
     {

@@ -776,7 +776,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -784,7 +784,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -792,7 +792,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location_id',
-      path: ['location'],
+      path: [{ kind: 'fk', field: 'location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: true,
@@ -800,7 +800,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location',
-      path: ['location'],
+      path: [{ kind: 'fk', field: 'location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: true,
@@ -808,7 +808,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -816,7 +816,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -832,7 +832,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role_id',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'dcim.rackrole' }],
       target: 'dcim.rackrole',
       by: 'id',
       tree: false,
@@ -840,7 +840,7 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'dcim.rackrole' }],
       target: 'dcim.rackrole',
       by: 'slug',
       tree: false,
@@ -876,7 +876,7 @@ export const rackSpec: ModelSpec = {
       path: [],
       field: 'width',
       valueKind: 'choice',
-      lookups: 'number',
+      lookups: 'text',
     },
     {
       kind: 'value',
@@ -1002,10 +1002,14 @@ export const rackSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -1013,7 +1017,10 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -1021,7 +1028,10 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -1029,7 +1039,10 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -1037,7 +1050,10 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -1045,10 +1061,55 @@ export const rackSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'constant',
+      name: 'group_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'group',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'rack_type_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'rack_type',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'manufacturer_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'manufacturer',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

@@ -407,6 +407,7 @@ export const siteSpec: ModelSpec = {
       fromColumn: 'from_id',
       toColumn: 'to_id',
       nested: null,
+      relatedName: 'sites',
     },
   ],
   counts: [
@@ -526,7 +527,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['region'],
+      path: [{ kind: 'fk', field: 'region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -534,7 +535,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['region'],
+      path: [{ kind: 'fk', field: 'region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -542,7 +543,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group_id',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -550,7 +551,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -558,7 +559,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -566,7 +567,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -585,29 +586,13 @@ export const siteSpec: ModelSpec = {
       path: [],
       field: 'time_zone',
       valueKind: 'string',
-      lookups: 'string',
+      lookups: 'text',
     },
     {
       kind: 'value',
       name: 'description',
       path: [],
       field: 'description',
-      valueKind: 'string',
-      lookups: 'string',
-    },
-    {
-      kind: 'value',
-      name: 'physical_address',
-      path: [],
-      field: 'physical_address',
-      valueKind: 'string',
-      lookups: 'string',
-    },
-    {
-      kind: 'value',
-      name: 'shipping_address',
-      path: [],
-      field: 'shipping_address',
       valueKind: 'string',
       lookups: 'string',
     },
@@ -630,7 +615,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'asn_id',
-      path: ['asns'],
+      path: [{ kind: 'm2m', field: 'asns', target: 'ipam.asn' }],
       target: 'ipam.asn',
       by: 'id',
       tree: false,
@@ -638,7 +623,7 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'asn',
-      path: ['asns'],
+      path: [{ kind: 'm2m', field: 'asns', target: 'ipam.asn' }],
       target: 'ipam.asn',
       by: 'asn',
       tree: false,
@@ -663,10 +648,14 @@ export const siteSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -674,7 +663,10 @@ export const siteSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,

@@ -260,7 +260,7 @@ export const siteGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: false,
@@ -268,7 +268,7 @@ export const siteGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: false,
@@ -284,7 +284,7 @@ export const siteGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -293,7 +293,7 @@ export const siteGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -319,6 +319,7 @@ export const siteGroupSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
   ],
   uniques: [
     {

@@ -589,7 +589,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['regions'],
+      path: [{ kind: 'm2m', field: 'regions', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -597,7 +597,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['regions'],
+      path: [{ kind: 'm2m', field: 'regions', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -605,7 +605,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['site_groups'],
+      path: [{ kind: 'm2m', field: 'site_groups', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -613,7 +613,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['site_groups'],
+      path: [{ kind: 'm2m', field: 'site_groups', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -621,7 +621,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['sites'],
+      path: [{ kind: 'm2m', field: 'sites', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -629,7 +629,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['sites'],
+      path: [{ kind: 'm2m', field: 'sites', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -637,7 +637,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location_id',
-      path: ['locations'],
+      path: [{ kind: 'm2m', field: 'locations', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: true,
@@ -645,7 +645,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location',
-      path: ['locations'],
+      path: [{ kind: 'm2m', field: 'locations', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: true,
@@ -653,39 +653,15 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'device_type_id',
-      path: ['device_types'],
+      path: [{ kind: 'm2m', field: 'device_types', target: 'dcim.devicetype' }],
       target: 'dcim.devicetype',
       by: 'id',
       tree: false,
-    },
-    {
-      kind: 'relation',
-      name: 'device_type',
-      path: ['device_types'],
-      target: 'dcim.devicetype',
-      by: 'slug',
-      tree: false,
-    },
-    {
-      kind: 'relation',
-      name: 'role_id',
-      path: ['roles'],
-      target: 'dcim.devicerole',
-      by: 'id',
-      tree: true,
-    },
-    {
-      kind: 'relation',
-      name: 'role',
-      path: ['roles'],
-      target: 'dcim.devicerole',
-      by: 'slug',
-      tree: true,
     },
     {
       kind: 'relation',
       name: 'platform_id',
-      path: ['platforms'],
+      path: [{ kind: 'm2m', field: 'platforms', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'id',
       tree: true,
@@ -693,7 +669,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'platform',
-      path: ['platforms'],
+      path: [{ kind: 'm2m', field: 'platforms', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'slug',
       tree: true,
@@ -701,7 +677,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_type_id',
-      path: ['cluster_types'],
+      path: [{ kind: 'm2m', field: 'cluster_types', target: 'virtualization.clustertype' }],
       target: 'virtualization.clustertype',
       by: 'id',
       tree: false,
@@ -709,7 +685,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_type',
-      path: ['cluster_types'],
+      path: [{ kind: 'm2m', field: 'cluster_types', target: 'virtualization.clustertype' }],
       target: 'virtualization.clustertype',
       by: 'slug',
       tree: false,
@@ -717,7 +693,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_group_id',
-      path: ['cluster_groups'],
+      path: [{ kind: 'm2m', field: 'cluster_groups', target: 'virtualization.clustergroup' }],
       target: 'virtualization.clustergroup',
       by: 'id',
       tree: false,
@@ -725,7 +701,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_group',
-      path: ['cluster_groups'],
+      path: [{ kind: 'm2m', field: 'cluster_groups', target: 'virtualization.clustergroup' }],
       target: 'virtualization.clustergroup',
       by: 'slug',
       tree: false,
@@ -733,7 +709,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_id',
-      path: ['clusters'],
+      path: [{ kind: 'm2m', field: 'clusters', target: 'virtualization.cluster' }],
       target: 'virtualization.cluster',
       by: 'id',
       tree: false,
@@ -741,7 +717,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant_groups'],
+      path: [{ kind: 'm2m', field: 'tenant_groups', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -749,7 +725,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant_groups'],
+      path: [{ kind: 'm2m', field: 'tenant_groups', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -757,7 +733,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenants'],
+      path: [{ kind: 'm2m', field: 'tenants', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -765,7 +741,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenants'],
+      path: [{ kind: 'm2m', field: 'tenants', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -773,7 +749,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tag_id',
-      path: ['tags'],
+      path: [{ kind: 'm2m', field: 'tags', target: 'extras.tag' }],
       target: 'extras.tag',
       by: 'id',
       tree: false,
@@ -781,7 +757,7 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tag',
-      path: ['tags'],
+      path: [{ kind: 'm2m', field: 'tags', target: 'extras.tag' }],
       target: 'extras.tag',
       by: 'slug',
       tree: false,
@@ -804,10 +780,11 @@ export const configContextSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'device_role_id',
-      path: ['roles'],
+      path: [{ kind: 'm2m', field: 'roles', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'id',
       tree: true,
@@ -815,10 +792,52 @@ export const configContextSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'device_role',
-      path: ['roles'],
+      path: [{ kind: 'm2m', field: 'roles', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'constant',
+      name: 'auto_sync_enabled',
+      value: false,
+      valueKind: 'boolean',
+      lookups: 'exact',
+    },
+    {
+      kind: 'constant',
+      name: 'data_synced',
+      value: null,
+      valueKind: 'datetime',
+      lookups: 'number',
+    },
+    {
+      kind: 'constant',
+      name: 'data_source_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'data_file_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'profile_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'profile',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

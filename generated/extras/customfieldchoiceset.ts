@@ -283,14 +283,6 @@ export const customFieldChoiceSetSpec: ModelSpec = {
     },
     {
       kind: 'value',
-      name: 'choices_count',
-      path: [],
-      field: 'choices_count',
-      valueKind: 'integer',
-      lookups: 'number',
-    },
-    {
-      kind: 'value',
       name: 'created',
       path: [],
       field: 'created',
@@ -307,6 +299,14 @@ export const customFieldChoiceSetSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'function',
+      name: 'choice',
+      function: 'extras.choiceSetsWithChoice',
+      valueKind: 'string',
+      lookups: 'exact',
+    },
   ],
   uniques: [
     {

@@ -370,12 +370,11 @@ export const eventRuleSpec: ModelSpec = {
       lookups: 'string',
     },
     {
-      kind: 'value',
+      kind: 'object_type',
       name: 'action_object_type',
-      path: [],
       field: 'action_object_type',
-      valueKind: 'string',
-      lookups: 'exact',
+      by: 'label',
+      lookups: 'relation',
     },
     {
       kind: 'value',
@@ -413,6 +412,27 @@ export const eventRuleSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'object_type',
+      name: 'object_type',
+      field: 'object_types',
+      by: 'label',
+      lookups: 'text',
+    },
+    {
+      kind: 'object_type',
+      name: 'object_type_id',
+      field: 'object_types',
+      by: 'id',
+      lookups: 'relation',
+    },
+    {
+      kind: 'list_item',
+      name: 'event_type',
+      field: 'event_types',
+      lookups: 'exact',
+    },
   ],
   uniques: [
     {

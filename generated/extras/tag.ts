@@ -297,6 +297,35 @@ export const tagSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'object_type',
+      name: 'object_types',
+      field: 'object_types',
+      by: 'id',
+      lookups: 'relation',
+    },
+    {
+      kind: 'function',
+      name: 'content_type',
+      function: 'extras.tagsInUseOn',
+      valueKind: 'string',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'content_type_id',
+      function: 'extras.tagsInUseOnId',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'for_object_type_id',
+      function: 'extras.tagsForObjectType',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
   ],
   uniques: [
     {

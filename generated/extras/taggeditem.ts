@@ -140,7 +140,7 @@ export const taggedItemSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tag_id',
-      path: ['tag'],
+      path: [{ kind: 'fk', field: 'tag', target: 'extras.tag' }],
       target: 'extras.tag',
       by: 'id',
       tree: false,
@@ -148,7 +148,7 @@ export const taggedItemSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tag',
-      path: ['tag'],
+      path: [{ kind: 'fk', field: 'tag', target: 'extras.tag' }],
       target: 'extras.tag',
       by: 'slug',
       tree: false,

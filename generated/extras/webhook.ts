@@ -359,7 +359,8 @@ export const webhookSpec: ModelSpec = {
       path: [],
       field: 'payload_url',
       valueKind: 'string',
-      lookups: 'string',
+      lookups: 'exact',
+      contains: true,
     },
     {
       kind: 'value',
@@ -421,6 +422,7 @@ export const webhookSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
   ],
   uniques: [
     {

@@ -254,6 +254,7 @@ export const aggregateSpec: ModelSpec = {
       name: 'q',
       function: 'ipam.searchNetworks',
       valueKind: 'string',
+      lookups: 'exact',
     },
     {
       kind: 'value',
@@ -264,19 +265,10 @@ export const aggregateSpec: ModelSpec = {
       lookups: 'exact',
     },
     { kind: 'network', name: 'prefix', field: 'prefix', op: 'exact' },
-    { kind: 'network', name: 'within', field: 'prefix', op: 'within' },
-    {
-      kind: 'network',
-      name: 'within_include',
-      field: 'prefix',
-      op: 'within_include',
-    },
-    { kind: 'network', name: 'contains', field: 'prefix', op: 'contains' },
-    { kind: 'network', name: 'mask_length', field: 'prefix', op: 'mask_length' },
     {
       kind: 'relation',
       name: 'rir_id',
-      path: ['rir'],
+      path: [{ kind: 'fk', field: 'rir', target: 'ipam.rir' }],
       target: 'ipam.rir',
       by: 'id',
       tree: false,
@@ -284,7 +276,7 @@ export const aggregateSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'rir',
-      path: ['rir'],
+      path: [{ kind: 'fk', field: 'rir', target: 'ipam.rir' }],
       target: 'ipam.rir',
       by: 'slug',
       tree: false,
@@ -292,7 +284,7 @@ export const aggregateSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -300,7 +292,7 @@ export const aggregateSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -341,10 +333,14 @@ export const aggregateSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -352,7 +348,10 @@ export const aggregateSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,

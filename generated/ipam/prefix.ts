@@ -518,6 +518,7 @@ export const prefixSpec: ModelSpec = {
       name: 'q',
       function: 'ipam.searchNetworks',
       valueKind: 'string',
+      lookups: 'exact',
     },
     {
       kind: 'value',
@@ -540,7 +541,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'vrf_id',
-      path: ['vrf'],
+      path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
       by: 'id',
       tree: false,
@@ -548,18 +549,17 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'vrf',
-      path: ['vrf'],
+      path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
       by: 'rd',
       tree: false,
     },
     {
-      kind: 'value',
+      kind: 'object_type',
       name: 'scope_type',
-      path: [],
       field: 'scope_type',
-      valueKind: 'string',
-      lookups: 'exact',
+      by: 'label',
+      lookups: 'relation',
     },
     {
       kind: 'value',
@@ -572,7 +572,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -580,7 +580,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -588,7 +588,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'vlan_id',
-      path: ['vlan'],
+      path: [{ kind: 'fk', field: 'vlan', target: 'ipam.vlan' }],
       target: 'ipam.vlan',
       by: 'id',
       tree: false,
@@ -604,7 +604,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role_id',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'ipam.role' }],
       target: 'ipam.role',
       by: 'id',
       tree: false,
@@ -612,7 +612,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'ipam.role' }],
       target: 'ipam.role',
       by: 'slug',
       tree: false,
@@ -661,10 +661,14 @@ export const prefixSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -672,7 +676,10 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -680,7 +687,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['_region'],
+      path: [{ kind: 'fk', field: '_region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -688,7 +695,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['_region'],
+      path: [{ kind: 'fk', field: '_region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -696,7 +703,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['_site_group'],
+      path: [{ kind: 'fk', field: '_site_group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -704,7 +711,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['_site_group'],
+      path: [{ kind: 'fk', field: '_site_group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -712,7 +719,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['_site'],
+      path: [{ kind: 'fk', field: '_site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -720,7 +727,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['_site'],
+      path: [{ kind: 'fk', field: '_site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -728,7 +735,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location_id',
-      path: ['_location'],
+      path: [{ kind: 'fk', field: '_location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: true,
@@ -736,7 +743,7 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location',
-      path: ['_location'],
+      path: [{ kind: 'fk', field: '_location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: true,
@@ -746,17 +753,19 @@ export const prefixSpec: ModelSpec = {
       name: 'present_in_vrf_id',
       function: 'ipam.presentInVrfId',
       valueKind: 'integer',
+      lookups: 'exact',
     },
     {
       kind: 'function',
       name: 'present_in_vrf',
       function: 'ipam.presentInVrf',
       valueKind: 'string',
+      lookups: 'exact',
     },
     {
       kind: 'value',
       name: 'vlan_vid',
-      path: ['vlan'],
+      path: [{ kind: 'fk', field: 'vlan', target: 'ipam.vlan' }],
       field: 'vid',
       valueKind: 'integer',
       lookups: 'number',
@@ -764,7 +773,10 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'vlan_group_id',
-      path: ['vlan', 'group'],
+      path: [
+        { kind: 'fk', field: 'vlan', target: 'ipam.vlan' },
+        { kind: 'fk', field: 'group', target: 'ipam.vlangroup' },
+      ],
       target: 'ipam.vlangroup',
       by: 'id',
       tree: false,
@@ -772,10 +784,27 @@ export const prefixSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'vlan_group',
-      path: ['vlan', 'group'],
+      path: [
+        { kind: 'fk', field: 'vlan', target: 'ipam.vlan' },
+        { kind: 'fk', field: 'group', target: 'ipam.vlangroup' },
+      ],
       target: 'ipam.vlangroup',
       by: 'slug',
       tree: false,
+    },
+    {
+      kind: 'function',
+      name: 'depth',
+      function: 'ipam.prefixesByDepth',
+      valueKind: 'integer',
+      lookups: 'number',
+    },
+    {
+      kind: 'function',
+      name: 'children',
+      function: 'ipam.prefixesByChildren',
+      valueKind: 'integer',
+      lookups: 'number',
     },
   ],
   uniques: [],

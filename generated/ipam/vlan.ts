@@ -384,7 +384,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -392,7 +392,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -400,7 +400,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group_id',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'ipam.vlangroup' }],
       target: 'ipam.vlangroup',
       by: 'id',
       tree: false,
@@ -408,7 +408,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'ipam.vlangroup' }],
       target: 'ipam.vlangroup',
       by: 'slug',
       tree: false,
@@ -432,7 +432,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -440,7 +440,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -456,7 +456,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role_id',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'ipam.role' }],
       target: 'ipam.role',
       by: 'id',
       tree: false,
@@ -464,7 +464,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'ipam.role' }],
       target: 'ipam.role',
       by: 'slug',
       tree: false,
@@ -488,7 +488,7 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'qinq_svlan_id',
-      path: ['qinq_svlan'],
+      path: [{ kind: 'fk', field: 'qinq_svlan', target: 'ipam.vlan' }],
       target: 'ipam.vlan',
       by: 'id',
       tree: false,
@@ -513,10 +513,14 @@ export const vLANSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -524,7 +528,10 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -532,7 +539,10 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -540,7 +550,10 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -548,7 +561,10 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -556,10 +572,77 @@ export const vLANSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'value',
+      name: 'qinq_svlan_vid',
+      path: [{ kind: 'fk', field: 'qinq_svlan', target: 'ipam.vlan' }],
+      field: 'vid',
+      valueKind: 'integer',
+      lookups: 'number',
+    },
+    {
+      kind: 'function',
+      name: 'interface_id',
+      function: 'ipam.vlansOfInterface',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'vminterface_id',
+      function: 'ipam.vlansOfVmInterface',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'available_at_site',
+      function: 'ipam.vlansAvailableAtSite',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'available_at_site_group',
+      function: 'ipam.vlansAvailableAtSiteGroup',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'available_on_device',
+      function: 'ipam.vlansAvailableOnDevice',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'available_on_virtualmachine',
+      function: 'ipam.vlansAvailableOnVirtualMachine',
+      valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'constant',
+      name: 'l2vpn_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'l2vpn',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

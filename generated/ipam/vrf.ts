@@ -245,6 +245,7 @@ export const vRFSpec: ModelSpec = {
         'created',
         'last_updated',
       ],
+      relatedName: 'importing_vrfs',
     },
     {
       name: 'export_targets',
@@ -275,6 +276,7 @@ export const vRFSpec: ModelSpec = {
         'created',
         'last_updated',
       ],
+      relatedName: 'exporting_vrfs',
     },
   ],
   counts: [
@@ -347,7 +349,7 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -355,7 +357,7 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -379,7 +381,7 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'import_target_id',
-      path: ['import_targets'],
+      path: [{ kind: 'm2m', field: 'import_targets', target: 'ipam.routetarget' }],
       target: 'ipam.routetarget',
       by: 'id',
       tree: false,
@@ -387,7 +389,7 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'import_target',
-      path: ['import_targets'],
+      path: [{ kind: 'm2m', field: 'import_targets', target: 'ipam.routetarget' }],
       target: 'ipam.routetarget',
       by: 'name',
       tree: false,
@@ -395,7 +397,7 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'export_target_id',
-      path: ['export_targets'],
+      path: [{ kind: 'm2m', field: 'export_targets', target: 'ipam.routetarget' }],
       target: 'ipam.routetarget',
       by: 'id',
       tree: false,
@@ -403,7 +405,7 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'export_target',
-      path: ['export_targets'],
+      path: [{ kind: 'm2m', field: 'export_targets', target: 'ipam.routetarget' }],
       target: 'ipam.routetarget',
       by: 'name',
       tree: false,
@@ -428,10 +430,14 @@ export const vRFSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -439,7 +445,10 @@ export const vRFSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,

@@ -326,7 +326,7 @@ export const tenantSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group_id',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -334,7 +334,7 @@ export const tenantSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -367,6 +367,7 @@ export const tenantSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
   ],
   uniques: [
     {

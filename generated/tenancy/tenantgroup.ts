@@ -251,7 +251,7 @@ export const tenantGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: false,
@@ -259,7 +259,7 @@ export const tenantGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: false,
@@ -275,7 +275,7 @@ export const tenantGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -284,7 +284,7 @@ export const tenantGroupSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'ancestor',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -310,6 +310,7 @@ export const tenantGroupSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
   ],
   uniques: [
     {

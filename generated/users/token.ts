@@ -377,7 +377,7 @@ export const tokenSpec: ModelSpec = {
       path: [],
       field: 'version',
       valueKind: 'choice',
-      lookups: 'number',
+      lookups: 'text',
     },
     {
       kind: 'value',
@@ -390,7 +390,7 @@ export const tokenSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'user_id',
-      path: ['user'],
+      path: [{ kind: 'fk', field: 'user', target: 'users.user' }],
       target: 'users.user',
       by: 'id',
       tree: false,
@@ -409,7 +409,7 @@ export const tokenSpec: ModelSpec = {
       path: [],
       field: 'created',
       valueKind: 'datetime',
-      lookups: 'number',
+      lookups: ['', 'gte', 'lte'],
     },
     {
       kind: 'value',
@@ -417,7 +417,7 @@ export const tokenSpec: ModelSpec = {
       path: [],
       field: 'expires',
       valueKind: 'datetime',
-      lookups: 'number',
+      lookups: ['', 'gte', 'lte'],
     },
     {
       kind: 'value',
@@ -425,7 +425,7 @@ export const tokenSpec: ModelSpec = {
       path: [],
       field: 'last_used',
       valueKind: 'datetime',
-      lookups: 'number',
+      lookups: ['', 'gte', 'lte'],
     },
     {
       kind: 'value',
@@ -450,6 +450,14 @@ export const tokenSpec: ModelSpec = {
       field: 'pepper_id',
       valueKind: 'integer',
       lookups: 'number',
+    },
+    {
+      kind: 'relation',
+      name: 'user',
+      path: [{ kind: 'fk', field: 'user', target: 'users.user' }],
+      target: 'users.user',
+      by: 'username',
+      tree: false,
     },
   ],
   uniques: [

@@ -297,6 +297,7 @@ export const userSpec: ModelSpec = {
       fromColumn: 'from_id',
       toColumn: 'to_id',
       nested: ['id', 'url', 'display', 'name', 'description'],
+      relatedName: 'user',
     },
     {
       name: 'permissions',
@@ -416,7 +417,7 @@ export const userSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group_id',
-      path: ['groups'],
+      path: [{ kind: 'm2m', field: 'groups', target: 'users.group' }],
       target: 'users.group',
       by: 'id',
       tree: false,
@@ -424,7 +425,7 @@ export const userSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group',
-      path: ['groups'],
+      path: [{ kind: 'm2m', field: 'groups', target: 'users.group' }],
       target: 'users.group',
       by: 'name',
       tree: false,
@@ -432,10 +433,17 @@ export const userSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'permission_id',
-      path: ['permissions'],
+      path: [{ kind: 'm2m', field: 'permissions', target: 'users.objectpermission' }],
       target: 'users.objectpermission',
       by: 'id',
       tree: false,
+    },
+    {
+      kind: 'constant',
+      name: 'notification_group_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

@@ -471,7 +471,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'type_id',
-      path: ['type'],
+      path: [{ kind: 'fk', field: 'type', target: 'virtualization.clustertype' }],
       target: 'virtualization.clustertype',
       by: 'id',
       tree: false,
@@ -479,7 +479,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'type',
-      path: ['type'],
+      path: [{ kind: 'fk', field: 'type', target: 'virtualization.clustertype' }],
       target: 'virtualization.clustertype',
       by: 'slug',
       tree: false,
@@ -487,7 +487,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group_id',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'virtualization.clustergroup' }],
       target: 'virtualization.clustergroup',
       by: 'id',
       tree: false,
@@ -495,7 +495,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'group',
-      path: ['group'],
+      path: [{ kind: 'fk', field: 'group', target: 'virtualization.clustergroup' }],
       target: 'virtualization.clustergroup',
       by: 'slug',
       tree: false,
@@ -511,7 +511,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -519,18 +519,17 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
     },
     {
-      kind: 'value',
+      kind: 'object_type',
       name: 'scope_type',
-      path: [],
       field: 'scope_type',
-      valueKind: 'string',
-      lookups: 'exact',
+      by: 'label',
+      lookups: 'relation',
     },
     {
       kind: 'value',
@@ -568,10 +567,14 @@ export const clusterSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -579,7 +582,10 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -587,7 +593,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['_region'],
+      path: [{ kind: 'fk', field: '_region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -595,7 +601,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['_region'],
+      path: [{ kind: 'fk', field: '_region', target: 'dcim.region' }],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -603,7 +609,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['_site_group'],
+      path: [{ kind: 'fk', field: '_site_group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -611,7 +617,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['_site_group'],
+      path: [{ kind: 'fk', field: '_site_group', target: 'dcim.sitegroup' }],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -619,7 +625,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['_site'],
+      path: [{ kind: 'fk', field: '_site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -627,7 +633,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['_site'],
+      path: [{ kind: 'fk', field: '_site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -635,7 +641,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location_id',
-      path: ['_location'],
+      path: [{ kind: 'fk', field: '_location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'id',
       tree: true,
@@ -643,7 +649,7 @@ export const clusterSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'location',
-      path: ['_location'],
+      path: [{ kind: 'fk', field: '_location', target: 'dcim.location' }],
       target: 'dcim.location',
       by: 'slug',
       tree: true,

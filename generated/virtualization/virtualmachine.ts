@@ -599,7 +599,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role_id',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'id',
       tree: true,
@@ -607,7 +607,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'role',
-      path: ['role'],
+      path: [{ kind: 'fk', field: 'role', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
       by: 'slug',
       tree: true,
@@ -631,7 +631,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -639,7 +639,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: ['site'],
+      path: [{ kind: 'fk', field: 'site', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -647,7 +647,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_id',
-      path: ['cluster'],
+      path: [{ kind: 'fk', field: 'cluster', target: 'virtualization.cluster' }],
       target: 'virtualization.cluster',
       by: 'id',
       tree: false,
@@ -655,7 +655,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster',
-      path: ['cluster'],
+      path: [{ kind: 'fk', field: 'cluster', target: 'virtualization.cluster' }],
       target: 'virtualization.cluster',
       by: 'name',
       tree: false,
@@ -663,7 +663,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'device_id',
-      path: ['device'],
+      path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
       target: 'dcim.device',
       by: 'id',
       tree: false,
@@ -671,7 +671,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'device',
-      path: ['device'],
+      path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
       target: 'dcim.device',
       by: 'name',
       tree: false,
@@ -679,7 +679,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'platform_id',
-      path: ['platform'],
+      path: [{ kind: 'fk', field: 'platform', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'id',
       tree: true,
@@ -687,7 +687,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'platform',
-      path: ['platform'],
+      path: [{ kind: 'fk', field: 'platform', target: 'dcim.platform' }],
       target: 'dcim.platform',
       by: 'slug',
       tree: true,
@@ -695,7 +695,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'primary_ip4_id',
-      path: ['primary_ip4'],
+      path: [{ kind: 'fk', field: 'primary_ip4', target: 'ipam.ipaddress' }],
       target: 'ipam.ipaddress',
       by: 'id',
       tree: false,
@@ -703,7 +703,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'primary_ip6_id',
-      path: ['primary_ip6'],
+      path: [{ kind: 'fk', field: 'primary_ip6', target: 'ipam.ipaddress' }],
       target: 'ipam.ipaddress',
       by: 'id',
       tree: false,
@@ -751,7 +751,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_id',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'id',
       tree: false,
@@ -759,7 +759,7 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant',
-      path: ['tenant'],
+      path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
       tree: false,
@@ -784,10 +784,14 @@ export const virtualMachineSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'tenant_group_id',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'id',
       tree: true,
@@ -795,7 +799,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'tenant_group',
-      path: ['tenant', 'group'],
+      path: [
+        { kind: 'fk', field: 'tenant', target: 'tenancy.tenant' },
+        { kind: 'fk', field: 'group', target: 'tenancy.tenantgroup' },
+      ],
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
@@ -803,7 +810,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region_id',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'id',
       tree: true,
@@ -811,7 +821,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'region',
-      path: ['site', 'region'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'region', target: 'dcim.region' },
+      ],
       target: 'dcim.region',
       by: 'slug',
       tree: true,
@@ -819,7 +832,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group_id',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'id',
       tree: true,
@@ -827,7 +843,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_group',
-      path: ['site', 'group'],
+      path: [
+        { kind: 'fk', field: 'site', target: 'dcim.site' },
+        { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
+      ],
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
@@ -835,7 +854,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_group_id',
-      path: ['cluster', 'group'],
+      path: [
+        { kind: 'fk', field: 'cluster', target: 'virtualization.cluster' },
+        { kind: 'fk', field: 'group', target: 'virtualization.clustergroup' },
+      ],
       target: 'virtualization.clustergroup',
       by: 'id',
       tree: false,
@@ -843,7 +865,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_group',
-      path: ['cluster', 'group'],
+      path: [
+        { kind: 'fk', field: 'cluster', target: 'virtualization.cluster' },
+        { kind: 'fk', field: 'group', target: 'virtualization.clustergroup' },
+      ],
       target: 'virtualization.clustergroup',
       by: 'slug',
       tree: false,
@@ -851,7 +876,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_type_id',
-      path: ['cluster', 'type'],
+      path: [
+        { kind: 'fk', field: 'cluster', target: 'virtualization.cluster' },
+        { kind: 'fk', field: 'type', target: 'virtualization.clustertype' },
+      ],
       target: 'virtualization.clustertype',
       by: 'id',
       tree: false,
@@ -859,7 +887,10 @@ export const virtualMachineSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster_type',
-      path: ['cluster', 'type'],
+      path: [
+        { kind: 'fk', field: 'cluster', target: 'virtualization.cluster' },
+        { kind: 'fk', field: 'type', target: 'virtualization.clustertype' },
+      ],
       target: 'virtualization.clustertype',
       by: 'slug',
       tree: false,
@@ -869,6 +900,70 @@ export const virtualMachineSpec: ModelSpec = {
       name: 'has_primary_ip',
       function: 'dcim.hasPrimaryIp',
       valueKind: 'string',
+      lookups: 'exact',
+    },
+    {
+      kind: 'function',
+      name: 'mac_address',
+      function: 'virtualization.virtualMachinesWithMac',
+      valueKind: 'string',
+      lookups: 'text',
+    },
+    {
+      kind: 'relation',
+      name: 'primary_ip4',
+      path: [{ kind: 'fk', field: 'primary_ip4', target: 'ipam.ipaddress' }],
+      target: 'ipam.ipaddress',
+      by: 'address',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'primary_ip6',
+      path: [{ kind: 'fk', field: 'primary_ip6', target: 'ipam.ipaddress' }],
+      target: 'ipam.ipaddress',
+      by: 'address',
+      tree: false,
+    },
+    {
+      kind: 'present',
+      name: 'local_context_data',
+      path: [],
+      field: 'local_context_data',
+    },
+    {
+      kind: 'count',
+      name: 'interface_count',
+      count: 'interface_count',
+      lookups: 'number',
+    },
+    {
+      kind: 'constant',
+      name: 'virtual_disk_count',
+      value: 0,
+      valueKind: 'integer',
+      lookups: 'number',
+    },
+    {
+      kind: 'constant',
+      name: 'config_template_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'virtual_machine_type_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'virtual_machine_type',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

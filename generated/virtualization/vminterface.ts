@@ -482,7 +482,13 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'virtual_machine_id',
-      path: ['virtual_machine'],
+      path: [
+        {
+          kind: 'fk',
+          field: 'virtual_machine',
+          target: 'virtualization.virtualmachine',
+        },
+      ],
       target: 'virtualization.virtualmachine',
       by: 'id',
       tree: false,
@@ -490,7 +496,13 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'virtual_machine',
-      path: ['virtual_machine'],
+      path: [
+        {
+          kind: 'fk',
+          field: 'virtual_machine',
+          target: 'virtualization.virtualmachine',
+        },
+      ],
       target: 'virtualization.virtualmachine',
       by: 'name',
       tree: false,
@@ -514,7 +526,7 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'parent_id',
-      path: ['parent'],
+      path: [{ kind: 'fk', field: 'parent', target: 'virtualization.vminterface' }],
       target: 'virtualization.vminterface',
       by: 'id',
       tree: false,
@@ -522,7 +534,7 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'bridge_id',
-      path: ['bridge'],
+      path: [{ kind: 'fk', field: 'bridge', target: 'virtualization.vminterface' }],
       target: 'virtualization.vminterface',
       by: 'id',
       tree: false,
@@ -540,6 +552,7 @@ export const vMInterfaceSpec: ModelSpec = {
       name: 'mac_address',
       function: 'dcim.interfacesWithMac',
       valueKind: 'string',
+      lookups: 'text',
     },
     {
       kind: 'value',
@@ -559,24 +572,8 @@ export const vMInterfaceSpec: ModelSpec = {
     },
     {
       kind: 'relation',
-      name: 'untagged_vlan_id',
-      path: ['untagged_vlan'],
-      target: 'ipam.vlan',
-      by: 'id',
-      tree: false,
-    },
-    {
-      kind: 'relation',
-      name: 'qinq_svlan_id',
-      path: ['qinq_svlan'],
-      target: 'ipam.vlan',
-      by: 'id',
-      tree: false,
-    },
-    {
-      kind: 'relation',
       name: 'vrf_id',
-      path: ['vrf'],
+      path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
       by: 'id',
       tree: false,
@@ -584,7 +581,7 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'vrf',
-      path: ['vrf'],
+      path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
       by: 'rd',
       tree: false,
@@ -609,10 +606,18 @@ export const vMInterfaceSpec: ModelSpec = {
     },
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
+    { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
       name: 'cluster_id',
-      path: ['virtual_machine', 'cluster'],
+      path: [
+        {
+          kind: 'fk',
+          field: 'virtual_machine',
+          target: 'virtualization.virtualmachine',
+        },
+        { kind: 'fk', field: 'cluster', target: 'virtualization.cluster' },
+      ],
       target: 'virtualization.cluster',
       by: 'id',
       tree: false,
@@ -620,7 +625,14 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'cluster',
-      path: ['virtual_machine', 'cluster'],
+      path: [
+        {
+          kind: 'fk',
+          field: 'virtual_machine',
+          target: 'virtualization.virtualmachine',
+        },
+        { kind: 'fk', field: 'cluster', target: 'virtualization.cluster' },
+      ],
       target: 'virtualization.cluster',
       by: 'name',
       tree: false,
@@ -630,12 +642,56 @@ export const vMInterfaceSpec: ModelSpec = {
       name: 'vlan_id',
       function: 'dcim.interfacesWithVlanId',
       valueKind: 'integer',
+      lookups: 'exact',
     },
     {
       kind: 'function',
       name: 'vlan',
       function: 'dcim.interfacesWithVid',
       valueKind: 'integer',
+      lookups: 'exact',
+    },
+    {
+      kind: 'constant',
+      name: 'l2vpn_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'l2vpn',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'primary_mac_address_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'primary_mac_address',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'vlan_translation_policy_id',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
+    },
+    {
+      kind: 'constant',
+      name: 'vlan_translation_policy',
+      value: null,
+      valueKind: 'object',
+      lookups: 'relation',
     },
   ],
   uniques: [

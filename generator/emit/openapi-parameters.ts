@@ -1,4 +1,4 @@
-import { FILTER_LOOKUPS, filterLookups, type FieldSpec, type FilterSpec, type ModelSpec } from '../../runtime/spec.js';
+import { filterLookups, type FieldSpec, type FilterSpec, type FilterStep, type ModelSpec } from '../../runtime/spec.js';
 import { parameterRef, type Json } from './openapi-json.js';
 import { enumSchema } from './openapi-read.js';
 
@@ -25,6 +25,7 @@ const LOOKUP_TEXT: Record<string, string> = {
   lte: 'is less than or equal to',
   gt: 'is greater than',
   gte: 'is greater than or equal to',
+  any: 'matches any of the values',
 };
 
 const TEXT_LOOKUPS = new Set(['ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'regex', 'iregex']);
@@ -112,34 +113,32 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
       return [
         multi(filter.name, item, `Objects that carry every given tag (by ${by}).`),
         multi(`${filter.name}__n`, item, `Objects that carry none of the given tags (by ${by}).`),
+        multi(`${filter.name}__any`, item, `Objects that carry any of the given tags (by ${by}).`),
       ];
     }
     case 'relation': {
       const target = models.get(filter.target)!;
-      const nullable = fkPath(model, filter.path, models).some((f) => f.nullable);
+      const nullable = filter.path.some((step) => step.kind !== 'fk' || fieldOf(step, models)?.nullable);
       const item = relationItem(filter.by, target, nullable);
       const scope = filter.ancestor
         ? `descendants of the given ${target.verboseNamePlural}`
-        : `objects whose \`${filter.path.join('.')}\` is one of the given ${target.verboseNamePlural}${filter.tree ? ' or their descendants' : ''}`;
+        : `objects whose \`${describePath(filter.path)}\` is one of the given ${target.verboseNamePlural}${filter.tree ? ' or their descendants' : ''}`;
       const by = `(by ${filter.by}${nullable ? '; `null` matches objects without one' : ''})`;
-      return [
-        multi(filter.name, item, `Selects ${scope} ${by}.`),
-        multi(`${filter.name}__n`, item, `Excludes ${scope} ${by}.`),
-      ];
+      return filterLookups(filter).map((lookup) =>
+        multi(
+          lookup ? `${filter.name}__${lookup}` : filter.name,
+          item,
+          `${lookup ? 'Excludes' : 'Selects'} ${scope} ${by}.`,
+        ),
+      );
     }
     case 'value': {
-      const walked = fkPath(model, filter.path, models);
-      const last = walked[walked.length - 1];
-      const owner = last?.kind === 'fk' ? models.get(last.target) : model;
+      const last = filter.path[filter.path.length - 1];
+      const owner = last ? models.get(stepTarget(last)) : model;
       const field = owner?.fields.find((f) => f.name === filter.field);
       const base = valueItem(filter.valueKind, field);
-      const subject = [...filter.path, filter.field].join('.');
-      return FILTER_LOOKUPS[filter.lookups].map((lookup) => {
-        const name = lookup ? `${filter.name}__${lookup}` : filter.name;
-        const text = `\`${subject}\` ${LOOKUP_TEXT[lookup]}.`;
-        if (lookup === 'empty') return { name, in: 'query', description: text, schema: { type: 'boolean' } };
-        return multi(name, TEXT_LOOKUPS.has(lookup) ? { type: 'string' } : base, text);
-      });
+      const subject = [describePath(filter.path), filter.field].filter(Boolean).join('.');
+      return filterLookups(filter).map((lookup) => lookupParameter(filter.name, lookup, base, `\`${subject}\``));
     }
     case 'network': {
       const text: Record<typeof filter.op, string> = {
@@ -162,33 +161,111 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
       }
       return [multi(filter.name, { type: 'string' }, `Matches ${text[filter.op]} (\`${filter.field}\`).`)];
     }
-    case 'request':
+    case 'request': {
+      const done = { create: 'created', update: 'updated', modify: 'created or updated' }[filter.action];
       return [
         {
           name: filter.name,
           in: 'query',
-          description: `Objects ${filter.action}d by the request with this id (\`X-Request-ID\`), per the change log.`,
+          description: `Objects ${done} by the request with this id (\`X-Request-ID\`), per the change log.`,
           schema: { type: 'string', format: 'uuid' },
         },
       ];
+    }
     case 'function': {
       const item = filter.valueKind === 'integer' ? { type: 'integer' } : { type: 'string' };
-      return [multi(filter.name, item, `A model-specific filter (${filter.function}).`)];
+      return filterLookups(filter).map((lookup) =>
+        lookupParameter(filter.name, lookup, item, `A model-specific filter (${filter.function}):`),
+      );
     }
+    case 'constant': {
+      const item = filter.valueKind === 'object' ? { type: 'string', enum: ['null'] } : constantItem(filter.valueKind);
+      const subject = `A NetBox filter over something this service does not serve (always \`${JSON.stringify(filter.value)}\`):`;
+      return filterLookups(filter).map((lookup) => lookupParameter(filter.name, lookup, item, subject));
+    }
+    case 'present': {
+      const subject = [describePath(filter.path), filter.field].filter(Boolean).join('.');
+      return [
+        {
+          name: filter.name,
+          in: 'query',
+          description: `\`true\`: objects with a value (or related object) at \`${subject}\`; \`false\`: objects without.`,
+          schema: { type: 'boolean' },
+        },
+      ];
+    }
+    case 'count':
+      return filterLookups(filter).map((lookup) =>
+        lookupParameter(filter.name, lookup, { type: 'integer', minimum: 0 }, `\`${filter.count}\``),
+      );
+    case 'object_type': {
+      const item = filter.by === 'id' ? { type: 'integer', minimum: 1 } : { type: 'string' };
+      const by = filter.by === 'id' ? 'object type ids' : 'object types (`app.model`)';
+      return filterLookups(filter).map((lookup) =>
+        multi(
+          lookup ? `${filter.name}__${lookup}` : filter.name,
+          item,
+          `${lookup.startsWith('n') ? 'Excludes' : 'Selects'} objects whose \`${filter.field}\` holds one of the given ${by}.`,
+        ),
+      );
+    }
+    case 'list_item':
+      return filterLookups(filter).map((lookup) =>
+        multi(
+          lookup ? `${filter.name}__${lookup}` : filter.name,
+          { type: 'string' },
+          `${lookup ? 'Excludes' : 'Selects'} objects whose \`${filter.field}\` lists one of the values.`,
+        ),
+      );
   }
 }
 
-/** The FK fields a filter path walks through, from the model. */
-function fkPath(model: ModelSpec, path: readonly string[], models: ReadonlyMap<string, ModelSpec>): FieldSpec[] {
-  const fields: FieldSpec[] = [];
-  let current: ModelSpec | undefined = model;
-  for (const name of path) {
-    const field: FieldSpec | undefined = current?.fields.find((f) => f.name === name);
-    if (!field || field.kind !== 'fk') break;
-    fields.push(field);
-    current = models.get(field.target);
+/** One lookup of a value-like filter: text lookups take strings, `empty` a boolean, the others `item`. */
+function lookupParameter(name: string, lookup: string, item: Json, subject: string): Json {
+  const full = lookup ? `${name}__${lookup}` : name;
+  const text = `${subject} ${LOOKUP_TEXT[lookup]}.`;
+  if (lookup === 'empty') return { name: full, in: 'query', description: text, schema: { type: 'boolean' } };
+  return multi(full, TEXT_LOOKUPS.has(lookup) ? { type: 'string' } : item, text);
+}
+
+function constantItem(kind: Exclude<Extract<FilterSpec, { kind: 'constant' }>['valueKind'], 'object'>): Json {
+  switch (kind) {
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'integer':
+      return { type: 'integer' };
+    case 'decimal':
+      return { type: 'number' };
+    case 'string':
+      return { type: 'string' };
+    case 'date':
+      return { type: 'string', format: 'date' };
+    case 'datetime':
+      return { type: 'string', format: 'date-time' };
   }
-  return fields;
+}
+
+function stepTarget(step: FilterStep): string {
+  return step.kind === 'reverse' || step.kind === 'reverse_m2m' ? step.model : step.target;
+}
+
+/** The FK or many-to-many field a forward step follows. */
+function fieldOf(step: FilterStep, models: ReadonlyMap<string, ModelSpec>): FieldSpec | undefined {
+  if (step.kind !== 'fk') return undefined;
+  for (const model of models.values()) {
+    const field = model.fields.find((f) => f.name === step.field && f.kind === 'fk' && f.target === step.target);
+    if (field) return field;
+  }
+  return undefined;
+}
+
+/** A filter path for people: field names, and `<model>.<field>` for the objects pointing back. */
+function describePath(steps: readonly FilterStep[]): string {
+  return steps
+    .map((step) =>
+      step.kind === 'reverse' || step.kind === 'reverse_m2m' ? `(${step.model}.${step.field})` : step.field,
+    )
+    .join('.');
 }
 
 function relationItem(by: string, target: ModelSpec, nullable: boolean): Json {

@@ -76,3 +76,57 @@ export function orderColumn(qb: Knex.QueryBuilder, column: string, descending: b
 export function lower(column: string): string {
   return `lower(${column})`;
 }
+
+/** SQL text of a value as text, for text lookups on numeric columns. */
+export function asText(expression: string): string {
+  return `CAST(${expression} AS TEXT)`;
+}
+
+/** Adds "the JSON list in `column` holds one of the values" to a query. */
+export function whereJsonListHasAny(
+  qb: Knex.QueryBuilder,
+  dialect: Dialect,
+  column: string,
+  values: readonly (string | number)[],
+): void {
+  if (values.length === 0) return void qb.whereRaw('1 = 0');
+  if (dialect === 'sqlite') {
+    qb.whereRaw(`EXISTS (SELECT 1 FROM json_each(??) WHERE json_each.value IN (${values.map(() => '?').join(', ')}))`, [
+      column,
+      ...values,
+    ]);
+  } else {
+    qb.where((w) => {
+      for (const value of values) w.orWhereRaw('?? @> ?::jsonb', [column, JSON.stringify([value])]);
+    });
+  }
+}
+
+/** Adds "the JSON list in `column` is empty or null" to a query. */
+export function whereJsonListEmpty(qb: Knex.QueryBuilder, dialect: Dialect, column: string): void {
+  const length = dialect === 'sqlite' ? 'json_array_length' : 'jsonb_array_length';
+  qb.where((w) => w.whereNull(column).orWhereRaw(`${length}(??) = 0`, [column]));
+}
+
+/** Adds "one of the lists in the JSON list of lists in `column` holds one of the values" to a query. */
+export function whereJsonNestedListHasAny(
+  qb: Knex.QueryBuilder,
+  dialect: Dialect,
+  column: string,
+  values: readonly string[],
+): void {
+  if (values.length === 0) return void qb.whereRaw('1 = 0');
+  const marks = values.map(() => '?').join(', ');
+  if (dialect === 'sqlite') {
+    qb.whereRaw(
+      `EXISTS (SELECT 1 FROM json_each(??) AS o, json_each(o.value) AS i WHERE o.type = 'array' AND i.value IN (${marks}))`,
+      [column, ...values],
+    );
+  } else {
+    qb.whereRaw(
+      `EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(??) = 'array' THEN ?? ELSE '[]'::jsonb END) AS o(v), ` +
+        `jsonb_array_elements_text(CASE WHEN jsonb_typeof(o.v) = 'array' THEN o.v ELSE '[]'::jsonb END) AS i(v) WHERE i.v IN (${marks}))`,
+      [column, column, ...values],
+    );
+  }
+}

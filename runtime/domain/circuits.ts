@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { cacheScope } from './ipam.js';
@@ -77,61 +78,30 @@ export async function cacheTermination(item: WriteItemContext): Promise<void> {
   for (const key of CACHED) item.values[key] = scope[key] ?? null;
 }
 
-/** Circuits with a termination at one of the sites (directly, or at one of their locations). */
-async function circuitsAt(ctx: BatchContext, column: string, values: readonly unknown[]): Promise<number[]> {
-  const terminations = ctx.schema.model('circuits.circuittermination');
-  const rows = (await ctx
-    .q({ t: terminations.table })
-    .join({ s: ctx.schema.model('dcim.site').table }, 's.id', 't._site_id')
-    .whereIn(`s.${column}`, values as (string | number)[])
-    .distinct('t.circuit_id')) as Row[];
-  return rows.map((r) => Number(r.circuit_id));
-}
-
-/** Site ids or slugs of a filter, or the 400 message naming a value that is no site. */
-async function siteValues(
-  ctx: BatchContext,
-  by: 'id' | 'slug',
-  values: readonly string[],
-): Promise<readonly unknown[] | string> {
-  const invalid = (v: string): string => `Select a valid choice. ${v} is not one of the available choices.`;
-  const bad = by === 'id' ? values.find((v) => !/^\d+$/.test(v.trim())) : undefined;
-  if (bad !== undefined) return invalid(bad);
-  const wanted = values.map((v) => (by === 'id' ? Number(v) : v.trim()));
-  const rows = (await ctx.q(ctx.schema.model('dcim.site').table).whereIn(by, wanted).select(by)) as Row[];
-  const found = new Set(rows.map((r) => String(r[by])));
-  const missing = values.find((v, i) => !found.has(String(wanted[i])));
-  return missing === undefined ? wanted : invalid(missing);
-}
-
-/** Circuits terminating at the given sites (`site_id`, `site`). */
-function circuitsAtSite(by: 'id' | 'slug'): FilterFunction {
-  return async (ctx, _model, values) => {
-    const sites = await siteValues(ctx, by, values);
-    if (typeof sites === 'string') return sites;
-    const circuits = await circuitsAt(ctx, by, sites);
-    return (query) => {
-      query.whereIn('t0.id', circuits.length ? circuits : [-1]);
-    };
-  };
-}
-
-/** Providers with circuits terminating at the given sites (`site_id`, `site`). */
-function providersAtSite(by: 'id' | 'slug'): FilterFunction {
-  return async (ctx, _model, values) => {
-    const sites = await siteValues(ctx, by, values);
-    if (typeof sites === 'string') return sites;
-    const circuits = await circuitsAt(ctx, by, sites);
-    const rows = circuits.length
-      ? ((await ctx
-          .q(ctx.schema.model('circuits.circuit').table)
-          .whereIn('id', circuits)
-          .distinct('provider_id')) as Row[])
-      : [];
-    const providers = rows.map((r) => Number(r.provider_id));
-    return (query) => {
-      query.whereIn('t0.id', providers.length ? providers : [-1]);
-    };
+/**
+ * `termination_a_id` / `termination_z_id`: circuits whose termination on that side is one of the given
+ * terminations (NetBox keeps it as an FK of the circuit); `null` selects circuits without one.
+ */
+function circuitsWithTermination(side: 'A' | 'Z'): FilterFunction {
+  return async (ctx, _model, values, lookup) => {
+    const terminations = ctx.schema.model('circuits.circuittermination');
+    const given = values.filter((v) => v !== 'null');
+    const bad = given.find((v) => !/^\d+$/.test(v.trim()));
+    if (bad !== undefined) return `Select a valid choice. ${bad} is not one of the available choices.`;
+    const ids = given.map(Number);
+    const found = ids.length
+      ? new Set(((await ctx.q(terminations.table).whereIn('id', ids).select('id')) as Row[]).map((r) => Number(r.id)))
+      : new Set<number>();
+    const missing = given.find((v) => !found.has(Number(v)));
+    if (missing !== undefined) return `Select a valid choice. ${missing} is not one of the available choices.`;
+    const onSide = (sub: Knex.QueryBuilder): Knex.QueryBuilder =>
+      sub.select('c.circuit_id').from({ c: terminations.table }).where('c.term_side', side);
+    const positive = (query: Knex.QueryBuilder): void =>
+      void query.where((w) => {
+        if (ids.length) w.orWhereIn('t0.id', (sub) => onSide(sub).whereIn('c.id', ids));
+        if (given.length < values.length) w.orWhereNotIn('t0.id', onSide);
+      });
+    return lookup === 'n' ? (query) => void query.whereNot(positive) : positive;
   };
 }
 
@@ -160,8 +130,6 @@ export const circuitsFunctions = {
   'circuits.validateCircuit': { kind: 'validator', fn: validateCircuit },
   'circuits.validateTermination': { kind: 'validator', fn: validateTermination },
   'circuits.cacheTermination': { kind: 'prepare', fn: cacheTermination },
-  'circuits.circuitsAtSite': { kind: 'filter', fn: circuitsAtSite('id') },
-  'circuits.circuitsAtSiteSlug': { kind: 'filter', fn: circuitsAtSite('slug') },
-  'circuits.providersAtSite': { kind: 'filter', fn: providersAtSite('id') },
-  'circuits.providersAtSiteSlug': { kind: 'filter', fn: providersAtSite('slug') },
+  'circuits.circuitsWithTerminationA': { kind: 'filter', fn: circuitsWithTermination('A') },
+  'circuits.circuitsWithTerminationZ': { kind: 'filter', fn: circuitsWithTermination('Z') },
 } satisfies Record<string, DomainEntry>;

@@ -26,20 +26,7 @@ function timeBound(op: '>=' | '<='): FilterFunction {
   };
 }
 
-/** `related_object_type=<app.model>` and `related_object_id=<id>` on the stored (unrendered) parent columns. */
-function relatedObject(name: 'related_object_type' | 'related_object_id'): FilterFunction {
-  return async (_ctx, model, values) => {
-    const column = model.fields.get(name)?.column ?? name;
-    if (name === 'related_object_id' && values.some((v) => !/^\d+$/.test(v))) return 'Enter a whole number.';
-    return (query) => {
-      query.whereIn(`t0.${column}`, name === 'related_object_id' ? values.map(Number) : values);
-    };
-  };
-}
-
 export const coreFunctions = {
-  'core.relatedObjectType': { kind: 'filter', fn: relatedObject('related_object_type') },
-  'core.relatedObjectId': { kind: 'filter', fn: relatedObject('related_object_id') },
   'core.displayObjectChange': { kind: 'display', fn: displayObjectChange },
   'core.timeAfter': { kind: 'filter', fn: timeBound('>=') },
   'core.timeBefore': { kind: 'filter', fn: timeBound('<=') },

@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import { CustomFields, safeRegExp, type CustomFieldDefinition, type CustomFieldType } from '../rest/custom-fields.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { decodeJson } from '../rest/values.js';
-import type { BatchContext, DomainEntry, WriteItemContext } from './types.js';
+import { whereJsonNestedListHasAny } from '../db/sql.js';
+import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
 /**
  * Custom field definitions and choice sets: their display, derived values and the rules that keep a
@@ -71,21 +71,11 @@ function countChoices(item: WriteItemContext): void {
   item.values.choices_count = Array.isArray(item.values.extra_choices) ? item.values.extra_choices.length : 0;
 }
 
-/** `object_type=<app.model>`: fields assigned to any of the given models. */
-async function customFieldsForObjectType(
-  ctx: BatchContext,
-  _model: ModelInfo,
-  values: readonly string[],
-): Promise<(query: Knex.QueryBuilder) => void> {
-  return (query) =>
-    query.where((w) => {
-      for (const value of values) {
-        if (ctx.dialect === 'sqlite') {
-          w.orWhereRaw('EXISTS (SELECT 1 FROM json_each(t0.object_types) WHERE json_each.value = ?)', [value]);
-        } else w.orWhereRaw('t0.object_types @> ?::jsonb', [JSON.stringify([value])]);
-      }
-    });
-}
+/** `choice=<value>`: choice sets whose extra choices hold the value (as a value or a label, as NetBox's overlap). */
+const choiceSetsWithChoice: FilterFunction = async (ctx, model, values) => {
+  const column = `t0.${model.fields.get('extra_choices')!.column!}`;
+  return (query) => void query.where((w) => whereJsonNestedListHasAny(w, ctx.dialect, column, values));
+};
 
 /** NetBox's rules for a coherent definition; the default must itself be a valid value. */
 async function validateCustomField(item: WriteItemContext): Promise<void> {
@@ -199,7 +189,7 @@ function validateChoiceSet(item: WriteItemContext): void {
 export const customFieldFunctions = {
   'extras.displayCustomField': { kind: 'display', fn: displayCustomField },
   'extras.customFieldDataType': { kind: 'compute', fn: customFieldDataType },
-  'extras.customFieldsForObjectType': { kind: 'filter', fn: customFieldsForObjectType },
+  'extras.choiceSetsWithChoice': { kind: 'filter', fn: choiceSetsWithChoice },
   'extras.validateCustomField': { kind: 'validator', fn: validateCustomField },
   'extras.countChoices': { kind: 'prepare', fn: countChoices },
   'extras.validateChoiceSet': { kind: 'validator', fn: validateChoiceSet },

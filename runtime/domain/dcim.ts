@@ -345,6 +345,20 @@ const hasPrimaryIp: FilterFunction = async (_ctx, _model, values) => {
   };
 };
 
+/** `available_for_device_type=<id>`: platforms of no manufacturer or of the device type's manufacturer. */
+const platformsForDeviceType: FilterFunction = async (ctx, _model, values) => {
+  const value = values[0]!;
+  const types = ctx.schema.model('dcim.devicetype');
+  const type = /^\d+$/.test(value.trim())
+    ? ((await ctx.q(types.table).where('id', Number(value)).first('manufacturer_id')) as Row | undefined)
+    : undefined;
+  if (!type) return `Select a valid choice. That choice is not one of the available choices.`;
+  return (query) =>
+    void query.where((w) =>
+      w.whereNull('t0.manufacturer_id').orWhere('t0.manufacturer_id', type.manufacturer_id as number),
+    );
+};
+
 /** NetBox's interface serializer checks (802.1Q), then its model rules in order; the first rule reports. */
 export async function validateInterface(item: WriteItemContext): Promise<void> {
   const { values, errors } = item;
@@ -425,6 +439,7 @@ export const dcimFunctions = {
   'dcim.validateDevice': { kind: 'validator', fn: validateDevice },
   'dcim.prepareDevice': { kind: 'prepare', fn: prepareDevice },
   'dcim.hasPrimaryIp': { kind: 'filter', fn: hasPrimaryIp },
+  'dcim.platformsForDeviceType': { kind: 'filter', fn: platformsForDeviceType },
   'dcim.validateInterface': { kind: 'validator', fn: validateInterface },
   ...interfaceFunctions,
 } satisfies Record<string, DomainEntry>;

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
-import { PATH_SEPARATOR } from '../db/sql.js';
+import { PATH_SEPARATOR, whereJsonListEmpty, whereJsonListHasAny } from '../db/sql.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeJson } from '../rest/values.js';
-import type { BatchContext, DomainEntry, WriteItemContext } from './types.js';
+import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
 /**
  * Config contexts: the active contexts that match a device or virtual machine (NetBox's assignment
@@ -50,7 +50,7 @@ const CRITERIA: readonly (readonly [string, keyof Facts])[] = [
 const one = (v: unknown): number[] => (v === null || v === undefined ? [] : [Number(v)]);
 
 /** Ids of a node and its ancestors, read from the tree path (each segment ends in a 10-digit id). */
-function lineage(path: unknown): number[] {
+export function lineage(path: unknown): number[] {
   if (typeof path !== 'string' || !path) return [];
   return path.split(PATH_SEPARATOR).map((segment) => Number(segment.slice(-10)));
 }
@@ -216,7 +216,39 @@ function displayImageAttachment(values: Record<string, unknown>): string {
   return file.replace(/^[a-z0-9]+_\d+_/, '');
 }
 
+/** Tags assigned to objects of the given types (`content_type`, by `app.model`; `content_type_id`). */
+function tagsInUseOn(by: 'label' | 'id'): FilterFunction {
+  return async (ctx, _model, values) => {
+    if (by === 'id' && values.some((v) => !/^\d+$/.test(v.trim()))) return 'Enter a whole number.';
+    // Unknown types match nothing, as in NetBox.
+    const labels = values.flatMap((v) =>
+      by === 'label' ? [v.toLowerCase()] : [ctx.schema.objectTypeLabel(Number(v)) ?? []].flat(),
+    );
+    const items = ctx.schema.withRole('tagged_item')!;
+    return (query) =>
+      void query.whereIn('t0.id', (sub) =>
+        sub.select('ti.tag_id').from({ ti: items.table }).whereIn('ti.object_type', labels),
+      );
+  };
+}
+
+/** `for_object_type_id`: tags that may be assigned to objects of the type (restricted to it, or to none). */
+const tagsForObjectType: FilterFunction = async (ctx, model, values) => {
+  if (values.some((v) => !/^\d+$/.test(v.trim()))) return 'Enter a whole number.';
+  const labels = values.flatMap((v) => [ctx.schema.objectTypeLabel(Number(v)) ?? []].flat());
+  const column = `t0.${model.fields.get('object_types')!.column!}`;
+  return (query) =>
+    void query.where((w) =>
+      w
+        .where((x) => whereJsonListHasAny(x, ctx.dialect, column, labels))
+        .orWhere((x) => whereJsonListEmpty(x, ctx.dialect, column)),
+    );
+};
+
 export const extrasFunctions = {
+  'extras.tagsInUseOn': { kind: 'filter', fn: tagsInUseOn('label') },
+  'extras.tagsInUseOnId': { kind: 'filter', fn: tagsInUseOn('id') },
+  'extras.tagsForObjectType': { kind: 'filter', fn: tagsForObjectType },
   'extras.configContexts': { kind: 'compute', fn: configContexts },
   'extras.validateConfigContext': { kind: 'validator', fn: validateConfigContext },
   'extras.displayImageAttachment': { kind: 'display', fn: displayImageAttachment },

@@ -15,6 +15,8 @@ import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
 import { ipamFunctions } from './ipam.js';
+import { ipamFilterFunctions } from './ipam-filters.js';
+import { vlanFunctions } from './vlans.js';
 import { usersFunctions } from './users.js';
 import { virtualizationFunctions } from './virtualization.js';
 
@@ -31,6 +33,8 @@ export const domainFunctions = {
   ...dcimFunctions,
   ...extrasFunctions,
   ...ipamFunctions,
+  ...ipamFilterFunctions,
+  ...vlanFunctions,
   ...usersFunctions,
   ...virtualizationFunctions,
 } satisfies Record<string, DomainEntry>;

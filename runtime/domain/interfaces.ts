@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { escapeLike, ilike, regexMatch } from '../db/sql.js';
 import type { Schema } from '../rest/schema.js';
 import type { DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -178,14 +179,62 @@ const interfaceKind: FilterFunction = async (_ctx, _model, values) => {
   };
 };
 
-/** `mac_address=aa-bb-cc-dd-ee-ff`: any spelling of the address, compared in its stored upper-case form. */
-const macAddress: FilterFunction = async (_ctx, _model, values) => {
-  const macs = values.map((v) => canonicalMac(v.trim()));
-  if (macs.some((m) => m === null)) return 'Enter a valid MAC address.';
-  return (query) => {
-    query.whereIn('t0.mac_address', macs as string[]);
+/**
+ * `mac_address`: the exact match takes any spelling of the address (compared in its stored upper-case form);
+ * the text lookups compare the text, `regex` the lower-case text PostgreSQL shows for a `macaddr`. Through
+ * `owner` (device or virtual machine), an object matches when one of its interfaces does.
+ */
+function macAddress(owner?: { interfaces: string; field: string }): FilterFunction {
+  return async (ctx, model, values, lookup) => {
+    const negated = lookup.startsWith('n');
+    const base = negated ? lookup.slice(1) : lookup;
+    let matches: (column: string) => (query: Knex.QueryBuilder) => void;
+    if (base === '') {
+      const macs = values.map((v) => canonicalMac(v.trim()));
+      if (macs.some((m) => m === null)) return 'Enter a valid MAC address.';
+      matches = (column) => (query) => void query.whereIn(column, macs as string[]);
+    } else if (base === 'regex' || base === 'iregex') {
+      for (const value of values) {
+        try {
+          new RegExp(value);
+        } catch {
+          return `Invalid regular expression: ${value}`;
+        }
+      }
+      const sql = regexMatch(ctx.dialect, 'lower(??)', base === 'iregex');
+      matches = (column) => (query) => void query.where((w) => values.forEach((v) => w.orWhereRaw(sql, [column, v])));
+    } else {
+      const pattern = (v: string): string =>
+        base === 'ic'
+          ? `%${escapeLike(v)}%`
+          : base === 'isw'
+            ? `${escapeLike(v)}%`
+            : base === 'iew'
+              ? `%${escapeLike(v)}`
+              : escapeLike(v);
+      matches = (column) => (query) =>
+        void query.where((w) => values.forEach((v) => w.orWhereRaw(ilike(ctx.dialect, '??'), [column, pattern(v)])));
+    }
+    let positive: (query: Knex.QueryBuilder) => void;
+    if (owner) {
+      const interfaces = ctx.schema.model(owner.interfaces);
+      const column = interfaces.fields.get(owner.field)!.column!;
+      positive = (query) =>
+        void query.whereIn('t0.id', (sub) =>
+          sub
+            .select(`i.${column}`)
+            .from({ i: interfaces.table })
+            .whereNotNull(`i.${column}`)
+            .where(matches('i.mac_address')),
+        );
+    } else positive = matches('t0.mac_address');
+    void model;
+    if (!negated) return positive;
+    return owner
+      ? (query) => void query.whereNot(positive)
+      : (query) => void query.where((w) => w.whereNot(positive).orWhereNull('t0.mac_address'));
   };
-};
+}
 
 /** Interface functions shared by dcim and virtualization, registered under the dcim names YAML uses. */
 export const interfaceFunctions = {
@@ -193,5 +242,10 @@ export const interfaceFunctions = {
   'dcim.interfacesWithVlanId': { kind: 'filter', fn: interfacesWithVlan('id') },
   'dcim.interfacesWithVid': { kind: 'filter', fn: interfacesWithVlan('vid') },
   'dcim.interfaceKind': { kind: 'filter', fn: interfaceKind },
-  'dcim.interfacesWithMac': { kind: 'filter', fn: macAddress },
+  'dcim.interfacesWithMac': { kind: 'filter', fn: macAddress() },
+  'dcim.devicesWithMac': { kind: 'filter', fn: macAddress({ interfaces: 'dcim.interface', field: 'device' }) },
+  'virtualization.virtualMachinesWithMac': {
+    kind: 'filter',
+    fn: macAddress({ interfaces: 'virtualization.vminterface', field: 'virtual_machine' }),
+  },
 } satisfies Record<string, DomainEntry>;

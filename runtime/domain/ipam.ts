@@ -75,7 +75,7 @@ export async function recacheScopes(item: WriteItemContext): Promise<void> {
 }
 
 /** Columns of an IP field: its text and the hidden family/range/length columns. */
-function ipColumns(
+export function ipColumns(
   model: ModelInfo,
   field: string,
 ): { text: string; family: string; start: string; end: string; len: string } {
@@ -90,7 +90,7 @@ function ipColumns(
 }
 
 /** `c.vrf` is the same VRF as `p.vrf` (both null for the global table). */
-function sameVrf(c: string, p: string): string {
+export function sameVrf(c: string, p: string): string {
   return `(${c}.vrf_id = ${p}.vrf_id OR (${c}.vrf_id IS NULL AND ${p}.vrf_id IS NULL))`;
 }
 
@@ -377,7 +377,7 @@ export const presentInVrfId: FilterFunction = async (ctx, _model, values) => {
 };
 
 /** `present_in_vrf`: the same, naming the VRF by its route distinguisher. */
-export const presentInVrf: FilterFunction = async (ctx, model, values) => {
+export const presentInVrf: FilterFunction = async (ctx, model, values, lookup) => {
   const vrf = ctx.schema.model('ipam.vrf');
   const rows = (await ctx
     .q(vrf.table)
@@ -389,6 +389,7 @@ export const presentInVrf: FilterFunction = async (ctx, model, values) => {
     ctx,
     model,
     rows.map((r) => String(r.id)),
+    lookup,
   );
 };
 
@@ -468,19 +469,24 @@ export const searchVid: FilterFunction = async (_ctx, _model, values) => {
   return (query) => query.where('t0.vid', Number(text));
 };
 
-/** Addresses assigned to interfaces of the given parents (devices, VMs) or to the given interfaces. */
-function assignedTo(type: string, parentField: string | null): FilterFunction {
+/**
+ * Addresses assigned to interfaces of the given parents (devices, VMs), by id or by name. Unknown parents
+ * match nothing, as NetBox's method filters do.
+ */
+function assignedTo(type: string, parentField: string, by: 'id' | 'name'): FilterFunction {
   return async (ctx, _model, values) => {
-    const ids = integers(values);
-    if (typeof ids === 'string') return ids;
+    const keys = by === 'id' ? integers(values) : values;
+    if (typeof keys === 'string') return keys;
     const interfaces = ctx.schema.model(type);
+    const parentColumn = interfaces.fields.get(parentField)!.column!;
+    const parents = ctx.schema.model((interfaces.fields.get(parentField) as { target: string }).target);
     return (query) => {
       query.where('t0.assigned_object_type', type).whereIn('t0.assigned_object_id', function assigned() {
-        if (parentField)
-          this.select('i.id')
-            .from({ i: interfaces.table })
-            .whereIn(`i.${interfaces.fields.get(parentField)!.column}`, ids);
-        else this.select('i.id').from({ i: interfaces.table }).whereIn('i.id', ids);
+        this.select('i.id')
+          .from({ i: interfaces.table })
+          .whereIn(`i.${parentColumn}`, (sub) =>
+            sub.select('p.id').from({ p: parents.table }).whereIn(`p.${by}`, keys),
+          );
       });
     };
   };
@@ -523,12 +529,12 @@ export function validateVlanGroup(item: WriteItemContext): void {
   if (problem) item.errors.add('vid_ranges', problem);
 }
 
-function rangesOf(row: Row): [number, number][] {
+export function rangesOf(row: Row): [number, number][] {
   const raw = typeof row.vid_ranges === 'string' ? (JSON.parse(row.vid_ranges) as unknown) : row.vid_ranges;
   return Array.isArray(raw) ? (raw as [number, number][]) : [];
 }
 
-function totalOf(ranges: readonly [number, number][]): number {
+export function totalOf(ranges: readonly [number, number][]): number {
   return ranges.reduce((sum, [low, high]) => sum + (high - low + 1), 0);
 }
 
@@ -646,13 +652,16 @@ export const ipamFunctions = {
   'ipam.searchPrimaryIp': { kind: 'filter', fn: searchPrimaryIp },
   'ipam.searchVid': { kind: 'filter', fn: searchVid },
   'ipam.prepareIpAddress': { kind: 'prepare', fn: prepareIpAddress },
-  'ipam.ipAddressesOfDevice': { kind: 'filter', fn: assignedTo('dcim.interface', 'device') },
+  'ipam.ipAddressesOfDevice': { kind: 'filter', fn: assignedTo('dcim.interface', 'device', 'id') },
+  'ipam.ipAddressesOfDeviceName': { kind: 'filter', fn: assignedTo('dcim.interface', 'device', 'name') },
   'ipam.ipAddressesOfVirtualMachine': {
     kind: 'filter',
-    fn: assignedTo('virtualization.vminterface', 'virtual_machine'),
+    fn: assignedTo('virtualization.vminterface', 'virtual_machine', 'id'),
   },
-  'ipam.ipAddressesOfInterface': { kind: 'filter', fn: assignedTo('dcim.interface', null) },
-  'ipam.ipAddressesOfVmInterface': { kind: 'filter', fn: assignedTo('virtualization.vminterface', null) },
+  'ipam.ipAddressesOfVirtualMachineName': {
+    kind: 'filter',
+    fn: assignedTo('virtualization.vminterface', 'virtual_machine', 'name'),
+  },
   'ipam.ipAddressAssigned': { kind: 'filter', fn: ipAddressAssigned },
   'ipam.validateVlanGroup': { kind: 'validator', fn: validateVlanGroup },
   'ipam.totalVlanIds': { kind: 'compute', fn: totalVlanIds },

@@ -52,11 +52,15 @@ export type ComputeFunction = (
   model: ModelInfo,
   ids: readonly number[],
 ) => Promise<Map<number, unknown>>;
-/** A filter: the request's values in, a condition on alias `t0` out (or an error message for a 400). */
+/**
+ * A filter: the request's values and lookup (`''`, or a suffix such as `n` or `gte` that the YAML allows)
+ * in, a condition on alias `t0` out (or an error message for a 400).
+ */
 export type FilterFunction = (
   ctx: BatchContext,
   model: ModelInfo,
   values: readonly string[],
+  lookup: string,
 ) => Promise<((query: Knex.QueryBuilder) => void) | string>;
 
 export type DisplayFunction = (values: Record<string, unknown>) => string;

@@ -4,7 +4,6 @@ import { PermissionDeniedError } from '../http/errors.js';
 import type { Knex } from 'knex';
 import { applyConstraints, ConstraintError, constraintProblem, type Constraint } from '../auth/constraints.js';
 import { unionOf } from '../auth/grants.js';
-import type { ManyToManyField } from '../spec.js';
 import { parseBoolean } from '../rest/values.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -170,20 +169,6 @@ export function validatePermission(item: WriteItemContext): void {
   }
 }
 
-/** Groups that list the given users (`user_id` on groups). */
-const groupsOfUser: FilterFunction = async (ctx, model, values) => {
-  const ids = values.map(Number);
-  if (ids.some((id) => !Number.isSafeInteger(id))) return 'Enter a whole number.';
-  const users = ctx.schema.withRole('user')!;
-  const groups = users.fields.get('groups') as ManyToManyField;
-  void model;
-  return (query) => {
-    query.whereIn('t0.id', function listed() {
-      this.select(`m.${groups.toColumn}`).from({ m: groups.through }).whereIn(`m.${groups.fromColumn}`, ids);
-    });
-  };
-};
-
 /** JSON list column `column` on alias `t0` contains the value. */
 function listContains(ctx: BatchContext, column: string, value: string): (query: Knex.QueryBuilder) => void {
   return (query) => {
@@ -192,12 +177,6 @@ function listContains(ctx: BatchContext, column: string, value: string): (query:
     else query.whereRaw(`t0.${column} @> ?::jsonb`, [JSON.stringify([value])]);
   };
 }
-
-/** `object_type=<app.model>`: permissions that apply to one of these models. */
-const permissionsForObjectType: FilterFunction = async (ctx, _model, values) => (query) =>
-  query.where((w) => {
-    for (const value of values) w.orWhere((x) => listContains(ctx, 'object_types', value)(x));
-  });
 
 /** `can_<action>=true|false`: permissions that do (not) include the action. */
 function canDo(action: string): FilterFunction {
@@ -218,8 +197,6 @@ export const usersFunctions = {
   'users.validateUsername': { kind: 'validator', fn: validateUsername },
   'users.validatePassword': { kind: 'validator', fn: validatePassword },
   'users.validatePermission': { kind: 'validator', fn: validatePermission },
-  'users.groupsOfUser': { kind: 'filter', fn: groupsOfUser },
-  'users.permissionsForObjectType': { kind: 'filter', fn: permissionsForObjectType },
   'users.canView': { kind: 'filter', fn: canDo('view') },
   'users.canAdd': { kind: 'filter', fn: canDo('add') },
   'users.canChange': { kind: 'filter', fn: canDo('change') },

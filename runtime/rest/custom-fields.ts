@@ -393,6 +393,13 @@ export class CustomFields {
    * The condition of a `cf_<name>[__lookup]` parameter: null when the name is no (filterable) custom field
    * of the model (the parameter is then ignored like any unknown one), a message for invalid values.
    */
+  /** Whether `cf_<name>[__<lookup>]` is a filter of the model (a custom field of it, filtering enabled). */
+  async accepts(q: Knex, model: ModelInfo, name: string, lookup: string): Promise<boolean> {
+    const definition = (await this.forModel(q, model)).find((d) => d.name === name);
+    if (!definition || definition.filterLogic === 'disabled') return false;
+    return lookup === '' || LOOKUPS[definition.type].includes(lookup);
+  }
+
   async filter(
     q: Knex,
     model: ModelInfo,

@@ -22,11 +22,25 @@ export interface ModelInfo {
 /** The registry as the runtime reads it. */
 export class Schema {
   readonly models: ReadonlyMap<string, ModelInfo>;
+  private readonly typeIds: ReadonlyMap<string, number>;
+  private readonly typeLabels: ReadonlyMap<number, string>;
 
   constructor(readonly registry: Registry) {
     const models = new Map<string, ModelInfo>();
     for (const spec of Object.values(registry.models)) models.set(spec.label, describe(spec));
     this.models = models;
+    this.typeIds = objectTypeIds(registry);
+    this.typeLabels = new Map([...this.typeIds].map(([label, id]) => [id, label]));
+  }
+
+  /** The id of a model's object type (NetBox's content type id), or undefined for an unknown label. */
+  objectTypeId(label: string): number | undefined {
+    return this.typeIds.get(label);
+  }
+
+  /** The model label of an object type id, or undefined. */
+  objectTypeLabel(id: number): string | undefined {
+    return this.typeLabels.get(id);
   }
 
   /** The model with this label; throws when there is none (a bug, not a client error). */
@@ -46,6 +60,22 @@ export class Schema {
   endpoints(): ModelInfo[] {
     return [...this.models.values()].filter((m) => m.listPath).sort((a, b) => a.label.localeCompare(b.label));
   }
+}
+
+/**
+ * Object type ids number the models in the order their tables were first created by the migrations, which
+ * never change once written: an id stays the same across versions, and a new model takes the next one.
+ */
+function objectTypeIds(registry: Registry): Map<string, number> {
+  const byTable = new Map(Object.values(registry.models).map((spec) => [spec.table, spec.label]));
+  const ids = new Map<string, number>();
+  for (const migration of registry.migrations) {
+    for (const op of migration.ops) {
+      const label = op.op === 'createTable' ? byTable.get(op.table) : undefined;
+      if (label && !ids.has(label)) ids.set(label, ids.size + 1);
+    }
+  }
+  return ids;
 }
 
 function describe(spec: ModelSpec): ModelInfo {

@@ -246,8 +246,10 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
     expect(await ids('cf_opened__empty=true')).toEqual([b.id]);
     expect(await ids(`cf_peers=${a.id}`)).toEqual([b.id]);
     expect(await ids('cf_tier=null')).toEqual([]);
-    // Unknown custom fields and lookups are ignored like any unknown parameter; bad values are 400s.
-    expect(await ids('cf_nothing=1')).toEqual([a.id, b.id]);
+    // Unknown custom fields and lookups are unknown parameters (STRICT_FILTERING); bad values are 400s.
+    const unknown = await app.api.get(`${sites}?cf_nothing=1&cf_rack_units__ic=5`);
+    expect(unknown.status).toBe(400);
+    expect(Object.keys(unknown.body).sort()).toEqual(['cf_nothing', 'cf_rack_units__ic']);
     const bad = await app.api.get(`${sites}?cf_rack_units=many`);
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ cf_rack_units: ['Enter a number.'] });
@@ -263,7 +265,8 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
       (await app.api.get(`${sites}?${query}&id=${s.id}`)).body.count as number;
     expect(await count(`cf_${exact.name}=BCD`)).toBe(0);
     expect(await count(`cf_${exact.name}=ABCDEF`)).toBe(1);
-    expect(await count(`cf_${off.name}=nothing`)).toBe(1);
+    // A field whose filtering is disabled has no filter (STRICT_FILTERING answers 400).
+    expect((await app.api.get(`${sites}?cf_${off.name}=nothing`)).status).toBe(400);
     await app.api.delete(`${fields}${exact.id}/`);
     await app.api.delete(`${fields}${off.id}/`);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FilterSpec } from '../../../runtime/spec.js';
+import type { FilterSpec, FilterStep } from '../../../runtime/spec.js';
 import { modelOf, resolveFiles, shop } from './model-files.js';
 
 /**
@@ -7,12 +7,16 @@ import { modelOf, resolveFiles, shop } from './model-files.js';
  * A filter is shown as `name kind detail` so that a table reads like the filter set.
  */
 
+const stepName = (step: FilterStep): string =>
+  step.kind === 'reverse' || step.kind === 'reverse_m2m' ? `${step.model}.${step.field}` : step.field;
+const pathOf = (path: readonly FilterStep[]): string[] => path.map(stepName);
+
 const describeFilter = (f: FilterSpec): string => {
   switch (f.kind) {
     case 'value':
-      return `${f.name} value ${[...f.path, f.field].join('.')} ${f.valueKind}/${f.lookups}${f.caseInsensitive ? ' ci' : ''}`;
+      return `${f.name} value ${[...pathOf(f.path), f.field].join('.')} ${f.valueKind}/${String(f.lookups)}${f.caseInsensitive ? ' ci' : ''}`;
     case 'relation':
-      return `${f.name} relation ${f.path.join('.')} by ${f.by}${f.tree ? ' tree' : ''}${f.ancestor ? ' ancestor' : ''}`;
+      return `${f.name} relation ${pathOf(f.path).join('.')} by ${f.by}${f.tree ? ' tree' : ''}${f.ancestor ? ' ancestor' : ''}`;
     case 'network':
       return `${f.name} network ${f.field} ${f.op}`;
     case 'function':
@@ -23,6 +27,8 @@ const describeFilter = (f: FilterSpec): string => {
       return `${f.name} request ${f.action}`;
     case 'search':
       return `${f.name} search`;
+    default:
+      return `${f.name} ${f.kind}`;
   }
 };
 
@@ -60,7 +66,7 @@ describe('filters derived from a field', () => {
     ['a string', 'x: { type: string, max_length: 5 }', ['x value x string/string']],
     ['a slug', 'x: { type: slug, max_length: 5 }', ['x value x string/string']],
     ['a text', 'x: { type: text }', []],
-    ['a text with filter: true', 'x: { type: text, filter: true }', ['x value x string/string']],
+    ['a text with filter: true', 'x: { type: text, filter: true }', ['x value x string/text']],
     ['a string with filter: false', 'x: { type: string, max_length: 5, filter: false }', []],
     ['an integer', 'x: { type: integer }', ['x value x integer/number']],
     ['a decimal', 'x: { type: decimal, max_digits: 5, decimal_places: 2 }', ['x value x decimal/number']],
@@ -68,8 +74,8 @@ describe('filters derived from a field', () => {
     ['a date', 'x: { type: date }', ['x value x date/number']],
     ['a date-time', 'x: { type: datetime }', ['x value x datetime/number']],
     ['a text choice', 'x: { type: choice, choices: colour }', ['x value x choice/string']],
-    ['an integer choice', 'x: { type: choice, choices: size }', ['x value x choice/number']],
-    ['a content type', 'x: { type: content_type }', ['x value x string/exact']],
+    ['an integer choice', 'x: { type: choice, choices: size }', ['x value x choice/text']],
+    ['a content type', 'x: { type: content_type }', ['x object_type']],
     ['an fk to a model without slug', 'x: { type: fk, to: shop.plain }', ['x_id relation x by id']],
     [
       'an fk to a tree with slug',
@@ -126,6 +132,7 @@ describe('filters derived from the model', () => {
       'last_updated value last_updated datetime/number',
       'created_by_request request create',
       'updated_by_request request update',
+      'modified_by_request request modify',
     ]);
     expect(filtersOf('x: { type: string, max_length: 5, filter: false }', 'search: [x]')).toEqual(['q search']);
   });

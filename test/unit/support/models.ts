@@ -43,5 +43,5 @@ export const migrations: Migration[] = fs
   .sort()
   .map((file) => JSON.parse(fs.readFileSync(path.join(generated, 'migrations', file), 'utf8')) as Migration);
 
-/** The runtime's view of the models (what `Schema` reads of the registry is its models). */
-export const schema = new Schema({ models } as unknown as Registry);
+/** The runtime's view of the models (what `Schema` reads of the registry: its models and migrations). */
+export const schema = new Schema({ models, migrations } as unknown as Registry);
