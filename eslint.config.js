@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['generated/**', 'node_modules/**', 'data/**', 'media/**', 'artifacts/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'generated/**',
+      'dist/**',
+      '.node/**',
+      'node_modules/**',
+      'data/**',
+      'media/**',
+      'artifacts/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -36,5 +47,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
     },
+  },
+  {
+    files: ['bin/*.js'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
   },
 );

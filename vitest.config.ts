@@ -28,7 +28,7 @@ export default defineConfig({
           name: 'api',
           include: ['test/**/*.test.ts'],
           exclude: unit,
-          globalSetup: ['test/support/global-setup.ts'],
+          globalSetup: ['test/support/global-setup.ts', 'test/support/build.ts'],
         },
       },
     ],

@@ -90,10 +90,34 @@ function inWorker(spec: LoadSpec): Promise<LoadOutcome> {
     });
     worker.once('error', (error) => {
       settled = true;
-      reject(error);
+      reject(error instanceof Error ? error : new Error(String(error)));
     });
     worker.once('exit', (code) => {
       if (!settled) reject(new Error(`load worker exited with code ${code} before reporting`));
     });
   });
+}
+
+/** Percentiles of latencies, in ms. */
+export interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+  minMs: number;
+  maxMs: number;
+}
+
+/** Percentiles (nearest rank) of latencies in ms. */
+export function latencyOf(values: readonly number[]): Latency {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50Ms: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    minMs: sorted[0] ?? 0,
+    maxMs: sorted[sorted.length - 1] ?? 0,
+  };
+}
+
+/** Milliseconds of process.hrtime, the clock the receiver thread stamps receipts with. */
+export function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
 }

@@ -82,14 +82,16 @@ export function printDatabase(result: DatabaseResult): void {
       result.database === 'PostgreSQL' ? 'other processes (the PostgreSQL server included)' : 'other processes';
     console.log(`${which} used ${busy.toFixed(2)} of ${result.cores} cores while measuring${warning}`);
   }
-  printTable(
-    ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'queries/req', 'req/s per round'],
-    rows,
-  );
-  console.log(
-    "vs baseline = req/s ÷ the baseline list's req/s; only the complete list is like for like. " +
-      'Bulk: one request at a time, p50 = time per 1,000 sites.',
-  );
+  if (rows.length > 0) {
+    printTable(
+      ['scenario', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'queries/req', 'req/s per round'],
+      rows,
+    );
+    console.log(
+      "vs baseline = req/s ÷ the baseline list's req/s; only the complete list is like for like. " +
+        'Bulk: one request at a time, p50 = time per 1,000 sites.',
+    );
+  }
   if (result.webhooks) printWebhooks(result.webhooks);
 }
 
@@ -111,6 +113,10 @@ function printWebhooks(w: WebhookResult): void {
       `${rate(w.commitRate)} commit to last receipt (${seconds(w.commitSpanMs)})`,
   );
   console.log(
+    `  worker CPU: ${w.cpu.perDeliveryMs.toFixed(2)} ms per delivery over the last ${w.cpu.deliveries.toLocaleString('en')} ` +
+      `(${w.cpu.perDeliveryMs > 0 ? (1000 / w.cpu.perDeliveryMs).toFixed(0) : '—'} deliveries per CPU-second)`,
+  );
+  console.log(
     `  commit (bulk response arrived) → receipt: p50 ${p50Ms.toFixed(0)} ms, p99 ${p99Ms.toFixed(0)} ms ` +
       `(min ${minMs.toFixed(0)}${minMs < 0 ? ': the worker starts at the commit, before the response is sent' : ''}, ` +
       `max ${maxMs.toFixed(0)}), mostly the wait behind the deliveries queued with it`,
@@ -118,6 +124,18 @@ function printWebhooks(w: WebhookResult): void {
   console.log(
     `  verified: ${w.deliveries.toLocaleString('en')} distinct deliveries, one per site, each its task's first and only ` +
       'attempt. No baseline ratio: nothing comparable delivers webhooks without the service.',
+  );
+  const { steady } = w;
+  console.log(
+    `  steady: ${steady.writes.toLocaleString('en')} single-site POSTs sent at ${steady.sentRate.toFixed(0)}/s ` +
+      `(asked ${steady.targetRate}/s), committed at ${steady.commitRate.toFixed(0)}/s; each POST p50 ` +
+      `${steady.writeLatency.p50Ms.toFixed(0)} ms, p99 ${steady.writeLatency.p99Ms.toFixed(0)} ms` +
+      (steady.commitRate < 0.9 * steady.targetRate ? ' — the server could not keep up with that rate' : ''),
+  );
+  console.log(
+    `  steady: commit (POST response arrived) → receipt: p50 ${steady.latency.p50Ms.toFixed(0)} ms, ` +
+      `p99 ${steady.latency.p99Ms.toFixed(0)} ms (min ${steady.latency.minMs.toFixed(0)}, max ${steady.latency.maxMs.toFixed(0)}); ` +
+      'every delivery verified once, at the first attempt',
   );
   if (w.logged.count > 0) {
     const message = w.logged.latest ?? '';

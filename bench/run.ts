@@ -18,13 +18,17 @@ import { seedThroughApi } from './seed.js';
 import { seedDevices } from './seed-devices.js';
 import { startService, type RunningService } from './service.js';
 import { verifySamePages } from './verify.js';
+import type { SeedRefs } from './site-body.js';
 import { benchWebhooks } from './webhooks.js';
+import { buildDist } from './worker-process.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
  * Options: --db sqlite,postgres  --duration <s per scenario>  --warmup <s>  --concurrency <n>  --sites <n>
  * --devices <n>  --contexts <n>  --bulk-runs <n>  --rounds <n>  --webhooks <n> (sites created, then delivered
- * by one worker; default 1,000, not scaled by --duration: the size of the backlog changes the rate measured)
+ * by one worker; default 2,000, not scaled by --duration: the size of the backlog changes the rate measured)
+ * --steady-rate <writes/s> (default 200) --steady-seconds <s> (default 10): single writes at a steady rate
+ * for the commit-to-receipt latency  --only webhooks (skip the other scenarios)
  * --out <file> (default bench/results/latest.json, git-ignored).
  * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
@@ -45,6 +49,11 @@ interface Options {
   rounds: number;
   /** Sites created under an event rule, each delivered to a local receiver by one worker. */
   webhooks: number;
+  /** Single-site writes per second, and seconds, of the steady webhook scenario. */
+  steadyRate: number;
+  steadySeconds: number;
+  /** Only the webhook scenarios. */
+  onlyWebhooks: boolean;
   out: string;
 }
 
@@ -67,7 +76,10 @@ function readOptions(argv: string[]): Options {
       contexts: { type: 'string', default: '20' },
       'bulk-runs': { type: 'string', default: '5' },
       rounds: { type: 'string', default: '3' },
-      webhooks: { type: 'string', default: '1000' },
+      webhooks: { type: 'string', default: '2000' },
+      'steady-rate': { type: 'string', default: '200' },
+      'steady-seconds': { type: 'string', default: '10' },
+      only: { type: 'string', default: '' },
       out: {
         type: 'string',
         default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json'),
@@ -98,21 +110,37 @@ function readOptions(argv: string[]): Options {
     bulkSize: 1000,
     rounds: Math.round(positive('rounds', values.rounds)),
     webhooks: Math.round(positive('webhooks', values.webhooks)),
+    steadyRate: positive('steady-rate', values['steady-rate']),
+    steadySeconds: positive('steady-seconds', values['steady-seconds']),
+    onlyWebhooks: onlyWebhooks(values.only),
     out: path.resolve(values.out),
   };
+}
+
+function onlyWebhooks(value: string): boolean {
+  if (value !== '' && value !== 'webhooks') throw new Error(`--only: unknown scenario '${value}' (webhooks)`);
+  return value === 'webhooks';
 }
 
 async function benchDatabase(database: BenchDatabase, options: Options): Promise<DatabaseResult> {
   const service = await startService(database.url);
   try {
-    log(`${database.label}: seeding ${options.sites} sites through the API…`);
+    const sites = options.onlyWebhooks ? 100 : options.sites;
+    log(`${database.label}: seeding ${sites} sites through the API…`);
     const seed = await seedThroughApi(service.port, service.authorization, {
-      sites: options.sites,
+      sites,
       regions: 20,
       tenants: 50,
       tags: 10,
       chunk: 1000,
     });
+    if (options.onlyWebhooks) {
+      return {
+        database: database.label,
+        scenarios: [],
+        webhooks: { ...(await webhookScenarios(service, database, options, seed.refs)), bulkWithoutRuleMs: null },
+      };
+    }
     log(`${database.label}: seeding ${options.devices} devices and ${options.contexts} config contexts…`);
     const devices = await seedDevices(service.port, service.authorization, seed.refs, seed.siteIds, {
       devices: options.devices,
@@ -230,12 +258,7 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
       const baselineRps = scenarios[0]!.rps;
       for (const scenario of scenarios) scenario.ratio = baselineRps > 0 ? scenario.rps / baselineRps : null;
       // Last: from here on writes queue tasks and a worker runs, which would change every scenario above.
-      log(`${database.label}: webhook delivery of ${options.webhooks} created sites by one worker…`);
-      const webhooks = await benchWebhooks(
-        service,
-        { sites: options.webhooks, bulkSize: options.bulkSize, refs: seed.refs },
-        log,
-      );
+      const webhooks = await webhookScenarios(service, database, options, seed.refs);
       const bulk = scenarios.find((s) => s.name === BULK_NAME);
       return {
         database: database.label,
@@ -258,6 +281,17 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
   }
 }
 
+function webhookScenarios(
+  service: RunningService,
+  database: BenchDatabase,
+  options: Options,
+  refs: SeedRefs,
+): ReturnType<typeof benchWebhooks> {
+  log(`${database.label}: webhook delivery of ${options.webhooks} created sites by one worker…`);
+  const { webhooks: sites, bulkSize, steadyRate, steadySeconds } = options;
+  return benchWebhooks(service, { sites, bulkSize, steadyRate, steadySeconds, refs }, log);
+}
+
 /** Every seeded site once, in a scattered but fixed order, so that detail requests do not walk the index. */
 function detailPaths(ids: readonly number[]): string[] {
   const step = 7919;
@@ -275,6 +309,23 @@ function evaluateTargets(results: readonly DatabaseResult[]): TargetResult[] {
         database: result.database,
         met: list.rps >= 0.5 * baseline.rps,
         detail: `${list.rps.toFixed(0)} vs ${baseline.rps.toFixed(0)} req/s = ${((list.ratio ?? 0) * 100).toFixed(0)} %`,
+      });
+    }
+    const hooks = result.webhooks;
+    if (hooks) {
+      targets.push({
+        name: 'webhook deliveries per second by one worker ≥ 500',
+        database: result.database,
+        met: hooks.receiptRate >= 500,
+        detail: `${hooks.receiptRate.toFixed(0)}/s first to last receipt of ${hooks.deliveries} (WORKER_CONCURRENCY ${hooks.concurrency})`,
+      });
+      const { steady } = hooks;
+      targets.push({
+        name: `commit → receipt p99 < 1 s at ${steady.targetRate} writes/s`,
+        database: result.database,
+        // Only a verdict when the writes did arrive at that rate.
+        met: steady.latency.p99Ms < 1000 && steady.commitRate >= 0.9 * steady.targetRate,
+        detail: `p50 ${steady.latency.p50Ms.toFixed(0)} ms, p99 ${steady.latency.p99Ms.toFixed(0)} ms over ${steady.writes} writes committed at ${steady.commitRate.toFixed(0)}/s`,
       });
     }
     const bulk = result.scenarios.find((s) => s.name === BULK_NAME);
@@ -304,6 +355,8 @@ async function main(): Promise<number> {
     log('interrupted: dropping the benchmark database');
     void (current?.drop() ?? Promise.resolve()).finally(() => process.exit(130));
   });
+  // The PostgreSQL webhook scenarios run `svc worker`, which runs the compiled runtime.
+  if (options.databases.includes('postgres')) buildDist();
   for (const kind of options.databases) {
     const database = kind === 'sqlite' ? createSqliteDatabase() : await createPostgresDatabase();
     if ('skipped' in database) {

@@ -1,30 +1,36 @@
 import http from 'node:http';
-import type { Worker as Thread } from 'node:worker_threads';
+import { randomBytes } from 'node:crypto';
 import { startBackground, stopBackground } from '../runtime/app.js';
 import { request, requestJson } from './http-client.js';
-import { percentile } from './load.js';
+import { latencyOf, nowMs, type Latency } from './load.js';
+import { ReceiverThread } from './receiver-thread.js';
 import type { RunningService } from './service.js';
 import { siteBody, type SeedRefs } from './site-body.js';
-import { startThread } from './thread.js';
-import type { Receipt, ReceiverCommand, ReceiverMessage } from './webhook-receiver.js';
+import { steadyWrites, type SteadyResult } from './webhook-steady.js';
+import type { Receipt } from './webhook-receiver.js';
+import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 /**
- * The webhook scenario: an event rule sends every created site to a local receiver; one worker (the
- * service's embedded worker, since the benchmark runs the service in its own process) delivers them. It
- * measures how fast that one worker drains the queue a bulk create fills, and how long each delivery took
- * from the commit, and verifies that every site arrived exactly once.
+ * The webhook scenarios: an event rule sends every created site to a local receiver (a node:http server in
+ * its own thread), and ONE worker delivers them: on SQLite the service's embedded worker, on PostgreSQL a
+ * separate `svc worker` process, as each is deployed. First a backlog (bulk creates back to back): how fast
+ * the worker drains it. Then a steady stream of single-site writes at a fixed rate: how long each delivery
+ * takes from its commit. Every site must arrive exactly once, as its task's first and only attempt.
  */
 
-/** What the scenario creates. */
+/** What the scenarios create. */
 export interface WebhookSpec {
-  /** Sites created, so tasks queued and deliveries expected. */
+  /** Sites bulk-created for the drain scenario, so tasks queued and deliveries expected. */
   sites: number;
   /** Sites per bulk POST. */
   bulkSize: number;
+  /** Single-site writes per second, and for how long, in the steady scenario. */
+  steadyRate: number;
+  steadySeconds: number;
   refs: SeedRefs;
 }
 
-/** What the scenario measured on one database. */
+/** What the scenarios measured on one database. */
 export interface WebhookResult {
   /** Sites created, tasks queued and distinct deliveries received (verified equal). */
   deliveries: number;
@@ -43,8 +49,16 @@ export interface WebhookResult {
   receiptRate: number;
   commitRate: number;
   /** From the commit of a site's bulk (its response arrived) to the receipt of its delivery, ms. */
-  latency: { p50Ms: number; p99Ms: number; minMs: number; maxMs: number };
-  /** Messages the service logged during the scenario (worker errors), and the last of them. */
+  latency: Latency;
+  /**
+   * CPU the worker used per delivery from the last commit to the last receipt (the worker process on
+   * PostgreSQL; the whole service process, its receiver thread included, on SQLite), and the deliveries
+   * in that time.
+   */
+  cpu: { perDeliveryMs: number; deliveries: number };
+  /** The steady stream of single writes. */
+  steady: SteadyResult;
+  /** Messages the service and the worker logged during the scenarios, and the last of them. */
   logged: { count: number; latest: string | null };
 }
 
@@ -55,7 +69,7 @@ interface Status {
 
 const HOOK_PATH = '/hook';
 
-/** Runs the scenario against a running service whose embedded worker is not started yet; throws when unverified. */
+/** Runs the scenarios against a running service whose background is not started yet; throws when unverified. */
 export async function benchWebhooks(
   service: RunningService,
   spec: WebhookSpec,
@@ -67,6 +81,8 @@ export async function benchWebhooks(
   const getJson = <T>(path: string): Promise<T> => requestJson<T>(agent, service.port, 'GET', path, headers, 200);
   const postJson = <T>(path: string, body: unknown): Promise<T> =>
     requestJson<T>(agent, service.port, 'POST', path, headers, 201, body);
+  const postgres = service.context.db.dialect === 'postgres';
+  let workerProcess: WorkerProcess | null = null;
   try {
     const webhook = await postJson<{ id: number }>('/api/extras/webhooks/', {
       name: 'Benchmark receiver',
@@ -81,15 +97,25 @@ export async function benchWebhooks(
       action_object_id: webhook.id,
     });
     const loggedBefore = service.logged().count;
-    // Started now rather than with the service, and awaited before the first write: on PostgreSQL this
-    // also starts pg-boss, whose schema is created on first use.
-    await startBackground(service.context);
-    const worker = service.context.worker;
-    if (!worker) throw new Error('webhooks: the embedded worker did not start (no background task model?)');
+    // Started now rather than with the service, and before the first write: the other scenarios ran without
+    // a worker, and on PostgreSQL this also creates pg-boss's schema.
+    await startBackground(service.context, { worker: !postgres });
+    const concurrency = service.context.settings.WORKER_CONCURRENCY;
+    if (postgres) {
+      workerProcess = await startWorkerProcess(service.context.settings.DATABASE_URL, {
+        WORKER_CONCURRENCY: String(concurrency),
+      });
+    }
     try {
+      await waitForWorkers(getJson, 1);
       const { committedAt, bulkMs } = await createSites(agent, service, spec);
+      const cpuMs = (): number =>
+        workerProcess ? workerProcess.cpuMs() : (({ user, system }) => (user + system) / 1000)(process.cpuUsage());
+      const [cpuFrom, fromMs] = [cpuMs(), nowMs()];
       const timeoutMs = Math.max(60_000, spec.sites * 20);
-      if (!(await receiver.reached(spec.sites, timeoutMs))) {
+      const reached = await receiver.reached(spec.sites, timeoutMs);
+      const cpuUsed = cpuMs() - cpuFrom;
+      if (!reached) {
         const { receipts } = await receiver.collect();
         const status = await getJson<Status>('/api/status/');
         throw new Error(
@@ -99,33 +125,63 @@ export async function benchWebhooks(
       }
       // Once no task is queued or running, no further delivery (a retry, a duplicate) can come.
       const status = await waitForDrain(getJson, timeoutMs);
-      const { receipts } = await receiver.collect();
+      const drained = (await receiver.collect()).receipts;
       const tasks = async (query: string): Promise<number> =>
         (await getJson<{ count: number }>(`/api/core/background-tasks/?webhook_id=${webhook.id}&${query}&limit=1`))
           .count;
-      const firstAttempts = await tasks(
-        `state=succeeded&attempts=1&response_status=200&worker_name=${encodeURIComponent(worker.name)}`,
-      );
-      verify(receipts, committedAt, {
+      verify(drained, committedAt, {
         tasks: await tasks('event=object_created'),
-        firstAttempts,
+        firstAttempts: await tasks('state=succeeded&attempts=1&response_status=200'),
         workers: status['rq-workers-running'],
       });
-      log(`webhooks: ${receipts.length} deliveries verified`);
+      log(`webhooks: ${drained.length} deliveries of the backlog verified`);
+      const late = drained.filter((r) => r.atMs >= fromMs).length;
+      const cpu = { perDeliveryMs: late > 0 ? cpuUsed / late : 0, deliveries: late };
+
+      log(`webhooks: ${spec.steadyRate} single writes per second for ${spec.steadySeconds} s…`);
+      const steady = await steadyWrites(service, receiver, spec, `steady-${randomBytes(3).toString('hex')}`);
+      await waitForDrain(getJson, 60_000);
+      const all = (await receiver.collect()).receipts;
+      const expected = spec.sites + steady.writes;
+      const counts = {
+        tasks: await tasks('event=object_created'),
+        firstAttempts: await tasks('state=succeeded&attempts=1&response_status=200'),
+        workers: 1,
+      };
+      if (all.length !== expected || counts.tasks !== expected || counts.firstAttempts !== expected) {
+        throw new Error(
+          `webhooks: after the steady writes ${all.length} requests, ${counts.tasks} tasks and ` +
+            `${counts.firstAttempts} first-attempt successes for ${expected} sites`,
+        );
+      }
+      log(`webhooks: ${steady.writes} steady deliveries verified`);
       const logged = service.logged();
-      return measure(receipts, committedAt, {
-        worker: `the embedded worker${service.context.boss ? ' (pg-boss jobs as well as polling)' : ''}`,
-        concurrency: service.context.settings.WORKER_CONCURRENCY,
+      const workerLines = workerProcess ? workerLog(workerProcess.output()) : [];
+      return {
+        ...measure(drained, committedAt),
+        worker: postgres ? 'a `svc worker` process (pg-boss jobs)' : 'the embedded worker (the task table)',
+        concurrency,
         bulkMs,
-        logged: { count: logged.count - loggedBefore, latest: logged.count > loggedBefore ? logged.latest : null },
-      });
+        cpu,
+        steady,
+        logged: {
+          count: logged.count - loggedBefore + workerLines.length,
+          latest: workerLines.at(-1) ?? (logged.count > loggedBefore ? logged.latest : null),
+        },
+      };
     } finally {
+      await workerProcess?.stop();
       await stopBackground(service.context);
     }
   } finally {
     agent.destroy();
     await receiver.close();
   }
+}
+
+/** What the worker process logged besides its start-up line. */
+function workerLog(output: string): string[] {
+  return output.split('\n').filter((line) => line.trim() !== '' && !/^Worker .* running \(/.test(line));
 }
 
 /**
@@ -173,7 +229,7 @@ function verify(
     problems.push(`${malformed.length} unexpected requests, e.g. ${JSON.stringify(malformed[0])}`);
   if (counts.tasks !== expected) problems.push(`${counts.tasks} tasks queued for ${expected} sites`);
   if (counts.firstAttempts !== expected) {
-    problems.push(`${counts.firstAttempts} of ${expected} tasks succeeded at the first attempt by the one worker`);
+    problems.push(`${counts.firstAttempts} of ${expected} tasks succeeded at the first attempt`);
   }
   if (counts.workers !== 1) problems.push(`/api/status/ shows ${counts.workers} workers running, not 1`);
   if (problems.length > 0) throw new Error(`webhooks: ${problems.join('; ')}`);
@@ -182,32 +238,30 @@ function verify(
 function measure(
   receipts: readonly Receipt[],
   committedAt: ReadonlyMap<number, number>,
-  how: Pick<WebhookResult, 'worker' | 'concurrency' | 'bulkMs' | 'logged'>,
-): Omit<WebhookResult, 'bulkWithoutRuleMs'> {
+): Pick<WebhookResult, 'deliveries' | 'receiptSpanMs' | 'commitSpanMs' | 'receiptRate' | 'commitRate' | 'latency'> {
   const times = receipts.map((r) => r.atMs).sort((a, b) => a - b);
-  const latencies = receipts.map((r) => r.atMs - committedAt.get(r.id!)!).sort((a, b) => a - b);
   const first = times[0] ?? 0;
   const last = times[times.length - 1] ?? 0;
   const firstCommit = Math.min(...committedAt.values());
   const n = receipts.length;
   return {
     deliveries: n,
-    worker: how.worker,
-    concurrency: how.concurrency,
-    bulkMs: how.bulkMs,
     receiptSpanMs: last - first,
     commitSpanMs: last - firstCommit,
     // n receipts span n − 1 intervals; from the commit there are n.
     receiptRate: last > first ? (n - 1) / ((last - first) / 1000) : 0,
     commitRate: last > firstCommit ? n / ((last - firstCommit) / 1000) : 0,
-    latency: {
-      p50Ms: percentile(latencies, 50),
-      p99Ms: percentile(latencies, 99),
-      minMs: latencies[0] ?? 0,
-      maxMs: latencies[latencies.length - 1] ?? 0,
-    },
-    logged: how.logged,
+    latency: latencyOf(receipts.map((r) => r.atMs - committedAt.get(r.id!)!)),
   };
+}
+
+/** Polls /api/status/ until `count` workers report. */
+async function waitForWorkers(getJson: <T>(path: string) => Promise<T>, count: number): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  while ((await getJson<Status>('/api/status/'))['rq-workers-running'] < count) {
+    if (performance.now() > deadline) throw new Error(`webhooks: ${count} worker(s) did not report in 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Polls /api/status/ until no task is queued or running in any queue; returns that status. */
@@ -225,72 +279,4 @@ async function waitForDrain(getJson: <T>(path: string) => Promise<T>, timeoutMs:
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** Milliseconds of process.hrtime, the clock the receiver thread stamps receipts with. */
-function nowMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
-}
-
-/** The main-thread side of the receiver thread (webhook-receiver.ts). */
-class ReceiverThread {
-  private constructor(
-    private readonly thread: Thread,
-    readonly port: number,
-  ) {}
-
-  static async start(): Promise<ReceiverThread> {
-    const thread = startThread(new URL('./webhook-receiver.ts', import.meta.url), null);
-    const listening = await awaitMessage(thread, 'listening', null);
-    return new ReceiverThread(thread, listening!.port);
-  }
-
-  /** Whether `count` requests arrived within `timeoutMs`. */
-  async reached(count: number, timeoutMs: number): Promise<boolean> {
-    const message = awaitMessage(this.thread, 'reached', timeoutMs);
-    this.send({ kind: 'notify', count });
-    return (await message) !== null;
-  }
-
-  /** Every request received so far. */
-  async collect(): Promise<{ receipts: Receipt[] }> {
-    const message = awaitMessage(this.thread, 'receipts', null);
-    this.send({ kind: 'collect' });
-    return (await message)!;
-  }
-
-  async close(): Promise<void> {
-    await this.thread.terminate();
-  }
-
-  private send(command: ReceiverCommand): void {
-    this.thread.postMessage(command);
-  }
-}
-
-/** The thread's next message of `kind`, or null after `timeoutMs`; rejects when the thread fails. */
-function awaitMessage<K extends ReceiverMessage['kind']>(
-  thread: Thread,
-  kind: K,
-  timeoutMs: number | null,
-): Promise<Extract<ReceiverMessage, { kind: K }> | null> {
-  return new Promise((resolve, reject) => {
-    const timer = timeoutMs === null ? null : setTimeout(() => settle(() => resolve(null)), timeoutMs);
-    const onMessage = (message: ReceiverMessage): void => {
-      if (message.kind === kind) settle(() => resolve(message as Extract<ReceiverMessage, { kind: K }>));
-    };
-    const onError = (error: Error): void => settle(() => reject(error));
-    const onExit = (code: number): void =>
-      settle(() => reject(new Error(`the webhook receiver thread exited with code ${code}`)));
-    thread.on('message', onMessage);
-    thread.once('error', onError);
-    thread.once('exit', onExit);
-    function settle(done: () => void): void {
-      if (timer) clearTimeout(timer);
-      thread.off('message', onMessage);
-      thread.off('error', onError);
-      thread.off('exit', onExit);
-      done();
-    }
-  });
 }

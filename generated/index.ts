@@ -6,6 +6,7 @@ import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
 import migration2 from './migrations/0002_extras_eventrule_create_table_and_more.json' with { type: 'json' };
 import migration3 from './migrations/0003_users_user_add_column_session_generation.json' with { type: 'json' };
+import migration4 from './migrations/0004_users_signinattempt_create_table_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -47,6 +48,7 @@ import * as tenancyTenant from './tenancy/tenant.js';
 import * as tenancyTenantGroup from './tenancy/tenantgroup.js';
 import * as usersGroup from './users/group.js';
 import * as usersObjectPermission from './users/objectpermission.js';
+import * as usersSignInAttempt from './users/signinattempt.js';
 import * as usersToken from './users/token.js';
 import * as usersUser from './users/user.js';
 import * as virtualizationCluster from './virtualization/cluster.js';
@@ -232,7 +234,7 @@ export const registry: Registry = {
       name: 'users',
       verboseName: 'Users',
       description: 'Users and their API tokens.',
-      models: ['users.group', 'users.objectpermission', 'users.token', 'users.user'],
+      models: ['users.group', 'users.objectpermission', 'users.signinattempt', 'users.token', 'users.user'],
     },
     {
       name: 'virtualization',
@@ -289,6 +291,7 @@ export const registry: Registry = {
     'tenancy.tenantgroup': tenancyTenantGroup.tenantGroupSpec,
     'users.group': usersGroup.groupSpec,
     'users.objectpermission': usersObjectPermission.objectPermissionSpec,
+    'users.signinattempt': usersSignInAttempt.signInAttemptSpec,
     'users.token': usersToken.tokenSpec,
     'users.user': usersUser.userSpec,
     'virtualization.cluster': virtualizationCluster.clusterSpec,
@@ -345,6 +348,6 @@ export const registry: Registry = {
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
-  migrations: [migration1 as Migration, migration2 as Migration, migration3 as Migration],
+  migrations: [migration1 as Migration, migration2 as Migration, migration3 as Migration, migration4 as Migration],
   openapi,
 };

@@ -177,6 +177,7 @@ export interface ModelDef {
     | 'change_record'
     | 'background_task'
     | 'worker'
+    | 'sign_in_attempt'
     | 'event_rule'
     | 'webhook'
   )[];

@@ -8,8 +8,11 @@ import type { Authenticator } from './auth/authenticate.js';
 import type { GrantStore } from './auth/grants.js';
 import type { Sessions } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/throttle.js';
-import type { Boss } from './events/boss.js';
+import type { Signals } from './db/signals.js';
 import type { EventQueue } from './events/enqueue.js';
+import type { DeliveryQueue } from './events/queue.js';
+import type { TaskStore } from './events/tasks.js';
+import type { WorkerWatch } from './events/watch.js';
 import type { Worker } from './events/worker.js';
 import type { CustomFields } from './rest/custom-fields.js';
 import type { ReadContext } from './rest/fetch.js';
@@ -39,8 +42,8 @@ export interface AppContext {
   permissions: PermissionService;
   customFields: CustomFields;
   writeHooks: WriteHook[];
-  /** Runs after a write's transaction committed. */
-  commitHooks: ((changes: readonly Change[]) => void)[];
+  /** Runs after a write's transaction committed (before the response). */
+  commitHooks: ((changes: readonly Change[]) => void | Promise<void>)[];
   authenticator: Authenticator;
   /** Object permissions of users, cached. */
   grants: GrantStore;
@@ -50,10 +53,16 @@ export interface AppContext {
   loginThrottle: LoginThrottle;
   /** Event rules: matched and queued inside each write's transaction. */
   events: EventQueue;
-  /** pg-boss (PostgreSQL only). */
-  boss: Boss | null;
+  /** The background-task table (null when the registry has none). */
+  tasks: TaskStore | null;
+  /** Where deliveries wait: pg-boss jobs on PostgreSQL, the task table on SQLite (null without tasks). */
+  queue: DeliveryQueue | null;
+  /** Signals between the processes of one PostgreSQL database (new tasks, caches to drop). */
+  signals: Signals;
   /** A worker running in this process (EMBEDDED_WORKER), started by `startBackground`. */
   worker: Worker | null;
+  /** A server without a worker watches for one elsewhere (PostgreSQL), for /api/status/. */
+  watch: WorkerWatch | null;
   /** `major.minor` of the package version. */
   apiVersion: string;
   log: (message: string) => void;

@@ -26,8 +26,13 @@ import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
 import type { Change } from './rest/write.js';
 import { changeLogger } from './rest/changelog.js';
-import { Boss } from './events/boss.js';
+import { Signals, type Topic } from './db/signals.js';
+import { BossQueue } from './events/boss-queue.js';
 import { EventQueue } from './events/enqueue.js';
+import type { DeliveryQueue } from './events/queue.js';
+import { TableQueue } from './events/table-queue.js';
+import { TaskStore } from './events/tasks.js';
+import { WorkerWatch } from './events/watch.js';
 import { Worker } from './events/worker.js';
 import { mountTaskActions } from './events/api.js';
 
@@ -52,18 +57,28 @@ export function createContext(
   const [major, minor] = registry.version.split('.');
   const authenticator = new Authenticator(db.knex, schema, settings);
   const grants = new GrantStore(db.knex, schema, db.dialect, settings);
-  // Verified tokens and permissions are cached: a change to a token, user, group or permission is seen at once.
-  const authModels = new Set([schema.withRole('token')?.label, schema.withRole('user')?.label]);
-  const grantModels = new Set(
-    (['user', 'group', 'object_permission'] as const).map((role) => schema.withRole(role)?.label),
-  );
   const customFields = new CustomFields(schema, db.dialect, settings.CACHE_SECONDS);
-  const definitions = customFields.model?.label;
-  const forgetCaches = (changes: readonly Change[]): void => {
-    if (changes.some((c) => authModels.has(c.model.label))) authenticator.invalidate();
-    if (changes.some((c) => grantModels.has(c.model.label))) grants.invalidate();
-    if (changes.some((c) => c.model.label === definitions)) customFields.invalidate();
+  const signals = new Signals(db.dialect === 'postgres' ? settings.DATABASE_URL : null, log);
+  // Verified tokens, permissions and custom field definitions are cached: a change to them is seen at once
+  // by this process, and by the others as soon as its signal arrives (before the writer answers).
+  const topicModels: [Topic, Set<string | undefined>][] = [
+    ['auth', new Set([schema.withRole('token')?.label, schema.withRole('user')?.label])],
+    ['grants', new Set((['user', 'group', 'object_permission'] as const).map((r) => schema.withRole(r)?.label))],
+    ['custom_fields', new Set([customFields.model?.label])],
+  ];
+  const caches: Record<Exclude<Topic, 'tasks'>, { invalidate: () => void }> = {
+    auth: authenticator,
+    grants,
+    custom_fields: customFields,
   };
+  for (const [topic] of topicModels) signals.on(topic, () => caches[topic as keyof typeof caches].invalidate());
+  const topicsOf = (changes: readonly Change[]): Topic[] =>
+    topicModels.filter(([, models]) => changes.some((c) => models.has(c.model.label))).map(([topic]) => topic);
+  const forgetCaches = (changes: readonly Change[]): void => {
+    for (const topic of topicsOf(changes)) caches[topic as keyof typeof caches].invalidate();
+  };
+  const signalled = new WeakMap<readonly Change[], (string | null)[]>();
+  const definitions = customFields.model?.label;
   // Stored custom field data follows its definitions within the same transaction.
   const followDefinitions = async (trx: Knex.Transaction, changes: readonly Change[]): Promise<void> => {
     for (const change of changes) {
@@ -75,8 +90,15 @@ export function createContext(
       await customFields.applyDefinitionChange(trx, { action: change.action, before: change.before, after });
     }
   };
-  const boss = db.dialect === 'postgres' ? new Boss(settings.DATABASE_URL, log) : null;
-  const events = new EventQueue({ schema, dialect: db.dialect, settings, domain, customFields, boss });
+  const tasks = schema.withRole('background_task') ? new TaskStore(db.knex, schema, db.dialect) : null;
+  let queue: DeliveryQueue | null = null;
+  if (tasks) {
+    queue =
+      db.dialect === 'postgres'
+        ? new BossQueue(settings.DATABASE_URL, db.knex, tasks, settings, log)
+        : new TableQueue(db.knex, tasks, settings);
+  }
+  const events = new EventQueue({ schema, dialect: db.dialect, settings, domain, customFields, tasks, queue });
   const context: AppContext = {
     registry,
     db,
@@ -95,42 +117,79 @@ export function createContext(
         skipEmptyChanges: true,
       }),
       events.hook,
-      async (_trx, changes) => forgetCaches(changes),
+      async (trx, changes) => {
+        forgetCaches(changes);
+        signalled.set(changes, await Promise.all(topicsOf(changes).map((topic) => signals.publish(trx, topic))));
+      },
     ],
-    // A commit may have queued tasks: an embedded worker looks at once.
-    commitHooks: [forgetCaches, () => context.worker?.wake()],
+    commitHooks: [
+      async (changes) => {
+        forgetCaches(changes);
+        await Promise.all((signalled.get(changes) ?? []).map((token) => signals.confirmed(token)));
+      },
+      // A commit that queued tasks: an embedded worker looks at once, and workers elsewhere are nudged.
+      (changes) => {
+        if (!events.queued(changes)) return;
+        context.worker?.wake();
+        signals.nudge(db.knex);
+      },
+    ],
     authenticator,
     grants,
     sessions: new Sessions(db.knex, schema, settings),
-    loginThrottle: new LoginThrottle(settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_FAILURE_WINDOW),
+    loginThrottle: new LoginThrottle(
+      db.knex,
+      schema,
+      db.dialect,
+      settings.LOGIN_FAILURE_LIMIT,
+      settings.LOGIN_FAILURE_WINDOW,
+    ),
     events,
-    boss,
+    tasks,
+    queue,
+    signals,
     worker: null,
+    watch: null,
     apiVersion: `${major}.${minor}`,
     log,
   };
+  signals.on('tasks', () => context.worker?.wake());
   return context;
 }
 
-/** Starts the embedded worker when EMBEDDED_WORKER is on and the registry has background tasks. */
-export async function startBackground(app: AppContext): Promise<void> {
-  if (!app.settings.EMBEDDED_WORKER || !app.schema.withRole('background_task') || app.worker) return;
-  app.worker = new Worker({
-    q: app.db.knex,
-    schema: app.schema,
-    dialect: app.db.dialect,
-    settings: app.settings,
-    boss: app.boss,
-    log: app.log,
-  });
-  await app.worker.start();
+/**
+ * Starts what runs beside the requests: the signal connection (PostgreSQL), the delivery queue, and a
+ * worker when `worker` is true (default EMBEDDED_WORKER) and the registry has background tasks; a server
+ * on PostgreSQL without one watches for a worker elsewhere.
+ */
+export async function startBackground(app: AppContext, options: { worker?: boolean } = {}): Promise<void> {
+  const runWorker = (options.worker ?? app.settings.EMBEDDED_WORKER) && app.queue !== null;
+  await app.signals.start();
+  await app.queue?.start();
+  if (runWorker && !app.worker) {
+    app.worker = new Worker({
+      q: app.db.knex,
+      schema: app.schema,
+      dialect: app.db.dialect,
+      settings: app.settings,
+      queue: app.queue!,
+      log: app.log,
+    });
+    await app.worker.start();
+  } else if (!runWorker && app.queue && app.db.dialect === 'postgres' && !app.watch) {
+    app.watch = new WorkerWatch(app.db.knex, app.schema, app.log);
+    app.watch.start();
+  }
 }
 
-/** Stops the embedded worker and pg-boss (before the database is closed). */
+/** Stops the worker, the queue and the signal connection (before the database is closed). */
 export async function stopBackground(app: AppContext): Promise<void> {
   await app.worker?.stop();
   app.worker = null;
-  await app.boss?.stop();
+  app.watch?.stop();
+  app.watch = null;
+  await app.queue?.stop();
+  await app.signals.stop();
 }
 
 /** The Express application: middleware, the API roots and every model's generated routes. */

@@ -3,13 +3,14 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { registry } from '../generated/index.js';
-import { createApp, createContext, startBackground, stopBackground } from './app.js';
-import { Worker } from './events/worker.js';
+import { createContext } from './app.js';
 import { housekeeping } from './events/housekeeping.js';
-import { loadSettings, SettingsError, type Settings } from './config.js';
-import { connectDatabase, type Database } from './db/connect.js';
-import { migrate, pendingMigrations } from './db/migrate.js';
+import { DEFAULT_DATABASE_URL, loadSettings, SettingsError, type Settings } from './config.js';
+import { connectDatabase } from './db/connect.js';
+import { describeDatabaseFailure } from './db/errors.js';
+import { migrate } from './db/migrate.js';
 import { createSuperuser } from './auth/superuser.js';
+import { prepareDatabase, runWorker, serve, StartupError } from './serve.js';
 import { DEFAULT_RECEIVER_PORT, startWebhookReceiver, type WebhookReceiver } from './events/receiver.js';
 import type { Registry } from './spec.js';
 
@@ -20,7 +21,7 @@ import type { Registry } from './spec.js';
 const USAGE = `Usage: svc <command> [options]
 
 Commands:
-  serve                      Run the HTTP API on PORT (default 8000)
+  serve                      Run the HTTP API on HOST:PORT (default every address, port 8000)
   migrate                    Apply pending database migrations
   createsuperuser            Create a superuser: --username NAME --password PASS [--email ADDR] [--token]
                              (--token also prints a new v2 API token for that user)
@@ -51,9 +52,23 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   }
+  try {
+    return await run(command, rest, settings);
+  } catch (error) {
+    // What an operator can fix in the environment is one line, without a stack trace.
+    const message =
+      error instanceof StartupError ? error.message : describeDatabaseFailure(error, settings.DATABASE_URL);
+    if (message === null) throw error;
+    console.error(message);
+    return 1;
+  }
+}
+
+async function run(command: string, rest: string[], settings: Settings): Promise<number> {
   switch (command) {
     case 'serve':
-      return serve(registry, settings);
+      await serve(registry, settings);
+      return 0;
     case 'migrate': {
       const db = connectDatabase(settings.DATABASE_URL);
       try {
@@ -67,7 +82,8 @@ async function main(argv: string[]): Promise<number> {
     case 'createsuperuser':
       return runCreateSuperuser(settings, rest);
     case 'worker':
-      return runWorker(registry, settings);
+      await runWorker(registry, settings);
+      return 0;
     case 'housekeeping':
       return runHousekeeping(registry, settings);
     default:
@@ -81,97 +97,20 @@ async function main(argv: string[]): Promise<number> {
  * database file, so that a newcomer gets working v2 tokens; production sets API_TOKEN_PEPPERS.
  */
 function withLocalPeppers(settings: Settings): Settings {
-  if (Object.keys(settings.API_TOKEN_PEPPERS).length > 0 || !settings.DATABASE_URL.startsWith('sqlite:'))
-    return settings;
+  if (!settings.DATABASE_URL.startsWith('sqlite:')) return settings;
   const dbFile = settings.DATABASE_URL.slice('sqlite:'.length);
   if (!dbFile || dbFile === ':memory:') return settings;
-  const file = path.join(path.dirname(path.resolve(dbFile)), 'api-token-peppers.json');
+  const folder = path.dirname(path.resolve(dbFile));
+  // The default folder is the service's own; any other must exist (a mistyped path is an error).
+  if (settings.DATABASE_URL === DEFAULT_DATABASE_URL) fs.mkdirSync(folder, { recursive: true });
+  if (Object.keys(settings.API_TOKEN_PEPPERS).length > 0 || !fs.existsSync(folder)) return settings;
+  const file = path.join(folder, 'api-token-peppers.json');
   if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, JSON.stringify({ 1: randomBytes(48).toString('base64url') }, null, 2), { mode: 0o600 });
     console.error(`API_TOKEN_PEPPERS is not set: generated a pepper in ${file} (set API_TOKEN_PEPPERS in production).`);
   }
   const peppers = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
   return Object.freeze({ ...settings, API_TOKEN_PEPPERS: peppers });
-}
-
-async function prepareDatabase(settings: Settings, reg: Registry): Promise<Database> {
-  const db = connectDatabase(settings.DATABASE_URL);
-  if (settings.AUTO_MIGRATE) {
-    const applied = await migrate(db, reg.migrations);
-    if (applied.length) console.error(`Applied migrations: ${applied.join(', ')}`);
-  } else {
-    const pending = await pendingMigrations(db, reg.migrations);
-    if (pending.length) {
-      await db.close();
-      throw new SettingsError(`Pending migrations (${pending.join(', ')}): run 'svc migrate' or set AUTO_MIGRATE=true`);
-    }
-  }
-  return db;
-}
-
-async function serve(reg: Registry, settings: Settings): Promise<number> {
-  let db: Database;
-  try {
-    db = await prepareDatabase(settings, reg);
-  } catch (error) {
-    if (error instanceof SettingsError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
-  const context = createContext(reg, settings, db);
-  await startBackground(context);
-  const server = createApp(context).listen(settings.PORT, () => {
-    const where = settings.DATABASE_URL.startsWith('sqlite:') ? settings.DATABASE_URL : 'PostgreSQL';
-    console.error(
-      `Serving the API on http://localhost:${settings.PORT}${settings.BASE_PATH}/api/ (database: ${where})`,
-    );
-  });
-  const users = context.schema.withRole('user');
-  if (users) {
-    const row = (await db.knex(users.table).count({ n: '*' }).first()) as { n: number | string };
-    if (Number(row.n) === 0) {
-      console.error(
-        'No users yet. Create one and get a token with:\n  npm run svc -- createsuperuser --username admin --password <password> --token',
-      );
-    }
-  }
-  await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      server.close(() => resolve());
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await stopBackground(context);
-  await db.close();
-  return 0;
-}
-
-/** `svc worker`: delivers background tasks until SIGINT/SIGTERM, then finishes the deliveries in progress. */
-async function runWorker(reg: Registry, settings: Settings): Promise<number> {
-  const db = await prepareDatabase(settings, reg);
-  const context = createContext(reg, settings, db);
-  const worker = new Worker({
-    q: db.knex,
-    schema: context.schema,
-    dialect: db.dialect,
-    settings,
-    boss: context.boss,
-    log: (message) => console.error(message),
-  });
-  await worker.start();
-  console.error(`Worker ${worker.name} running (${settings.WORKER_CONCURRENCY} at a time).`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await worker.stop();
-  await context.boss?.stop();
-  await db.close();
-  return 0;
 }
 
 async function runHousekeeping(reg: Registry, settings: Settings): Promise<number> {

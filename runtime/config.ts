@@ -10,6 +10,8 @@ export type DefaultPermissions = Record<string, Record<string, unknown> | Record
 export interface Settings {
   /** TCP port of the HTTP server (environment only). */
   PORT: number;
+  /** Address the HTTP server listens on; empty: every address of the machine (environment only). */
+  HOST: string;
   /** `sqlite:<path>` or `postgres://user@host:port/db` (environment only). */
   DATABASE_URL: string;
   /** Default page size of lists. */
@@ -78,6 +80,9 @@ export interface Settings {
   CHANGELOG_RETENTION: number;
 }
 
+/** The embedded default: a SQLite file in `data/` of the working directory (created when missing). */
+export const DEFAULT_DATABASE_URL = `sqlite:${path.join('data', 'netbox.sqlite3')}`;
+
 type SettingKind = 'integer' | 'boolean' | 'string' | 'string-list' | 'object';
 
 interface SettingDef {
@@ -95,10 +100,11 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     default: () => 8000,
     check: (v: number) => (v > 0 && v < 65536 ? null : 'must be a TCP port'),
   },
+  HOST: { kind: 'string', envOnly: true, default: () => '' },
   DATABASE_URL: {
     kind: 'string',
     envOnly: true,
-    default: () => `sqlite:${path.join('data', 'netbox.sqlite3')}`,
+    default: () => DEFAULT_DATABASE_URL,
     check: (v: string) =>
       /^(sqlite:|postgres(ql)?:\/\/)/.test(v) ? null : "must start with 'sqlite:' or 'postgres://'",
   },
@@ -217,7 +223,7 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   },
   WORKER_CONCURRENCY: {
     kind: 'integer',
-    default: () => 8,
+    default: () => 32,
     check: (v: number) => (v >= 1 && v <= 256 ? null : 'must be between 1 and 256'),
   },
   WORKER_POLL_INTERVAL: {

@@ -16,6 +16,7 @@ export type Role =
   | 'change_record'
   | 'background_task'
   | 'worker'
+  | 'sign_in_attempt'
   | 'event_rule'
   | 'webhook';
 /** `do_nothing`: generic relations only; the object outlives its target (change records). */

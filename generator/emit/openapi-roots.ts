@@ -148,6 +148,11 @@ function statusSchema(): Json {
       description: 'Queue name → number of background tasks per state.',
       additionalProperties: { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } },
     },
+    warnings: {
+      type: 'array',
+      description: 'Problems an operator should act on, e.g. no worker delivering webhooks.',
+      items: { type: 'string' },
+    },
   };
   return closedObject(properties, Object.keys(properties), 'Versions and environment of the running service.');
 }

@@ -176,8 +176,8 @@ interface LoginDeps {
 }
 
 /**
- * Checks a username and password, throttling repeated failures per client address; the user row on
- * success, null otherwise. Inactive users never pass.
+ * Checks a username and password, throttling repeated failures per client address (the attempt is counted
+ * before the password is checked); the user row on success, null otherwise. Inactive users never pass.
  */
 export async function checkCredentials(
   deps: Pick<LoginDeps, 'q' | 'schema' | 'throttle'>,
@@ -187,15 +187,15 @@ export async function checkCredentials(
 ): Promise<{ user: AuthUser; row: Record<string, unknown> } | null> {
   const model = deps.schema.withRole('user');
   if (!model) return null;
-  deps.throttle.check(address, username);
+  const attempt = await deps.throttle.reserve(address, username);
   const row = (await deps.q(model.table).where('username', username).first()) as Record<string, unknown> | undefined;
   const valid = await verifyPassword(password, (row?.password as string | undefined) ?? null);
   const user = row ? toAuthUser(model, row) : null;
   if (!valid || !row || !user?.isActive) {
-    deps.throttle.failed(address, username);
+    await attempt.failed();
     return null;
   }
-  deps.throttle.succeeded(address, username);
+  await attempt.succeeded();
   return { user, row };
 }
 

@@ -1,4 +1,8 @@
+import type { Knex } from 'knex';
+import type { Dialect } from '../db/connect.js';
+import { now, timestampAt } from '../db/clock.js';
 import { ApiError } from '../http/errors.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
 
 /** 429 with DRF's text and a `Retry-After` header. */
 export class ThrottledError extends ApiError {
@@ -15,54 +19,72 @@ export class ThrottledError extends ApiError {
 
 /** How many more failures from one address (over all usernames) are tolerated than for one username. */
 const ADDRESS_FACTOR = 4;
-const KEY_LIMIT = 100_000;
+/** Arbitrary first key of the advisory locks that serialise the attempts of one address (PostgreSQL). */
+const PG_LOCK_CLASS = 4_600_002;
+
+/** A password check that was let through: report its outcome. */
+export interface SignInAttempt {
+  /** The password was right: this username's failures from this address are forgotten. */
+  succeeded(): Promise<void>;
+  /** The password was wrong: the attempt stays counted for the window. */
+  failed(): Promise<void>;
+}
 
 /**
- * Slows down password guessing (token provisioning and the sign-in page): after `limit` failed attempts
- * for one username from one client address within `windowSeconds`, or `limit × 4` from one address over
- * all usernames, further attempts are refused with 429 until the oldest failure leaves the window. A
- * success clears that username's failures from that address. Counters live in the process's memory.
+ * Slows down password guessing (token provisioning and the sign-in page), for every server of the
+ * database at once: an attempt is recorded in the sign-in attempt table *before* the password is checked,
+ * under a per-address lock, so that parallel guesses cannot all pass the count. After `limit` attempts for
+ * one username from one client address within `windowSeconds` (failed ones, and ones still being checked),
+ * or `limit × 4` from one address over all usernames, further attempts are refused with 429 until the oldest
+ * leaves the window. A success clears that username's attempts from that address. A registry without a
+ * sign-in attempt model is not throttled.
  */
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+  private readonly model: ModelInfo | undefined;
 
   constructor(
+    private readonly q: Knex,
+    schema: Schema,
+    private readonly dialect: Dialect,
     private readonly limit: number,
     private readonly windowSeconds: number,
-  ) {}
+  ) {
+    this.model = schema.withRole('sign_in_attempt');
+  }
 
-  /** Throws ThrottledError while the address (or the address and username) has too many recent failures. */
-  check(address: string | null, username: string): void {
-    const now = Date.now();
-    for (const [key, limit] of this.keys(address, username)) {
-      const recent = this.recent(key, now);
-      if (recent.length >= limit) {
-        const wait = Math.ceil((recent[recent.length - limit]! + this.windowSeconds * 1000 - now) / 1000);
-        throw new ThrottledError(Math.max(1, wait));
+  /** Records an attempt, or throws ThrottledError while the address (or address and username) has too many. */
+  async reserve(address: string | null, username: string): Promise<SignInAttempt> {
+    const model = this.model;
+    if (!model) return { succeeded: async () => undefined, failed: async () => undefined };
+    const column = (name: string): string => model.fields.get(name)!.column!;
+    const ip = (address ?? '-').slice(0, 100);
+    const user = username.toLowerCase().slice(0, 150);
+    await this.q.transaction(async (trx) => {
+      if (this.dialect === 'postgres')
+        await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [PG_LOCK_CLASS, ip]);
+      const nowMs = Date.now();
+      const since = timestampAt(nowMs - this.windowSeconds * 1000);
+      await trx(model.table).where(column('time'), '<=', since).delete();
+      const rows = (await trx(model.table)
+        .where(column('address'), ip)
+        .orderBy(column('time'))
+        .select({ username: column('username'), time: column('time') })) as { username: string; time: string }[];
+      const mine = rows.filter((r) => r.username === user);
+      for (const [recent, limit] of [
+        [mine, this.limit],
+        [rows, this.limit * ADDRESS_FACTOR],
+      ] as const) {
+        if (recent.length < limit) continue;
+        const oldest = Date.parse(recent[recent.length - limit]!.time);
+        throw new ThrottledError(Math.max(1, Math.ceil((oldest + this.windowSeconds * 1000 - nowMs) / 1000)));
       }
-    }
-  }
-
-  failed(address: string | null, username: string): void {
-    const now = Date.now();
-    if (this.failures.size >= KEY_LIMIT) this.failures.clear();
-    for (const [key] of this.keys(address, username)) this.failures.set(key, [...this.recent(key, now), now]);
-  }
-
-  succeeded(address: string | null, username: string): void {
-    this.failures.delete(`${address ?? '-'}|${username.toLowerCase()}`);
-  }
-
-  private keys(address: string | null, username: string): [string, number][] {
-    const ip = address ?? '-';
-    return [
-      [`${ip}|${username.toLowerCase()}`, this.limit],
-      [ip, this.limit * ADDRESS_FACTOR],
-    ];
-  }
-
-  private recent(key: string, now: number): number[] {
-    const since = now - this.windowSeconds * 1000;
-    return (this.failures.get(key) ?? []).filter((at) => at > since);
+      await trx(model.table).insert({ [column('address')]: ip, [column('username')]: user, [column('time')]: now() });
+    });
+    return {
+      succeeded: async () => {
+        await this.q(model.table).where(column('address'), ip).where(column('username'), user).delete();
+      },
+      failed: async () => undefined,
+    };
   }
 }

@@ -4,6 +4,7 @@ import knex, { type Knex } from 'knex';
 import pg from 'pg';
 import { normalizeTimestamp } from './clock.js';
 import { regexTest } from './regex.js';
+import { DatabaseUrlError } from './errors.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -16,21 +17,28 @@ export interface Database {
   close: () => Promise<void>;
 }
 
-let pgTypesConfigured = false;
+/**
+ * PostgreSQL values as the runtime expects them: numbers for int8/numeric, stored-form strings for times,
+ * dates as text, and JSON as text as on SQLite (a JSON string value stays distinguishable from encoded
+ * JSON). Set on the service's own connections only: pg-boss keeps pg's defaults on its pool.
+ */
+const PG_PARSERS = new Map<number, (value: string) => unknown>([
+  [pg.types.builtins.INT8, Number],
+  [pg.types.builtins.NUMERIC, Number],
+  [pg.types.builtins.TIMESTAMPTZ, normalizeTimestamp],
+  [pg.types.builtins.TIMESTAMP, normalizeTimestamp],
+  [pg.types.builtins.DATE, (v) => v],
+  [pg.types.builtins.JSONB, (v) => v],
+  [pg.types.builtins.JSON, (v) => v],
+]);
+const PG_TYPES = {
+  getTypeParser: (oid: number, format?: string): ((value: string) => unknown) =>
+    (format !== 'binary' && PG_PARSERS.get(oid)) ||
+    (pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text') as (value: string) => unknown),
+};
 
-/** PostgreSQL values as the runtime expects them: numbers for int8/numeric, ISO strings for times. */
-function configurePgTypes(): void {
-  if (pgTypesConfigured) return;
-  pgTypesConfigured = true;
-  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-  pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
-  pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, normalizeTimestamp);
-  pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, normalizeTimestamp);
-  pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
-  // JSON arrives as text, as on SQLite: a JSON string value stays distinguishable from encoded JSON.
-  pg.types.setTypeParser(pg.types.builtins.JSONB, (v) => v);
-  pg.types.setTypeParser(pg.types.builtins.JSON, (v) => v);
-}
+/** How long opening a PostgreSQL connection may take before the request fails (an unreachable host). */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Opens the database named by a `sqlite:<path>` or `postgres://…` URL. */
 export function connectDatabase(url: string): Database {
@@ -39,7 +47,11 @@ export function connectDatabase(url: string): Database {
   let dialect: Dialect;
   if (url.startsWith('sqlite:')) {
     const filename = url.slice('sqlite:'.length) || ':memory:';
-    if (filename !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+    const folder = path.dirname(path.resolve(filename));
+    // A mistyped path must not silently start an empty database somewhere else.
+    if (filename !== ':memory:' && !fs.existsSync(folder)) {
+      throw new DatabaseUrlError(`the folder ${folder} does not exist`);
+    }
     dialect = 'sqlite';
     instance = knex({
       client: 'better-sqlite3',
@@ -55,12 +67,20 @@ export function connectDatabase(url: string): Database {
       },
     });
   } else {
-    configurePgTypes();
     dialect = 'postgres';
     instance = knex({
       client: 'pg',
-      connection: { connectionString: url, options: '-c timezone=UTC' },
+      connection: {
+        connectionString: url,
+        options: '-c timezone=UTC',
+        types: PG_TYPES,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+        keepAlive: true,
+      },
       pool: { min: 0, max: 10 },
+      acquireConnectionTimeout: PG_CONNECT_TIMEOUT_MS * 2,
+      // A lost server is reported once by the process's signal connection (signals.ts), not per query.
+      log: { warn: (message: unknown) => void (isPoolConnectionNoise(message) || console.warn(message)) },
     });
   }
   instance.on('query', () => {
@@ -72,6 +92,11 @@ export function connectDatabase(url: string): Database {
     queryCount: () => queries,
     close: () => instance.destroy(),
   };
+}
+
+/** Knex's warnings about connections that broke or could not be opened. */
+function isPoolConnectionNoise(message: unknown): boolean {
+  return typeof message === 'string' && /^(Connection Error|Acquire connection error):/.test(message);
 }
 
 interface SqliteConnection {

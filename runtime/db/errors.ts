@@ -1,6 +1,6 @@
 import type { UniqueSpec } from '../spec.js';
 import type { Schema } from '../rest/schema.js';
-import { ApiError, ConflictError, ValidationError } from '../http/errors.js';
+import { ApiError, ConflictError, ServiceUnavailableError, ValidationError } from '../http/errors.js';
 
 /**
  * Translates a database error caused by client input (a unique or foreign-key violation that slipped past
@@ -18,7 +18,82 @@ export function translateDatabaseError(error: unknown, schema: Schema): ApiError
   }
   if (e.code === '2201B') return new ValidationError({ detail: 'Invalid regular expression.' });
   if (e.code === '22003') return new ValidationError({ detail: 'A number is out of range.' });
+  if (isConnectionError(error)) return new ServiceUnavailableError(DATABASE_UNAVAILABLE);
   return null;
+}
+
+/** The API's answer while the database cannot be reached (never the driver's message). */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly.';
+
+/** A DATABASE_URL that cannot be used as given (e.g. a SQLite file in a folder that does not exist). */
+export class DatabaseUrlError extends Error {}
+
+/** Node's network error codes that mean the server could not be reached or the connection broke. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+]);
+
+/**
+ * Whether an error means the database cannot be reached or the connection broke (as opposed to a query
+ * it refused): network errors, PostgreSQL's connection and shutdown classes (08…, 57P0x, too many
+ * connections), and the pool's time-out or a connection that ended while in use.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const e = error as { code?: unknown; name?: unknown; message?: unknown; errors?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code) || code === '53300') return true;
+  if (e.name === 'KnexTimeoutError') return true;
+  if (Array.isArray(e.errors) && e.errors.some(isConnectionError)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /^Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Client was closed and is not queryable/.test(
+    message,
+  );
+}
+
+/**
+ * One line for an operator when the database of DATABASE_URL cannot be used at start-up (missing,
+ * unreachable, refusing the credentials, a SQLite folder that does not exist), naming the setting and the
+ * place without its password; null for other errors.
+ */
+export function describeDatabaseFailure(error: unknown, url: string): string | null {
+  const e = error as { code?: string; message?: string } | null;
+  const where = redactUrl(url);
+  if (error instanceof DatabaseUrlError) return `DATABASE_URL (${where}): ${error.message}.`;
+  const reason =
+    e?.code === '3D000'
+      ? 'the database does not exist'
+      : e?.code === '28P01' || e?.code === '28000'
+        ? 'the server refused the credentials'
+        : isConnectionError(error)
+          ? 'the server cannot be reached'
+          : null;
+  if (!reason) return null;
+  return `DATABASE_URL (${where}): ${reason} (${firstLine(e?.message)}).`;
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? '').split('\n')[0]!.slice(0, 200) || 'no details';
+}
+
+/** A database URL with its password replaced, for messages. */
+export function redactUrl(url: string): string {
+  if (url.startsWith('sqlite:')) return url;
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return '<invalid URL>';
+  }
 }
 
 function findUnique(schema: Schema, e: { constraint?: string; message?: string }): UniqueSpec | undefined {

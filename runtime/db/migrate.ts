@@ -7,33 +7,31 @@ const MIGRATIONS_TABLE = 'svc_migrations';
 /** Arbitrary key of the advisory lock that serialises migrating servers on PostgreSQL. */
 const PG_LOCK_KEY = 4_600_001;
 
-/** Applies the migrations that the database has not seen, each in its own transaction. Returns their names. */
+/**
+ * Applies the migrations that the database has not seen, all in one transaction, and returns their names.
+ * On PostgreSQL the transaction holds an advisory lock first: servers and workers starting together
+ * migrate once, one after the other, and the later ones find nothing left to do.
+ */
 export async function migrate(db: Database, migrations: readonly Migration[]): Promise<string[]> {
-  const { knex } = db;
-  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) {
-    await knex.schema
-      .createTable(MIGRATIONS_TABLE, (t) => {
+  return db.knex.transaction(async (trx) => {
+    if (db.dialect === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [PG_LOCK_KEY]);
+    if (!(await trx.schema.hasTable(MIGRATIONS_TABLE))) {
+      await trx.schema.createTable(MIGRATIONS_TABLE, (t) => {
         t.string('name', 200).primary();
         t.string('applied', 40).notNullable();
-      })
-      .catch(async (error: unknown) => {
-        // Another server created it at the same moment.
-        if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) throw error;
       });
-  }
-  const applied: string[] = [];
-  for (const migration of migrations) {
-    const done = await knex.transaction(async (trx) => {
-      if (db.dialect === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [PG_LOCK_KEY]);
-      const seen = (await trx(MIGRATIONS_TABLE).where({ name: migration.name }).first()) as unknown;
-      if (seen) return false;
+    }
+    const rows = (await trx(MIGRATIONS_TABLE).select('name')) as { name: string }[];
+    const seen = new Set(rows.map((r) => r.name));
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (seen.has(migration.name)) continue;
       for (const op of migration.ops) await applyOp(trx, db.dialect, op);
       await trx(MIGRATIONS_TABLE).insert({ name: migration.name, applied: now() });
-      return true;
-    });
-    if (done) applied.push(migration.name);
-  }
-  return applied;
+      applied.push(migration.name);
+    }
+    return applied;
+  });
 }
 
 /** Names of the migrations not applied yet. */

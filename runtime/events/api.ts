@@ -9,11 +9,11 @@ import { selectKeys } from '../rest/params.js';
 
 /**
  * `POST <background tasks>/<id>/requeue/` (one failed task) and `POST <background tasks>/requeue/` with
- * `{"ids": [...]}` (several): failed → queued, due now, attempts counted afresh. Needs the change permission
- * on background tasks (superusers have it); answers the requeued tasks.
+ * `{"ids": [...]}` (several): failed → queued as new deliveries, due now, attempts counted afresh. Needs the
+ * change permission on background tasks (superusers have it); answers the requeued tasks.
  */
 export function mountTaskActions(router: Router, app: AppContext): void {
-  const tasks = app.events.tasks(app.db.knex, 0);
+  const { tasks } = app;
   if (!tasks?.model.listPath) return;
   const model = tasks.model;
   const respond = async (res: Parameters<Parameters<Router['post']>[1]>[1], ids: number[]) => {
@@ -25,7 +25,6 @@ export function mountTaskActions(router: Router, app: AppContext): void {
       selectKeys(model, state.params),
       ids,
     );
-    app.worker?.wake();
     return objects;
   };
   const requeue = async (ids: number[], principal: ReturnType<typeof principalOf>): Promise<number[]> => {
@@ -35,7 +34,7 @@ export function mountTaskActions(router: Router, app: AppContext): void {
       app.permissions.apply(query, model, restriction, principal);
       ids = ((await query) as { id: number }[]).map((r) => Number(r.id));
     }
-    return tasks.requeue(ids);
+    return requeueTasks(app, ids);
   };
 
   router
@@ -65,4 +64,15 @@ export function mountTaskActions(router: Router, app: AppContext): void {
     .all((req) => {
       throw new MethodNotAllowedError(req.method);
     });
+}
+
+/** Requeues failed tasks as new deliveries and tells the workers; returns the ids requeued. */
+export async function requeueTasks(app: AppContext, ids: readonly number[]): Promise<number[]> {
+  if (!app.queue) return [];
+  const done = await app.queue.requeue(ids);
+  if (done.length > 0) {
+    app.worker?.wake();
+    app.signals.nudge(app.db.knex);
+  }
+  return done;
 }

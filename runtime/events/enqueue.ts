@@ -11,10 +11,10 @@ import { selectKeys } from '../rest/params.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
 import type { Change } from '../rest/write.js';
-import type { Boss } from './boss.js';
 import { evaluateConditions } from './conditions.js';
 import { createWebhookContext } from './context.js';
-import { TaskStore } from './tasks.js';
+import type { DeliveryQueue } from './queue.js';
+import type { QueuedTask, TaskStore } from './tasks.js';
 
 type Row = Record<string, unknown>;
 
@@ -39,28 +39,24 @@ export interface EventsOptions {
   settings: Settings;
   domain: DomainFunctions;
   customFields: CustomFields;
-  /** PostgreSQL: jobs go through pg-boss; null on SQLite (workers read the task table). */
-  boss: Boss | null;
+  /** The task table (null when the registry has no background-task model: then nothing is queued). */
+  tasks: TaskStore | null;
+  /** Schedules the tasks (pg-boss jobs on PostgreSQL); null with the task table. */
+  queue: DeliveryQueue | null;
 }
 
 /**
  * Event rules at write time: inside the write's transaction, each changed object of a model with the
  * `events` feature is matched against the enabled rules (object type, event type, conditions evaluated on
- * its REST representation), and every match becomes a queued background task holding the webhook context;
- * on PostgreSQL a pg-boss job is sent with the same transaction. A rolled-back write leaves nothing; the
- * request never waits for a delivery.
+ * its REST representation), and every match becomes a queued background task holding the webhook context,
+ * scheduled on the delivery queue (a pg-boss job on PostgreSQL) with the same transaction. A rolled-back
+ * write leaves nothing; the request never waits for a delivery.
  */
 export class EventQueue {
   private readonly rulesByTransaction = new WeakMap<Knex.Transaction, Promise<Rule[]>>();
+  private readonly queuedIn = new WeakSet<readonly Change[]>();
 
   constructor(private readonly options: EventsOptions) {}
-
-  /** The task table, or null when the registry has no background-task model. */
-  tasks(q: Knex, staleAfterMs: number): TaskStore | null {
-    return this.options.schema.withRole('background_task')
-      ? new TaskStore(q, this.options.schema, this.options.dialect, staleAfterMs)
-      : null;
-  }
 
   /** Enabled webhook rules (one query per transaction). */
   private rules(trx: Knex.Transaction): Promise<Rule[]> {
@@ -116,7 +112,7 @@ export class EventQueue {
   }
 
   readonly hook: WriteHook = async (trx, changes, request) => {
-    const tasks = this.tasks(trx, 0);
+    const { tasks } = this.options;
     if (!tasks) return;
     const candidates = mergeChanges(
       changes.filter((c) => c.model.spec.features.includes('events') && c.model !== tasks.model),
@@ -175,14 +171,23 @@ export class EventQueue {
         );
       }
     }
-    const ids: number[] = [];
+    if (rows.length === 0) return;
+    const queued: QueuedTask[] = [];
     const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    const [typeColumn, idColumn] = [tasks.column('object_type'), tasks.column('object_id')];
     for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) {
-      const inserted = (await trx(tasks.model.table).insert(chunk).returning('id')) as ({ id: number } | number)[];
-      ids.push(...inserted.map((r) => Number(typeof r === 'object' ? r.id : r)));
+      const inserted = (await trx(tasks.model.table).insert(chunk).returning(['id', typeColumn, idColumn])) as Row[];
+      for (const row of inserted)
+        queued.push({ id: Number(row.id), objectType: String(row[typeColumn]), objectId: Number(row[idColumn]) });
     }
-    await this.options.boss?.sendInTransaction(trx, ids);
+    await this.options.queue?.enqueue(trx, queued);
+    this.queuedIn.add(changes);
   };
+
+  /** Whether the write whose changes these are queued tasks (then workers are nudged after its commit). */
+  queued(changes: readonly Change[]): boolean {
+    return this.queuedIn.has(changes);
+  }
 }
 
 function requestInfo(request: WriteRequest): { id: string; method: string; path: string; user: string | null } {

@@ -16,7 +16,7 @@ export async function housekeeping(app: AppContext): Promise<{ changes: number; 
   if (records) {
     changes = await app.db.knex(records.table).where(records.fields.get('time')!.column!, '<', cutoff).delete();
   }
-  const store = app.events.tasks(app.db.knex, 0);
+  const store = app.tasks;
   if (store) {
     tasks = await app.db
       .knex(store.model.table)

@@ -23,10 +23,10 @@ type Row = Record<string, unknown>;
 export const TASK_STATES = { queued: 'queued', running: 'running', succeeded: 'succeeded', failed: 'failed' } as const;
 
 /**
- * The background-task table (the model with role `background_task`) as a queue: tasks are claimed
- * atomically one at a time (on PostgreSQL with SKIP LOCKED, so that any number of workers share the table),
- * oldest first, never while an earlier task of the same object is unfinished (per-object order), and a
- * task left `running` by a worker that died is claimed again once it is stale.
+ * The background-task table (the model with role `background_task`): the record of every task that the
+ * API, the background-task page and /api/status/ show (state, attempts, last response, error log), written
+ * by the workers. Which queue decides when a task runs is another matter (queue.ts). Every method takes
+ * the query builder to write with, so that a queue can record a task in its own transaction.
  */
 export class TaskStore {
   readonly model: ModelInfo;
@@ -35,8 +35,6 @@ export class TaskStore {
     private readonly q: Knex,
     schema: Schema,
     private readonly dialect: Dialect,
-    /** How long a running task may go without finishing before another worker takes it over (ms). */
-    private readonly staleAfterMs: number,
   ) {
     const model = schema.withRole('background_task');
     if (!model) throw new Error('no model has the background_task role');
@@ -59,98 +57,88 @@ export class TaskStore {
   }
 
   /**
-   * Claims the next due queued task (or the task `id` if it is due), marking it running; null when none is.
-   * The (state, id) index lets the database stop at the first task whose object has no earlier unfinished one.
+   * Marks unfinished tasks running for an attempt (`attempt` → task ids) by `worker` and returns them;
+   * finished or missing tasks are left out.
    */
-  async claim(worker: string, id?: number): Promise<Task | null> {
-    const c = (name: string): string => this.column(name);
-    const current = now();
-    const table = this.model.table;
-    const claimable = (qb: Knex.QueryBuilder, alias: string): void => {
-      qb.where(`${alias}.${c('state')}`, TASK_STATES.queued).where((t) =>
-        t.whereNull(`${alias}.${c('next_attempt_at')}`).orWhere(`${alias}.${c('next_attempt_at')}`, '<=', current),
-      );
-    };
-    const q = this.q;
-    const candidate = q({ t: table }).select('t.id');
-    claimable(candidate, 't');
-    if (id !== undefined) candidate.where('t.id', id);
-    candidate.whereNotExists(
-      q({ p: table })
-        .select(q.raw('1'))
-        .whereRaw(`p.${c('object_type')} = t.${c('object_type')}`)
-        .whereRaw(`p.${c('object_id')} = t.${c('object_id')}`)
-        .whereRaw('p.id < t.id')
-        .whereIn(`p.${c('state')}`, [TASK_STATES.queued, TASK_STATES.running]),
-    );
-    candidate.orderBy('t.id').limit(1);
-    if (this.dialect === 'postgres') candidate.forUpdate().skipLocked();
-    const update = q(table)
-      .whereIn('id', candidate)
-      .where((w) => claimable(w, table))
-      .update({
-        [c('state')]: TASK_STATES.running,
-        [c('started_at')]: current,
-        [c('attempts')]: q.raw('?? + 1', [c('attempts')]),
-        [c('worker_name')]: worker.slice(0, 100),
-      })
-      .returning('*');
-    const rows = (await update) as Row[];
-    return rows[0] ? this.decode(rows[0]) : null;
+  async start(
+    attempts: ReadonlyMap<number, readonly number[]>,
+    worker: string | null,
+    q: Knex = this.q,
+  ): Promise<Task[]> {
+    const tasks: Task[] = [];
+    for (const [attempt, ids] of attempts) {
+      const rows = (await q(this.model.table)
+        .whereIn('id', ids)
+        .whereIn(this.column('state'), [TASK_STATES.queued, TASK_STATES.running])
+        .update({
+          [this.column('state')]: TASK_STATES.running,
+          [this.column('started_at')]: now(),
+          [this.column('attempts')]: attempt,
+          ...(worker === null ? {} : { [this.column('worker_name')]: worker.slice(0, 100) }),
+        })
+        .returning('*')) as Row[];
+      tasks.push(...rows.map((row) => this.decode(row)));
+    }
+    return tasks;
+  }
+
+  /** Records successful attempts (one statement per distinct status and URL, usually one). */
+  async succeeded(
+    attempts: readonly { task: Task; status: number | null; target: string }[],
+    q: Knex = this.q,
+  ): Promise<void> {
+    const groups = new Map<string, { status: number | null; target: string; ids: number[] }>();
+    for (const { task, status, target } of attempts) {
+      const key = `${status} ${target}`;
+      const group = groups.get(key) ?? { status, target, ids: [] };
+      group.ids.push(task.id);
+      groups.set(key, group);
+    }
+    const finished = now();
+    for (const { status, target, ids } of groups.values()) {
+      await q(this.model.table)
+        .whereIn('id', ids)
+        .update({
+          [this.column('state')]: TASK_STATES.succeeded,
+          [this.column('finished_at')]: finished,
+          [this.column('next_attempt_at')]: null,
+          [this.column('response_status')]: status,
+          [this.column('target')]: target.slice(0, 500),
+        });
+    }
   }
 
   /**
-   * Tasks left running longer than the stale limit (their worker died) → queued again; returns how many.
-   * Workers call this now and then, so that claiming itself only ever looks at queued tasks.
-   */
-  async reclaimStale(): Promise<number> {
-    return this.q(this.model.table)
-      .where(this.column('state'), TASK_STATES.running)
-      .where(this.column('started_at'), '<', timestampAt(Date.now() - this.staleAfterMs))
-      .update({ [this.column('state')]: TASK_STATES.queued, [this.column('next_attempt_at')]: null });
-  }
-
-  /** Records a successful attempt. */
-  async succeeded(task: Task, status: number | null, target: string): Promise<void> {
-    await this.q(this.model.table)
-      .where('id', task.id)
-      .update({
-        [this.column('state')]: TASK_STATES.succeeded,
-        [this.column('finished_at')]: now(),
-        [this.column('response_status')]: status,
-        [this.column('target')]: target.slice(0, 500),
-      });
-  }
-
-  /**
-   * Records a failed attempt in the error log; the task is queued again after `retryInMs`, or failed for good
-   * when that is null.
+   * Records a failed attempt in the error log; the task is queued again (due in about `retryInMs`), or
+   * failed for good when that is null.
    */
   async failed(
     task: Task,
-    error: string,
-    status: number | null,
-    target: string,
-    retryInMs: number | null,
+    outcome: { error: string; status: number | null; target: string; retryInMs: number | null },
+    q: Knex = this.q,
   ): Promise<void> {
-    const line = `${now()} attempt ${task.attempts}: ${error}`;
+    const line = `${now()} attempt ${task.attempts}: ${outcome.error}`;
     const log = task.error_log ? `${task.error_log}\n${line}` : line;
-    await this.q(this.model.table)
+    const retry = outcome.retryInMs;
+    await q(this.model.table)
       .where('id', task.id)
       .update({
-        [this.column('state')]: retryInMs === null ? TASK_STATES.failed : TASK_STATES.queued,
-        [this.column('next_attempt_at')]: retryInMs === null ? null : timestampAt(Date.now() + retryInMs),
-        [this.column('finished_at')]: retryInMs === null ? now() : null,
-        [this.column('response_status')]: status,
-        [this.column('target')]: target.slice(0, 500),
+        [this.column('state')]: retry === null ? TASK_STATES.failed : TASK_STATES.queued,
+        [this.column('next_attempt_at')]: retry === null ? null : timestampAt(Date.now() + retry),
+        [this.column('finished_at')]: retry === null ? now() : null,
+        [this.column('response_status')]: outcome.status,
+        [this.column('target')]: outcome.target.slice(0, 500),
         [this.column('error_log')]: log.slice(-20_000),
       });
   }
 
-  /** Failed tasks among `ids` → queued again (due now, attempts counted afresh); returns the ids requeued. */
-  async requeue(ids: readonly number[]): Promise<number[]> {
+  /**
+   * Failed tasks among `ids` → queued again (due now, attempts counted afresh); returns those requeued with
+   * their object, for the queue to schedule.
+   */
+  async requeue(ids: readonly number[], q: Knex = this.q): Promise<QueuedTask[]> {
     if (ids.length === 0) return [];
-    const rows = (await this.q(this.model.table)
+    const rows = (await q(this.model.table)
       .whereIn('id', ids)
       .where(this.column('state'), TASK_STATES.failed)
       .update({
@@ -159,8 +147,12 @@ export class TaskStore {
         [this.column('next_attempt_at')]: null,
         [this.column('finished_at')]: null,
       })
-      .returning('id')) as ({ id: number } | number)[];
-    return rows.map((r) => Number(typeof r === 'object' ? r.id : r));
+      .returning(['id', this.column('object_type'), this.column('object_id')])) as Row[];
+    return rows.map((row) => ({
+      id: Number(row.id),
+      objectType: String(row[this.column('object_type')]),
+      objectId: Number(row[this.column('object_id')]),
+    }));
   }
 
   /** Tasks per queue and state, for /api/status/. */
@@ -176,4 +168,11 @@ export class TaskStore {
     }
     return result;
   }
+}
+
+/** A task that a queue must schedule: its id, and the object whose deliveries keep their order. */
+export interface QueuedTask {
+  id: number;
+  objectType: string;
+  objectId: number;
 }

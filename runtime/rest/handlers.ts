@@ -366,7 +366,7 @@ export async function runWrite<T>(
   );
   // Files of deleted or replaced images go once the change is committed.
   for (const file of files.obsolete) removeStoredFile(settings.MEDIA_ROOT, file);
-  for (const hook of app.commitHooks) hook(changes);
+  for (const hook of app.commitHooks) await hook(changes);
   return result;
 }
 

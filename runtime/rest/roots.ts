@@ -82,6 +82,7 @@ export function mountRoots(
       database: app.db.dialect,
       workers: background.workers,
       'background-queues': background.queues,
+      warnings: app.watch?.warning ? [app.watch.warning] : [],
     });
   });
   route('/plugins/', (_req, res) => {
@@ -114,7 +115,7 @@ async function backgroundStatus(
   app: AppContext,
 ): Promise<{ workers: Record<string, unknown>[]; queues: Record<string, Record<string, number>> }> {
   const workers = app.schema.withRole('worker');
-  const tasks = app.events.tasks(app.db.knex, 0);
+  const tasks = app.tasks;
   const column = (name: string): string => workers!.fields.get(name)!.column!;
   const since = timestampAt(Date.now() - 30_000);
   const rows = workers

@@ -117,7 +117,7 @@ describe.each(DIALECTS)('token and background-task pages on %s', (dialect) => {
       schema: app.context.schema,
       dialect: app.db.dialect,
       settings: app.context.settings,
-      boss: app.context.boss,
+      queue: app.context.queue!,
       log: () => undefined,
     });
     await worker.start();

@@ -1,62 +1,11 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBackground } from '../../runtime/app.js';
 import { Worker } from '../../runtime/events/worker.js';
 import { DIALECTS, startTestApp, TEST_PEPPER, type TestApp } from '../support/app.js';
-
-interface Received {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A real HTTP receiver: records every request; answers `status` after `delayMs`. */
-class Receiver {
-  readonly received: Received[] = [];
-  status = 200;
-  delayMs = 0;
-  private server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      this.received.push({
-        method: req.method!,
-        url: req.url!,
-        headers: req.headers,
-        body: Buffer.concat(parts).toString('utf8'),
-      });
-      setTimeout(() => res.writeHead(this.status).end(this.status === 200 ? 'ok' : 'boom'), this.delayMs);
-    });
-  });
-  url = '';
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  /** Parsed JSON bodies of requests to `path`. */
-  bodies(path: string): any[] {
-    return this.received.filter((r) => r.url === path).map((r) => JSON.parse(r.body));
-  }
-}
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!(await check())) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { Receiver, until } from '../support/receiver.js';
 
 const SECRET = 'hook-secret-☃';
 
@@ -73,7 +22,7 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
       schema: app.context.schema,
       dialect: app.db.dialect,
       settings: { ...app.context.settings, ...settings },
-      boss: app.context.boss,
+      queue: app.context.queue!,
       log: (message) => logged.push(message),
     });
   const tasks = async (query: string) => (await app.api.get(`/api/core/background-tasks/?${query}`)).body;
@@ -245,19 +194,28 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
   });
 
-  it.runIf(dialect === 'postgres')('hands new tasks to a worker through pg-boss jobs, without polling', async () => {
-    await worker.stop();
-    const r = await rule({ name: 'jobs', event_types: ['object_created'] });
-    worker = newWorker({ WORKER_POLL_INTERVAL: 600_000 });
-    await worker.start();
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the lanes' first look finds nothing
-    await app.api.post('/api/dcim/sites/', { name: 'By job', slug: 'by-job' });
-    await until(() => receiver.bodies('/sites/by-job').length === 1, 10_000);
-    await worker.stop();
-    worker = newWorker();
-    await worker.start();
-    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
-  });
+  it.runIf(dialect === 'postgres')(
+    'wakes the worker of another process at once (NOTIFY), without polling',
+    async () => {
+      await worker.stop();
+      const r = await rule({ name: 'jobs', event_types: ['object_created'] });
+      const other = await startTestApp(dialect, {
+        databaseUrl: app.databaseUrl,
+        settings: { ...app.context.settings, WORKER_POLL_INTERVAL: 600_000 },
+      });
+      try {
+        await startBackground(other.context, { worker: true });
+        await new Promise((resolve) => setTimeout(resolve, 200)); // its first look finds nothing
+        await app.api.post('/api/dcim/sites/', { name: 'By job', slug: 'by-job' });
+        await until(() => receiver.bodies('/sites/by-job').length === 1, 10_000);
+      } finally {
+        await other.close({ keepDatabase: true });
+      }
+      worker = newWorker();
+      await worker.start();
+      await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+    },
+  );
 
   it('logged no worker errors', () => {
     expect(logged).toEqual([]);
@@ -310,11 +268,12 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('exit', resolve));
     receiver.delayMs = 0;
-    // A new worker takes over, including the tasks the dead one had started (once they are stale).
+    // A new worker takes over, including the tasks the dead one had started once they expire
+    // (WEBHOOK_TIMEOUT and 30 seconds).
     worker = newWorker();
     await worker.start();
-    await until(async () => (await tasks(`event_rule_id=${r.id}&state=succeeded`)).count === 30, 30_000);
+    await until(async () => (await tasks(`event_rule_id=${r.id}&state=succeeded`)).count === 30, 60_000);
     const slugs = new Set(receiver.received.filter((x) => x.url.startsWith('/sites/kill-')).map((x) => x.url));
     expect(slugs.size).toBe(30);
-  });
+  }, 90_000);
 });

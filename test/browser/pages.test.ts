@@ -68,7 +68,7 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in a real browser', () => {
       schema: app.context.schema,
       dialect: app.db.dialect,
       settings: app.context.settings,
-      boss: app.context.boss,
+      queue: app.context.queue!,
       log: () => undefined,
     });
     await app.context.worker.start();

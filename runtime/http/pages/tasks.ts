@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../../app-context.js';
 import type { Restriction } from '../../auth/permissions.js';
+import { requeueTasks } from '../../events/api.js';
 import { TASK_STATES } from '../../events/tasks.js';
 import { baseQuery, loadObjects } from '../../rest/fetch.js';
 import { applyFilters } from '../../rest/filters.js';
@@ -23,7 +24,7 @@ const PAGE_PARAMS = ['requeued', 'selected'];
  * time or several at once, with the same permissions and effect as the API's requeue actions.
  */
 export function mountTaskPages(router: Router, app: AppContext): void {
-  const tasks = app.events.tasks(app.db.knex, 0);
+  const tasks = app.tasks;
   const page = tasks?.model.listPath;
   if (!tasks || !page) return;
   const model = tasks.model;
@@ -103,8 +104,7 @@ export function mountTaskPages(router: Router, app: AppContext): void {
       const visible = restricted(app.db.knex, session, restriction).select('t0.id').whereIn('t0.id', ids);
       ids = ((await visible) as { id: number }[]).map((r) => Number(r.id));
     }
-    const done = await tasks.requeue(ids);
-    if (done.length > 0) app.worker?.wake();
+    const done = await requeueTasks(app, ids);
     const back = new URLSearchParams(typeof body.back === 'string' ? body.back : '');
     back.set('requeued', String(done.length));
     back.set('selected', String(raw.length));
