@@ -7,6 +7,7 @@ import migration1 from './migrations/0001_initial.json' with { type: 'json' };
 import migration2 from './migrations/0002_extras_eventrule_create_table_and_more.json' with { type: 'json' };
 import migration3 from './migrations/0003_users_user_add_column_session_generation.json' with { type: 'json' };
 import migration4 from './migrations/0004_users_signinattempt_create_table_and_more.json' with { type: 'json' };
+import migration5 from './migrations/0005_ipam_asn_add_column_role_id_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -41,6 +42,8 @@ import * as ipamPrefix from './ipam/prefix.js';
 import * as ipamRIR from './ipam/rir.js';
 import * as ipamRole from './ipam/role.js';
 import * as ipamRouteTarget from './ipam/routetarget.js';
+import * as ipamService from './ipam/service.js';
+import * as ipamServiceTemplate from './ipam/servicetemplate.js';
 import * as ipamVLAN from './ipam/vlan.js';
 import * as ipamVLANGroup from './ipam/vlangroup.js';
 import * as ipamVRF from './ipam/vrf.js';
@@ -84,16 +87,19 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.prepareInterface',
   'dcim.prepareRack',
   'dcim.presentDevice',
+  'dcim.rackElevation',
   'dcim.validateDevice',
   'dcim.validateDeviceType',
   'dcim.validateInterface',
   'dcim.validateRack',
+  'extras.choiceSetChoices',
   'extras.choiceSetsWithChoice',
+  'extras.choiceSetsWithColor',
   'extras.configContexts',
-  'extras.countChoices',
   'extras.customFieldDataType',
   'extras.displayCustomField',
   'extras.displayImageAttachment',
+  'extras.storeChoices',
   'extras.tagsForObjectType',
   'extras.tagsInUseOn',
   'extras.tagsInUseOnId',
@@ -102,8 +108,12 @@ export const domainFunctions: DomainFunctionName[] = [
   'extras.validateCustomField',
   'extras.validateEventRule',
   'extras.validateWebhook',
+  'ipam.availableIps',
+  'ipam.availablePrefixes',
+  'ipam.availableVlans',
   'ipam.cacheScope',
   'ipam.displayAsn',
+  'ipam.displayService',
   'ipam.ipAddressAssigned',
   'ipam.ipAddressesOfDevice',
   'ipam.ipAddressesOfDeviceName',
@@ -115,6 +125,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.prefixesByChildren',
   'ipam.prefixesByDepth',
   'ipam.prepareIpAddress',
+  'ipam.prepareServicePorts',
   'ipam.presentInVrf',
   'ipam.presentInVrfId',
   'ipam.recacheScopes',
@@ -122,10 +133,12 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.searchNetworks',
   'ipam.searchPrimaryIp',
   'ipam.searchVid',
+  'ipam.servicesWithPort',
   'ipam.totalVlanIds',
   'ipam.validateAggregate',
   'ipam.validateIpAddress',
   'ipam.validatePrefix',
+  'ipam.validateServicePorts',
   'ipam.validateVlan',
   'ipam.validateVlanGroup',
   'ipam.vlanGroupContainsVid',
@@ -219,6 +232,8 @@ export const registry: Registry = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -284,6 +299,8 @@ export const registry: Registry = {
     'ipam.rir': ipamRIR.rIRSpec,
     'ipam.role': ipamRole.roleSpec,
     'ipam.routetarget': ipamRouteTarget.routeTargetSpec,
+    'ipam.service': ipamService.serviceSpec,
+    'ipam.servicetemplate': ipamServiceTemplate.serviceTemplateSpec,
     'ipam.vlan': ipamVLAN.vLANSpec,
     'ipam.vlangroup': ipamVLANGroup.vLANGroupSpec,
     'ipam.vrf': ipamVRF.vRFSpec,
@@ -333,6 +350,8 @@ export const registry: Registry = {
     'ipam.rir': ipamRIR.mountRIRRoutes,
     'ipam.role': ipamRole.mountRoleRoutes,
     'ipam.routetarget': ipamRouteTarget.mountRouteTargetRoutes,
+    'ipam.service': ipamService.mountServiceRoutes,
+    'ipam.servicetemplate': ipamServiceTemplate.mountServiceTemplateRoutes,
     'ipam.vlan': ipamVLAN.mountVLANRoutes,
     'ipam.vlangroup': ipamVLANGroup.mountVLANGroupRoutes,
     'ipam.vrf': ipamVRF.mountVRFRoutes,
@@ -348,6 +367,12 @@ export const registry: Registry = {
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
-  migrations: [migration1 as Migration, migration2 as Migration, migration3 as Migration, migration4 as Migration],
+  migrations: [
+    migration1 as Migration,
+    migration2 as Migration,
+    migration3 as Migration,
+    migration4 as Migration,
+    migration5 as Migration,
+  ],
   openapi,
 };

@@ -123,4 +123,5 @@ function collectFunctions(model: ModelSpec, into: Set<string>): void {
   for (const field of model.fields) if (field.kind === 'computed') into.add(field.function);
   for (const filter of model.filters) if (filter.kind === 'function') into.add(filter.function);
   for (const name of model.searchAlso) into.add(name);
+  for (const action of model.actions) into.add(action.function);
 }

@@ -94,7 +94,7 @@ export interface CountDef {
   model: string;
   field: string;
   cumulative?: boolean;
-  nested?: 'omit' | 'zero';
+  nested?: 'omit' | 'include';
   description?: string;
 }
 
@@ -155,6 +155,19 @@ export interface CountFilterDef {
 export type FilterDef =
   PathFilterDef | FunctionFilterDef | NetworkFilterDef | ConstantFilterDef | PresentFilterDef | CountFilterDef;
 
+export interface ActionDef {
+  kind: 'allocate' | 'list';
+  description?: string;
+  function: string;
+  creates?: string;
+  assigns?: string[];
+  parameters?: Record<string, Record<string, unknown>>;
+  /** JSON Schemas, or `{ model, nullable }` for a model's nested representation. */
+  item: Record<string, Record<string, unknown>>;
+  paginated?: boolean;
+  media?: string[];
+}
+
 export interface ModelDef {
   description?: string;
   verbose_name?: string;
@@ -195,6 +208,7 @@ export interface ModelDef {
   indexes?: string[][];
   validators?: string[];
   hooks?: { prepare?: string; present?: string };
+  actions?: Record<string, ActionDef>;
 }
 
 export interface ModelFile {

@@ -15,6 +15,7 @@ import type { FieldDef, ModelDef, ModelFile } from './language.js';
 import { ModelError, type LoadedFile } from './load.js';
 import { capitalize, defaultLabel, joinLabels, limitIdentifier, toPascalCase } from './names.js';
 import { deriveFilters } from './filters.js';
+import { resolveActions } from './actions.js';
 
 /** The resolved, frozen intermediate form of every model. */
 export interface ModelGraph {
@@ -90,6 +91,7 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     model.brief = resolveKeyList(entry.def.brief, 'brief', model, defaultBrief(model), report);
     model.nested = resolveKeyList(entry.def.nested, 'nested', model, model.brief, report, true);
     model.filters = deriveFilters(entry.def, model, models, report);
+    model.actions = resolveActions(entry.def.actions, model, models, report);
     checkDisplayPaths(model, models, report);
     checkSearch(entry.def, model, models, report);
   }
@@ -159,6 +161,7 @@ function resolveModel(
     validators: def.validators ?? [],
     hooks: { ...def.hooks },
     reverse: [],
+    actions: [],
   };
   spec.display = resolveDisplay(def, spec, report);
   spec.ordering = resolveOrdering(def, spec, report);
@@ -337,7 +340,9 @@ function resolveField(
       checkOnly(['max_length']);
       return { ...base, kind: 'password', required, maxLength: def.max_length ?? 128 };
     case 'list':
-      checkOnly(['items', 'max_items', 'allow_empty']);
+      checkOnly(['items', 'max_items', 'allow_empty', 'min_value', 'max_value']);
+      if ((def.min_value !== undefined || def.max_value !== undefined) && def.items !== 'integer')
+        report.error('', 'min_value and max_value bound integer items only');
       return {
         ...base,
         kind: 'list',
@@ -345,6 +350,8 @@ function resolveField(
         items: def.items ?? 'string',
         ...(def.max_items !== undefined ? { maxItems: def.max_items } : {}),
         ...(def.allow_empty === false ? { allowEmpty: false as const } : {}),
+        ...(def.min_value !== undefined ? { min: def.min_value } : {}),
+        ...(def.max_value !== undefined ? { max: def.max_value } : {}),
       };
     case 'object_types':
       checkOnly(['feature', 'allow_empty']);

@@ -19,6 +19,7 @@ import { jsonBody, multipartBody, requestState, trailingSlash } from './http/mid
 import { mountSwaggerUi } from './http/swagger.js';
 import { mountMedia } from './http/media.js';
 import { mountPages } from './http/pages/index.js';
+import { mountObjectLinks } from './http/pages/object-links.js';
 import { CustomFields } from './rest/custom-fields.js';
 import { createModelHandlers } from './rest/handlers.js';
 import { mountRoots } from './rest/roots.js';
@@ -53,6 +54,8 @@ export function createContext(
     for (const field of model.spec.fields) if (field.kind === 'computed') domain.check(field.function, 'compute');
     for (const filter of model.spec.filters) if (filter.kind === 'function') domain.check(filter.function, 'filter');
     for (const name of model.spec.searchAlso) domain.check(name, 'filter');
+    for (const action of model.spec.actions)
+      domain.check(action.function, action.kind === 'allocate' ? 'allocator' : 'list');
   }
   const [major, minor] = registry.version.split('.');
   const authenticator = new Authenticator(db.knex, schema, settings);
@@ -248,6 +251,7 @@ export function createApp(app: AppContext): Express {
     throw new NotFoundError();
   });
   router.use('/api', api);
+  mountObjectLinks(router, app);
   router.use(() => {
     throw new NotFoundError();
   });

@@ -140,6 +140,9 @@ export interface ListField extends FieldBase {
   maxItems?: number;
   /** False: an empty list is refused. */
   allowEmpty?: false;
+  /** Bounds of integer items. */
+  min?: number;
+  max?: number;
 }
 export interface ObjectTypesField extends FieldBase {
   kind: 'object_types';
@@ -269,8 +272,8 @@ export interface CountSpec {
   field: string;
   /** Tree models: include objects attached to descendants. */
   cumulative: boolean;
-  /** In nested representations: omit the key or render 0. */
-  nested: 'omit' | 'zero';
+  /** In nested representations: omit the key, or count there too. */
+  nested: 'omit' | 'include';
   description?: string;
 }
 
@@ -456,6 +459,37 @@ export interface ReverseRelation {
   generic?: boolean;
 }
 
+/** A value of an action's item: a JSON Schema, or a model's nested representation (`null` when nullable). */
+export type ActionValue =
+  { kind: 'schema'; schema: Record<string, unknown> } | { kind: 'model'; model: string; nullable: boolean };
+
+/**
+ * An endpoint below one object, `/<app>/<path>/{id}/<name>/`, served by a domain function. `allocate`
+ * lists what is free under the object (GET) and creates objects of another model from it (POST, one or
+ * several, under a lock so that concurrent requests never take the same thing); `list` answers GET with
+ * a list of items (optionally paginated) or another rendering of them.
+ */
+export interface ActionSpec {
+  /** URL segment, e.g. `available-ips`. */
+  name: string;
+  kind: 'allocate' | 'list';
+  description?: string;
+  /** The domain function: an allocator (`allocate`) or a list function (`list`). */
+  function: string;
+  /** allocate: the model whose objects POST creates (its `add` permission applies). */
+  creates?: string;
+  /** allocate: fields of the created model that the allocator fills in. */
+  assigns: string[];
+  /** allocate: keys of a request item besides the created model's fields; list: query parameters. */
+  parameters: Record<string, Record<string, unknown>>;
+  /** The keys of one item of the GET response. */
+  item: Record<string, ActionValue>;
+  /** list: items come in pages like a model list (`count`, `next`, `previous`, `results`). */
+  paginated: boolean;
+  /** list: further media types of the GET response (e.g. `image/svg+xml`), chosen by a parameter. */
+  media: string[];
+}
+
 export interface ModelSpec {
   /** `app.model`, e.g. `dcim.site`. */
   label: string;
@@ -496,6 +530,8 @@ export interface ModelSpec {
   hooks: { prepare?: string; present?: string };
   /** FKs of other models that point at this one (deletion rules). */
   reverse: ReverseRelation[];
+  /** Endpoints below each object (`available-ips`, `elevation`). */
+  actions: ActionSpec[];
 }
 
 export interface AppSpec {
@@ -543,6 +579,15 @@ export interface ModelHandlers {
   destroy: RequestHandler;
   options: RequestHandler;
   methodNotAllowed: RequestHandler;
+  /** The handlers of one of the model's actions (by name). */
+  action(name: string): ActionHandlers;
+}
+
+/** Handlers of an action endpoint (`post` answers 405 on `list` actions). */
+export interface ActionHandlers {
+  get: RequestHandler;
+  post: RequestHandler;
+  options: RequestHandler;
 }
 
 /** How a client refers to a related object on write: an id, a numeric string or identifying attributes. */

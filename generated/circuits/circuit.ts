@@ -731,6 +731,7 @@ export const circuitSpec: ModelSpec = {
       generic: true,
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/circuits/circuits/` and `/circuits/circuits/{id}/` (relative to the API root). */

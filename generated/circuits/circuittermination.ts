@@ -753,6 +753,7 @@ export const circuitTerminationSpec: ModelSpec = {
   validators: ['circuits.validateTermination'],
   hooks: { prepare: 'circuits.cacheTermination' },
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/circuits/circuit-terminations/` and `/circuits/circuit-terminations/{id}/` (relative to the API root). */

@@ -302,6 +302,7 @@ export const circuitTypeSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [{ model: 'circuits.circuit', field: 'type', onDelete: 'protect' }],
+  actions: [],
 };
 
 /** Mounts `/circuits/circuit-types/` and `/circuits/circuit-types/{id}/` (relative to the API root). */

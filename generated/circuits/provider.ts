@@ -398,6 +398,7 @@ export const providerSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [{ model: 'circuits.circuit', field: 'provider', onDelete: 'protect' }],
+  actions: [],
 };
 
 /** Mounts `/circuits/providers/` and `/circuits/providers/{id}/` (relative to the API root). */

@@ -244,6 +244,8 @@ export const backgroundTaskSpec: ModelSpec = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -315,6 +317,8 @@ export const backgroundTaskSpec: ModelSpec = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -709,6 +713,7 @@ export const backgroundTaskSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/core/background-tasks/` and `/core/background-tasks/{id}/` (relative to the API root). */

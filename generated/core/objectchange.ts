@@ -253,6 +253,8 @@ export const objectChangeSpec: ModelSpec = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -324,6 +326,8 @@ export const objectChangeSpec: ModelSpec = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -380,6 +384,8 @@ export const objectChangeSpec: ModelSpec = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -648,6 +654,7 @@ export const objectChangeSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/core/object-changes/` and `/core/object-changes/{id}/` (relative to the API root). */

@@ -243,4 +243,5 @@ export const workerSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };

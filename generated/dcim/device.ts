@@ -534,7 +534,7 @@ export const deviceSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside', 'nat_outside'],
     },
     {
       name: 'primary_ip6',
@@ -550,7 +550,7 @@ export const deviceSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside', 'nat_outside'],
     },
     {
       name: 'oob_ip',
@@ -566,7 +566,7 @@ export const deviceSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside', 'nat_outside'],
     },
     {
       name: 'cluster',
@@ -1542,8 +1542,10 @@ export const deviceSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
+    { model: 'ipam.service', field: 'parent', onDelete: 'cascade', generic: true },
     { model: 'virtualization.virtualmachine', field: 'device', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/devices/` and `/dcim/devices/{id}/` (relative to the API root). */

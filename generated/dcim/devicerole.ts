@@ -256,14 +256,14 @@ export const deviceRoleSpec: ModelSpec = {
       model: 'dcim.device',
       field: 'role',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
     {
       name: 'virtualmachine_count',
       model: 'virtualization.virtualmachine',
       field: 'role',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
   ],
   output: [
@@ -447,6 +447,7 @@ export const deviceRoleSpec: ModelSpec = {
     { model: 'dcim.devicerole', field: 'parent', onDelete: 'cascade' },
     { model: 'virtualization.virtualmachine', field: 'role', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/device-roles/` and `/dcim/device-roles/{id}/` (relative to the API root). */

@@ -598,7 +598,7 @@ export const deviceTypeSpec: ModelSpec = {
       model: 'dcim.device',
       field: 'device_type',
       cumulative: false,
-      nested: 'zero',
+      nested: 'include',
     },
   ],
   output: [
@@ -966,6 +966,7 @@ export const deviceTypeSpec: ModelSpec = {
       generic: true,
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/device-types/` and `/dcim/device-types/{id}/` (relative to the API root). */

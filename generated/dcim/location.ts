@@ -289,14 +289,14 @@ export const locationSpec: ModelSpec = {
       model: 'dcim.rack',
       field: 'location',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
     {
       name: 'device_count',
       model: 'dcim.device',
       field: 'location',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
     {
       name: 'prefix_count',
@@ -607,6 +607,7 @@ export const locationSpec: ModelSpec = {
     },
     { model: 'virtualization.cluster', field: '_location', onDelete: 'set_null' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/locations/` and `/dcim/locations/{id}/` (relative to the API root). */

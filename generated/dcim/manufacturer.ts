@@ -314,6 +314,7 @@ export const manufacturerSpec: ModelSpec = {
     { model: 'dcim.devicetype', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'manufacturer', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/manufacturers/` and `/dcim/manufacturers/{id}/` (relative to the API root). */

@@ -238,14 +238,14 @@ export const platformSpec: ModelSpec = {
       model: 'dcim.device',
       field: 'platform',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
     {
       name: 'virtualmachine_count',
       model: 'virtualization.virtualmachine',
       field: 'platform',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
   ],
   output: [
@@ -440,6 +440,7 @@ export const platformSpec: ModelSpec = {
       onDelete: 'set_null',
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/platforms/` and `/dcim/platforms/{id}/` (relative to the API root). */

@@ -1151,9 +1151,67 @@ export const rackSpec: ModelSpec = {
     },
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
   ],
+  actions: [
+    {
+      name: 'elevation',
+      kind: 'list',
+      description:
+        "The rack's units top to bottom (half units included), each with the device that occupies it on the face; with render=svg, the elevation drawn as an SVG image.",
+      function: 'dcim.rackElevation',
+      assigns: [],
+      parameters: {
+        q: {
+          type: 'string',
+          description: 'Units whose number or name contains this text.',
+        },
+        face: { type: 'string', enum: ['front', 'rear'], default: 'front' },
+        render: { type: 'string', enum: ['json', 'svg'], default: 'json' },
+        unit_width: { type: 'integer', minimum: 1, default: 220, description: 'SVG only.' },
+        unit_height: { type: 'integer', minimum: 1, default: 22, description: 'SVG only.' },
+        legend_width: { type: 'integer', minimum: 0, default: 30, description: 'SVG only.' },
+        margin_width: { type: 'integer', minimum: 0, default: 15, description: 'SVG only.' },
+        exclude: { type: 'integer', description: 'Id of a device to leave out.' },
+        expand_devices: {
+          type: 'boolean',
+          default: true,
+          description: 'Name a device on every unit it occupies (else on its lowest).',
+        },
+        include_images: {
+          type: 'boolean',
+          default: true,
+          description: 'SVG only; embed device type images.',
+        },
+      },
+      item: {
+        id: {
+          kind: 'schema',
+          schema: { type: 'number', description: 'The unit (half units end in .5).' },
+        },
+        name: { kind: 'schema', schema: { type: 'string' } },
+        face: {
+          kind: 'schema',
+          schema: {
+            type: 'object',
+            properties: {
+              value: { type: 'string', enum: ['front', 'rear'] },
+              label: { type: 'string', enum: ['Front', 'Rear'] },
+            },
+            required: ['value', 'label'],
+            additionalProperties: false,
+          },
+        },
+        device: { kind: 'model', model: 'dcim.device', nullable: true },
+        occupied: { kind: 'schema', schema: { type: 'boolean' } },
+        display: { kind: 'schema', schema: { type: 'string' } },
+        description: { kind: 'schema', schema: { type: ['string', 'null'] } },
+      },
+      paginated: true,
+      media: ['image/svg+xml'],
+    },
+  ],
 };
 
-/** Mounts `/dcim/racks/` and `/dcim/racks/{id}/` (relative to the API root). */
+/** Mounts `/dcim/racks/` and `/dcim/racks/{id}/` (relative to the API root), and the actions `elevation/` below each object. */
 export function mountRackRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/racks/')
@@ -1171,5 +1229,10 @@ export function mountRackRoutes(router: Router, handlers: ModelHandlers): void {
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/racks/:id/elevation/')
+    .get(handlers.action('elevation').get)
+    .options(handlers.action('elevation').options)
     .all(handlers.methodNotAllowed);
 }

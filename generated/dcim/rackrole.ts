@@ -302,6 +302,7 @@ export const rackRoleSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [{ model: 'dcim.rack', field: 'role', onDelete: 'protect' }],
+  actions: [],
 };
 
 /** Mounts `/dcim/rack-roles/` and `/dcim/rack-roles/{id}/` (relative to the API root). */

@@ -198,7 +198,7 @@ export const regionSpec: ModelSpec = {
       model: 'dcim.site',
       field: 'region',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
     {
       name: 'prefix_count',
@@ -379,6 +379,7 @@ export const regionSpec: ModelSpec = {
     },
     { model: 'virtualization.cluster', field: '_region', onDelete: 'set_null' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/regions/` and `/dcim/regions/{id}/` (relative to the API root). */

@@ -723,6 +723,7 @@ export const siteSpec: ModelSpec = {
     { model: 'virtualization.cluster', field: '_site', onDelete: 'set_null' },
     { model: 'virtualization.virtualmachine', field: 'site', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/sites/` and `/dcim/sites/{id}/` (relative to the API root). */

@@ -198,7 +198,7 @@ export const siteGroupSpec: ModelSpec = {
       model: 'dcim.site',
       field: 'group',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
     {
       name: 'prefix_count',
@@ -383,6 +383,7 @@ export const siteGroupSpec: ModelSpec = {
     },
     { model: 'virtualization.cluster', field: '_site_group', onDelete: 'set_null' },
   ],
+  actions: [],
 };
 
 /** Mounts `/dcim/site-groups/` and `/dcim/site-groups/{id}/` (relative to the API root). */

@@ -854,6 +854,7 @@ export const configContextSpec: ModelSpec = {
   validators: ['extras.validateConfigContext'],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/extras/config-contexts/` and `/extras/config-contexts/{id}/` (relative to the API root). */

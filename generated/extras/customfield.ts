@@ -291,6 +291,8 @@ export const customFieldSpec: ModelSpec = {
         'ipam.rir',
         'ipam.role',
         'ipam.routetarget',
+        'ipam.service',
+        'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
         'ipam.vrf',
@@ -922,6 +924,7 @@ export const customFieldSpec: ModelSpec = {
   validators: ['extras.validateCustomField'],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/extras/custom-fields/` and `/extras/custom-fields/{id}/` (relative to the API root). */

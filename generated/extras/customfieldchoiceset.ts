@@ -16,9 +16,13 @@ export interface CustomFieldChoiceSetRow {
   base_choices: CustomFieldChoiceSetBaseChoices | null;
   /** Choices as [value, label] pairs, e.g. [["gold", "Gold"], ["silver", "Silver"]]. */
   extra_choices: unknown | null;
+  /** Colours of some choices by value, e.g. {"gold": "yellow"} (blue, indigo, purple, pink, red, orange, yellow, green, teal, cyan, gray, black or white). */
+  choice_colors: unknown;
   /** Choices are automatically ordered alphabetically */
   order_alphabetically: boolean;
   choices_count: number;
+  /** The base and extra choices in order (kept by extras.storeChoices), for custom field values. */
+  _choices: unknown | null;
   comments: string;
   created: string | null;
   last_updated: string | null;
@@ -32,6 +36,8 @@ export interface CustomFieldChoiceSetWrite {
   base_choices?: CustomFieldChoiceSetBaseChoices | null;
   /** Choices as [value, label] pairs, e.g. [["gold", "Gold"], ["silver", "Silver"]]. */
   extra_choices?: unknown | null;
+  /** Colours of some choices by value, e.g. {"gold": "yellow"} (blue, indigo, purple, pink, red, orange, yellow, green, teal, cyan, gray, black or white). */
+  choice_colors?: unknown;
   /** Choices are automatically ordered alphabetically */
   order_alphabetically?: boolean;
   comments?: string;
@@ -49,6 +55,7 @@ export interface CustomFieldChoiceSet {
   description: string;
   base_choices: { value: CustomFieldChoiceSetBaseChoices; label: string } | null;
   extra_choices: unknown | null;
+  choice_colors: unknown;
   order_alphabetically: boolean;
   choices_count: number;
   comments: string;
@@ -170,6 +177,22 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       required: false,
     },
     {
+      name: 'choice_colors',
+      column: 'choice_colors',
+      label: 'Choice colors',
+      description:
+        'Colours of some choices by value, e.g. {"gold": "yellow"} (blue, indigo, purple, pink, red, orange, yellow, green, teal, cyan, gray, black or white).',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      default: {},
+      kind: 'json',
+      required: false,
+    },
+    {
       name: 'order_alphabetically',
       column: 'order_alphabetically',
       label: 'Order alphabetically',
@@ -201,6 +224,20 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       min: 0,
     },
     {
+      name: '_choices',
+      column: '_choices',
+      label: 'Choices',
+      description: 'The base and extra choices in order (kept by extras.storeChoices), for custom field values.',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'json',
+      required: false,
+    },
+    {
       name: 'comments',
       column: 'comments',
       label: 'Comments',
@@ -228,6 +265,7 @@ export const customFieldChoiceSetSpec: ModelSpec = {
     'description',
     'base_choices',
     'extra_choices',
+    'choice_colors',
     'order_alphabetically',
     'choices_count',
     'comments',
@@ -307,6 +345,13 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'exact',
     },
+    {
+      kind: 'function',
+      name: 'choice_colors',
+      function: 'extras.choiceSetsWithColor',
+      valueKind: 'string',
+      lookups: 'exact',
+    },
   ],
   uniques: [
     {
@@ -320,11 +365,33 @@ export const customFieldChoiceSetSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['extras.validateChoiceSet'],
-  hooks: { prepare: 'extras.countChoices' },
+  hooks: { prepare: 'extras.storeChoices' },
   reverse: [{ model: 'extras.customfield', field: 'choice_set', onDelete: 'protect' }],
+  actions: [
+    {
+      name: 'choices',
+      kind: 'list',
+      description:
+        "The set's choices (base, then extra; by value when ordered alphabetically), `q` matching values and labels.",
+      function: 'extras.choiceSetChoices',
+      assigns: [],
+      parameters: {
+        q: {
+          type: 'string',
+          description: 'Choices whose value or label contains this text (case-insensitive).',
+        },
+      },
+      item: {
+        id: { kind: 'schema', schema: { type: 'string', description: 'The value.' } },
+        display: { kind: 'schema', schema: { type: 'string', description: 'The label.' } },
+      },
+      paginated: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/extras/custom-field-choice-sets/` and `/extras/custom-field-choice-sets/{id}/` (relative to the API root). */
+/** Mounts `/extras/custom-field-choice-sets/` and `/extras/custom-field-choice-sets/{id}/` (relative to the API root), and the actions `choices/` below each object. */
 export function mountCustomFieldChoiceSetRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/extras/custom-field-choice-sets/')
@@ -342,5 +409,10 @@ export function mountCustomFieldChoiceSetRoutes(router: Router, handlers: ModelH
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/extras/custom-field-choice-sets/:id/choices/')
+    .get(handlers.action('choices').get)
+    .options(handlers.action('choices').options)
     .all(handlers.methodNotAllowed);
 }

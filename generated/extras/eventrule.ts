@@ -448,6 +448,7 @@ export const eventRuleSpec: ModelSpec = {
   validators: ['extras.validateEventRule'],
   hooks: {},
   reverse: [{ model: 'core.backgroundtask', field: 'event_rule', onDelete: 'set_null' }],
+  actions: [],
 };
 
 /** Mounts `/extras/event-rules/` and `/extras/event-rules/{id}/` (relative to the API root). */

@@ -382,6 +382,7 @@ export const imageAttachmentSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/extras/image-attachments/` and `/extras/image-attachments/{id}/` (relative to the API root). */

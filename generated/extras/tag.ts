@@ -349,6 +349,7 @@ export const tagSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [{ model: 'extras.taggeditem', field: 'tag', onDelete: 'cascade' }],
+  actions: [],
 };
 
 /** Mounts `/extras/tags/` and `/extras/tags/{id}/` (relative to the API root). */

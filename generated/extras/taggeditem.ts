@@ -175,4 +175,5 @@ export const taggedItemSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };

@@ -446,6 +446,7 @@ export const webhookSpec: ModelSpec = {
       generic: true,
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/extras/webhooks/` and `/extras/webhooks/{id}/` (relative to the API root). */

@@ -362,6 +362,7 @@ export const aggregateSpec: ModelSpec = {
   validators: ['ipam.validateAggregate'],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/ipam/aggregates/` and `/ipam/aggregates/{id}/` (relative to the API root). */

@@ -3,7 +3,9 @@
 import type { Knex } from 'knex';
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { SiteNested } from '../dcim/site.js';
 import type { RIRNested } from './rir.js';
+import type { RoleNested } from './role.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 
 /** A row of table `ipam_asn`. */
@@ -12,6 +14,8 @@ export interface ASNRow {
   /** 16- or 32-bit autonomous system number */
   asn: number;
   rir_id: number;
+  /** The primary function of this ASN */
+  role_id: number | null;
   tenant_id: number | null;
   description: string;
   comments: string;
@@ -25,9 +29,12 @@ export interface ASNWrite {
   /** 16- or 32-bit autonomous system number */
   asn: number;
   rir: RelatedInput;
+  /** The primary function of this ASN */
+  role?: RelatedInput | null;
   tenant?: RelatedInput | null;
   description?: string;
   comments?: string;
+  sites?: number[];
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -47,6 +54,7 @@ export interface ASN {
   display: string;
   asn: number;
   rir: RIRNested;
+  role: RoleNested | null;
   tenant: TenantNested | null;
   description: string;
   comments: string;
@@ -56,6 +64,7 @@ export interface ASN {
   last_updated: string | null;
   site_count: number;
   provider_count: number;
+  sites: SiteNested[];
 }
 
 /** The brief representation of a ASN (`?brief=true`). */
@@ -133,6 +142,23 @@ export const aSNSpec: ModelSpec = {
       nested: null,
     },
     {
+      name: 'role',
+      column: 'role_id',
+      label: 'Role',
+      helpText: 'The primary function of this ASN',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'ipam.role',
+      onDelete: 'set_null',
+      nested: null,
+    },
+    {
       name: 'tenant',
       column: 'tenant_id',
       label: 'Tenant',
@@ -183,6 +209,24 @@ export const aSNSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'sites',
+      label: 'Sites',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'm2m',
+      required: false,
+      target: 'dcim.site',
+      through: 'dcim_site_asns',
+      fromColumn: 'to_id',
+      toColumn: 'from_id',
+      reverseOf: 'dcim.site.asns',
+      nested: ['id', 'url', 'display', 'name', 'description', 'slug'],
+    },
   ],
   counts: [
     {
@@ -207,6 +251,7 @@ export const aSNSpec: ModelSpec = {
     'display',
     'asn',
     'rir',
+    'role',
     'tenant',
     'description',
     'comments',
@@ -216,6 +261,7 @@ export const aSNSpec: ModelSpec = {
     'last_updated',
     'site_count',
     'provider_count',
+    'sites',
   ],
   brief: ['id', 'url', 'display', 'asn', 'description'],
   nested: ['id', 'url', 'display', 'asn', 'description'],
@@ -253,6 +299,22 @@ export const aSNSpec: ModelSpec = {
       name: 'rir',
       path: [{ kind: 'fk', field: 'rir', target: 'ipam.rir' }],
       target: 'ipam.rir',
+      by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'role_id',
+      path: [{ kind: 'fk', field: 'role', target: 'ipam.role' }],
+      target: 'ipam.role',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'role',
+      path: [{ kind: 'fk', field: 'role', target: 'ipam.role' }],
+      target: 'ipam.role',
       by: 'slug',
       tree: false,
     },
@@ -326,7 +388,7 @@ export const aSNSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site_id',
-      path: [{ kind: 'reverse_m2m', model: 'dcim.site', field: 'asns' }],
+      path: [{ kind: 'm2m', field: 'sites', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'id',
       tree: false,
@@ -334,7 +396,7 @@ export const aSNSpec: ModelSpec = {
     {
       kind: 'relation',
       name: 'site',
-      path: [{ kind: 'reverse_m2m', model: 'dcim.site', field: 'asns' }],
+      path: [{ kind: 'm2m', field: 'sites', target: 'dcim.site' }],
       target: 'dcim.site',
       by: 'slug',
       tree: false,
@@ -343,7 +405,7 @@ export const aSNSpec: ModelSpec = {
       kind: 'relation',
       name: 'site_group_id',
       path: [
-        { kind: 'reverse_m2m', model: 'dcim.site', field: 'asns' },
+        { kind: 'm2m', field: 'sites', target: 'dcim.site' },
         { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
       ],
       target: 'dcim.sitegroup',
@@ -354,7 +416,7 @@ export const aSNSpec: ModelSpec = {
       kind: 'relation',
       name: 'site_group',
       path: [
-        { kind: 'reverse_m2m', model: 'dcim.site', field: 'asns' },
+        { kind: 'm2m', field: 'sites', target: 'dcim.site' },
         { kind: 'fk', field: 'group', target: 'dcim.sitegroup' },
       ],
       target: 'dcim.sitegroup',
@@ -392,6 +454,7 @@ export const aSNSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/ipam/asns/` and `/ipam/asns/{id}/` (relative to the API root). */

@@ -716,6 +716,14 @@ export const iPAddressSpec: ModelSpec = {
       valueKind: 'object',
       lookups: 'relation',
     },
+    {
+      kind: 'relation',
+      name: 'service_id',
+      path: [{ kind: 'reverse_m2m', model: 'ipam.service', field: 'ipaddresses' }],
+      target: 'ipam.service',
+      by: 'id',
+      tree: false,
+    },
   ],
   uniques: [],
   indexes: [],
@@ -737,6 +745,7 @@ export const iPAddressSpec: ModelSpec = {
       onDelete: 'set_null',
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/ipam/ip-addresses/` and `/ipam/ip-addresses/{id}/` (relative to the API root). */

@@ -812,9 +812,59 @@ export const prefixSpec: ModelSpec = {
   validators: ['ipam.validatePrefix'],
   hooks: { prepare: 'ipam.cacheScope' },
   reverse: [],
+  actions: [
+    {
+      name: 'available-prefixes',
+      kind: 'allocate',
+      description:
+        'The free child networks of the prefix in its VRF, in address order. POST takes networks of the given prefix_length from them (one object, or a list all or none), first fit, and creates them as prefixes.',
+      function: 'ipam.availablePrefixes',
+      creates: 'ipam.prefix',
+      assigns: ['prefix', 'vrf'],
+      parameters: {
+        prefix_length: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 128,
+          description: 'Mask length of the network to take.',
+        },
+      },
+      item: {
+        family: { kind: 'schema', schema: { type: 'integer', enum: [4, 6] } },
+        prefix: { kind: 'schema', schema: { type: 'string' } },
+        vrf: { kind: 'model', model: 'ipam.vrf', nullable: true },
+      },
+      paginated: false,
+      media: [],
+    },
+    {
+      name: 'available-ips',
+      kind: 'allocate',
+      description:
+        "The free addresses of the prefix (lowest first; network and broadcast addresses excluded unless the prefix is a pool). POST takes the next free addresses (one object, or a list all or none) and creates them, with the prefix's mask unless prefix_length says otherwise.",
+      function: 'ipam.availableIps',
+      creates: 'ipam.ipaddress',
+      assigns: ['address', 'vrf'],
+      parameters: {
+        prefix_length: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 128,
+          description: "Mask length of the created addresses (default the prefix's).",
+        },
+      },
+      item: {
+        family: { kind: 'schema', schema: { type: 'integer', enum: [4, 6] } },
+        address: { kind: 'schema', schema: { type: 'string' } },
+        vrf: { kind: 'model', model: 'ipam.vrf', nullable: true },
+      },
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/ipam/prefixes/` and `/ipam/prefixes/{id}/` (relative to the API root). */
+/** Mounts `/ipam/prefixes/` and `/ipam/prefixes/{id}/` (relative to the API root), and the actions `available-prefixes/`, `available-ips/` below each object. */
 export function mountPrefixRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/ipam/prefixes/')
@@ -832,5 +882,17 @@ export function mountPrefixRoutes(router: Router, handlers: ModelHandlers): void
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/ipam/prefixes/:id/available-prefixes/')
+    .get(handlers.action('available-prefixes').get)
+    .post(handlers.action('available-prefixes').post)
+    .options(handlers.action('available-prefixes').options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/ipam/prefixes/:id/available-ips/')
+    .get(handlers.action('available-ips').get)
+    .post(handlers.action('available-ips').post)
+    .options(handlers.action('available-ips').options)
     .all(handlers.methodNotAllowed);
 }

@@ -304,6 +304,7 @@ export const rIRSpec: ModelSpec = {
     { model: 'ipam.aggregate', field: 'rir', onDelete: 'protect' },
     { model: 'ipam.asn', field: 'rir', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/ipam/rirs/` and `/ipam/rirs/{id}/` (relative to the API root). */

@@ -52,6 +52,7 @@ export interface Role {
   last_updated: string | null;
   prefix_count: number;
   vlan_count: number;
+  asn_count: number;
 }
 
 /** The brief representation of a role (`?brief=true`). */
@@ -64,6 +65,7 @@ export interface RoleBrief {
   description: string;
   prefix_count: number;
   vlan_count: number;
+  asn_count: number;
 }
 
 /** A role nested in another object. */
@@ -76,6 +78,7 @@ export interface RoleNested {
   description: string;
   prefix_count: number;
   vlan_count: number;
+  asn_count: number;
 }
 
 /** A query builder on table `ipam_role`, typed by its row. */
@@ -206,6 +209,13 @@ export const roleSpec: ModelSpec = {
       cumulative: false,
       nested: 'omit',
     },
+    {
+      name: 'asn_count',
+      model: 'ipam.asn',
+      field: 'role',
+      cumulative: false,
+      nested: 'omit',
+    },
   ],
   output: [
     'id',
@@ -223,9 +233,10 @@ export const roleSpec: ModelSpec = {
     'last_updated',
     'prefix_count',
     'vlan_count',
+    'asn_count',
   ],
-  brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count'],
-  nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count'],
+  brief: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count', 'asn_count'],
+  nested: ['id', 'url', 'display', 'name', 'slug', 'description', 'prefix_count', 'vlan_count', 'asn_count'],
   search: ['name', 'slug', 'description'],
   searchAlso: [],
   aliases: [],
@@ -315,9 +326,11 @@ export const roleSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [
+    { model: 'ipam.asn', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.prefix', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.vlan', field: 'role', onDelete: 'set_null' },
   ],
+  actions: [],
 };
 
 /** Mounts `/ipam/roles/` and `/ipam/roles/{id}/` (relative to the API root). */

@@ -343,6 +343,7 @@ export const routeTargetSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/ipam/route-targets/` and `/ipam/route-targets/{id}/` (relative to the API root). */

@@ -698,6 +698,7 @@ export const vLANSpec: ModelSpec = {
       onDelete: 'set_null',
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/ipam/vlans/` and `/ipam/vlans/{id}/` (relative to the API root). */

@@ -565,9 +565,27 @@ export const vLANGroupSpec: ModelSpec = {
   validators: ['ipam.validateVlanGroup'],
   hooks: {},
   reverse: [{ model: 'ipam.vlan', field: 'group', onDelete: 'protect' }],
+  actions: [
+    {
+      name: 'available-vlans',
+      kind: 'allocate',
+      description:
+        "The free VLAN IDs of the group's ranges, lowest first. POST creates VLANs in the group with the next free IDs (one object, or a list all or none).",
+      function: 'ipam.availableVlans',
+      creates: 'ipam.vlan',
+      assigns: ['vid', 'group'],
+      parameters: {},
+      item: {
+        vid: { kind: 'schema', schema: { type: 'integer', minimum: 1, maximum: 4094 } },
+        group: { kind: 'model', model: 'ipam.vlangroup', nullable: false },
+      },
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/ipam/vlan-groups/` and `/ipam/vlan-groups/{id}/` (relative to the API root). */
+/** Mounts `/ipam/vlan-groups/` and `/ipam/vlan-groups/{id}/` (relative to the API root), and the actions `available-vlans/` below each object. */
 export function mountVLANGroupRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/ipam/vlan-groups/')
@@ -585,5 +603,11 @@ export function mountVLANGroupRoutes(router: Router, handlers: ModelHandlers): v
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/ipam/vlan-groups/:id/available-vlans/')
+    .get(handlers.action('available-vlans').get)
+    .post(handlers.action('available-vlans').post)
+    .options(handlers.action('available-vlans').options)
     .all(handlers.methodNotAllowed);
 }

@@ -473,6 +473,7 @@ export const vRFSpec: ModelSpec = {
     { model: 'ipam.prefix', field: 'vrf', onDelete: 'protect' },
     { model: 'virtualization.vminterface', field: 'vrf', onDelete: 'set_null' },
   ],
+  actions: [],
 };
 
 /** Mounts `/ipam/vrfs/` and `/ipam/vrfs/{id}/` (relative to the API root). */

@@ -423,6 +423,7 @@ export const tenantSpec: ModelSpec = {
     { model: 'virtualization.cluster', field: 'tenant', onDelete: 'protect' },
     { model: 'virtualization.virtualmachine', field: 'tenant', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/tenancy/tenants/` and `/tenancy/tenants/{id}/` (relative to the API root). */

@@ -197,7 +197,7 @@ export const tenantGroupSpec: ModelSpec = {
       model: 'tenancy.tenant',
       field: 'group',
       cumulative: true,
-      nested: 'zero',
+      nested: 'include',
     },
   ],
   output: [
@@ -337,6 +337,7 @@ export const tenantGroupSpec: ModelSpec = {
     { model: 'tenancy.tenant', field: 'group', onDelete: 'set_null' },
     { model: 'tenancy.tenantgroup', field: 'parent', onDelete: 'cascade' },
   ],
+  actions: [],
 };
 
 /** Mounts `/tenancy/tenant-groups/` and `/tenancy/tenant-groups/{id}/` (relative to the API root). */

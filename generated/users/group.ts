@@ -134,7 +134,7 @@ export const groupSpec: ModelSpec = {
       model: 'users.user',
       field: 'groups',
       cumulative: false,
-      nested: 'zero',
+      nested: 'include',
     },
   ],
   output: ['id', 'url', 'display_url', 'display', 'name', 'description', 'permissions', 'user_count'],
@@ -207,6 +207,7 @@ export const groupSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/users/groups/` and `/users/groups/{id}/` (relative to the API root). */

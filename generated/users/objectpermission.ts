@@ -370,6 +370,7 @@ export const objectPermissionSpec: ModelSpec = {
   validators: ['users.validatePermission'],
   hooks: {},
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/users/permissions/` and `/users/permissions/{id}/` (relative to the API root). */

@@ -172,4 +172,5 @@ export const signInAttemptSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [],
+  actions: [],
 };

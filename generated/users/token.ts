@@ -482,6 +482,7 @@ export const tokenSpec: ModelSpec = {
   validators: [],
   hooks: { prepare: 'users.prepareToken', present: 'users.presentToken' },
   reverse: [],
+  actions: [],
 };
 
 /** Mounts `/users/tokens/` and `/users/tokens/{id}/` (relative to the API root). */

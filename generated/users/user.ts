@@ -463,6 +463,7 @@ export const userSpec: ModelSpec = {
     { model: 'core.objectchange', field: 'user', onDelete: 'set_null' },
     { model: 'users.token', field: 'user', onDelete: 'cascade' },
   ],
+  actions: [],
 };
 
 /** Mounts `/users/users/` and `/users/users/{id}/` (relative to the API root). */

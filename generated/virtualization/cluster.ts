@@ -685,6 +685,7 @@ export const clusterSpec: ModelSpec = {
       onDelete: 'protect',
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/virtualization/clusters/` and `/virtualization/clusters/{id}/` (relative to the API root). */

@@ -275,6 +275,7 @@ export const clusterGroupSpec: ModelSpec = {
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
     { model: 'virtualization.cluster', field: 'group', onDelete: 'protect' },
   ],
+  actions: [],
 };
 
 /** Mounts `/virtualization/cluster-groups/` and `/virtualization/cluster-groups/{id}/` (relative to the API root). */

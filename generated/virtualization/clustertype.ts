@@ -272,6 +272,7 @@ export const clusterTypeSpec: ModelSpec = {
   validators: [],
   hooks: {},
   reverse: [{ model: 'virtualization.cluster', field: 'type', onDelete: 'protect' }],
+  actions: [],
 };
 
 /** Mounts `/virtualization/cluster-types/` and `/virtualization/cluster-types/{id}/` (relative to the API root). */

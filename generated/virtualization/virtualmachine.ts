@@ -339,7 +339,7 @@ export const virtualMachineSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside', 'nat_outside'],
     },
     {
       name: 'primary_ip6',
@@ -355,7 +355,7 @@ export const virtualMachineSpec: ModelSpec = {
       required: false,
       target: 'ipam.ipaddress',
       onDelete: 'set_null',
-      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside'],
+      nested: ['id', 'url', 'display', 'family', 'address', 'description', 'dns_name', 'nat_inside', 'nat_outside'],
     },
     {
       name: 'vcpus',
@@ -1013,12 +1013,14 @@ export const virtualMachineSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
+    { model: 'ipam.service', field: 'parent', onDelete: 'cascade', generic: true },
     {
       model: 'virtualization.vminterface',
       field: 'virtual_machine',
       onDelete: 'cascade',
     },
   ],
+  actions: [],
 };
 
 /** Mounts `/virtualization/virtual-machines/` and `/virtualization/virtual-machines/{id}/` (relative to the API root). */

@@ -195,7 +195,7 @@ export const vMInterfaceSpec: ModelSpec = {
       kind: 'fk',
       required: false,
       target: 'virtualization.vminterface',
-      onDelete: 'set_null',
+      onDelete: 'protect',
       nested: ['id', 'url', 'display_url', 'display', 'virtual_machine', 'name'],
     },
     {
@@ -714,9 +714,10 @@ export const vMInterfaceSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
-    { model: 'virtualization.vminterface', field: 'parent', onDelete: 'set_null' },
+    { model: 'virtualization.vminterface', field: 'parent', onDelete: 'protect' },
     { model: 'virtualization.vminterface', field: 'bridge', onDelete: 'set_null' },
   ],
+  actions: [],
 };
 
 /** Mounts `/virtualization/interfaces/` and `/virtualization/interfaces/{id}/` (relative to the API root). */

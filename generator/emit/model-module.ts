@@ -188,10 +188,18 @@ function addRouteMounting(file: SourceFile, model: ModelSpec, name: string): voi
   const detailWrites = model.readOnly
     ? ''
     : '\n    .put(handlers.update)\n    .patch(handlers.update)\n    .delete(handlers.destroy)';
+  const actions = model.actions.map((action) => {
+    const handlers = `handlers.action('${action.name}')`;
+    const post = action.kind === 'allocate' ? `\n    .post(${handlers}.post)` : '';
+    return `router\n    .route('${list}:id/${action.name}/')\n    .get(${handlers}.get)${post}\n    .options(${handlers}.options)\n    .all(handlers.methodNotAllowed);`;
+  });
+  const actionDocs = model.actions.length
+    ? `, and the actions ${model.actions.map((a) => `\`${a.name}/\``).join(', ')} below each object`
+    : '';
   file.addFunction({
     isExported: true,
     name,
-    docs: [`Mounts \`${list}\` and \`${list}{id}/\` (relative to the API root).`],
+    docs: [`Mounts \`${list}\` and \`${list}{id}/\` (relative to the API root)${actionDocs}.`],
     parameters: [
       { name: 'router', type: 'Router' },
       { name: 'handlers', type: 'ModelHandlers' },
@@ -200,6 +208,7 @@ function addRouteMounting(file: SourceFile, model: ModelSpec, name: string): voi
     statements: [
       `router\n    .route('${list}')\n    .get(handlers.list)${writes}\n    .options(handlers.options)\n    .all(handlers.methodNotAllowed);`,
       `router\n    .route('${list}:id/')\n    .get(handlers.retrieve)${detailWrites}\n    .options(handlers.options)\n    .all(handlers.methodNotAllowed);`,
+      ...actions,
     ],
   });
 }

@@ -12,11 +12,6 @@ export function responseRef(name: string): Json {
   return { $ref: `#/components/responses/${name}` };
 }
 
-/** `{$ref}` to a shared parameter. */
-export function parameterRef(name: string): Json {
-  return { $ref: `#/components/parameters/${name}` };
-}
-
 /**
  * The same schema that also accepts `null`. Type unions stay flat (`type: [string, null]`) where they can so
  * that Swagger UI shows a plain type; references and unions get a `oneOf` with a null branch.

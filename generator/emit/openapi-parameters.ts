@@ -1,5 +1,5 @@
 import { filterLookups, type FieldSpec, type FilterSpec, type FilterStep, type ModelSpec } from '../../runtime/spec.js';
-import { parameterRef, type Json } from './openapi-json.js';
+import type { Json } from './openapi-json.js';
 import { enumSchema } from './openapi-read.js';
 
 /**
@@ -30,11 +30,15 @@ const LOOKUP_TEXT: Record<string, string> = {
 
 const TEXT_LOOKUPS = new Set(['ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'regex', 'iregex']);
 
-/** The shared parameters, referenced from every operation (components.parameters). */
+/** The parameters of pagination and field selection, written into every operation that takes them. */
 export function sharedParameters(): Record<string, Json> {
   const query = (name: string, schema: Json, description: string): Json => ({ name, in: 'query', description, schema });
   return {
-    brief: query('brief', { type: 'boolean' }, 'Render the brief representation (`true` or `1`).'),
+    brief: query(
+      'brief',
+      { type: 'boolean' },
+      'Render the brief representation (`true` or `1`); the response then has the keys of `Brief<Model>`.',
+    ),
     fields: query(
       'fields',
       { type: 'string' },
@@ -60,9 +64,10 @@ export const SELECTION_PARAMETERS = ['brief', 'fields', 'omit'] as const;
 
 /** Query parameters of a list operation, sorted by name. */
 export function listParameters(model: ModelSpec, models: ReadonlyMap<string, ModelSpec>): Json[] {
+  const shared = sharedParameters();
   const named: [string, Json][] = [...SELECTION_PARAMETERS, 'limit', 'offset', 'start'].map((name) => [
     name,
-    parameterRef(name),
+    shared[name]!,
   ]);
   named.push([
     'ordering',
@@ -298,36 +303,4 @@ function valueItem(kind: Extract<FilterSpec, { kind: 'value' }>['valueKind'], fi
 /** A repeatable query parameter (`?a=1&a=2`). */
 function multi(name: string, item: Json, description: string): Json {
   return { name, in: 'query', description, schema: { type: 'array', items: item }, style: 'form', explode: true };
-}
-
-/**
- * Moves filter parameters that are identical wherever they appear (`id__gte`, `tag`, `created__lt`, …) into
- * `components.parameters` and references them, which keeps the document a fraction of its size. A name
- * used with different definitions stays inline everywhere.
- */
-export function shareParameters(paths: Record<string, Json>, shared: Record<string, Json>): void {
-  const lists = Object.values(paths).flatMap((item) =>
-    Object.values(item).filter(
-      (op): op is Json => typeof op === 'object' && op !== null && Array.isArray((op as Json).parameters),
-    ),
-  );
-  const seen = new Map<string, { text: string; count: number; same: boolean }>();
-  for (const op of lists) {
-    for (const parameter of op.parameters as Json[]) {
-      if (parameter.in !== 'query' || typeof parameter.name !== 'string' || parameter.name in shared) continue;
-      const text = JSON.stringify(parameter);
-      const entry = seen.get(parameter.name);
-      if (!entry) seen.set(parameter.name, { text, count: 1, same: true });
-      else Object.assign(entry, { count: entry.count + 1, same: entry.same && entry.text === text });
-    }
-  }
-  const common = new Set([...seen].filter(([, e]) => e.same && e.count > 1).map(([name]) => name));
-  for (const op of lists) {
-    op.parameters = (op.parameters as Json[]).map((parameter) => {
-      const name = parameter.name as string;
-      if (parameter.in !== 'query' || !common.has(name)) return parameter;
-      shared[name] = parameter;
-      return parameterRef(name);
-    });
-  }
 }

@@ -1,15 +1,15 @@
 import type { ModelSpec } from '../../runtime/spec.js';
 import { errorResponses, jsonContent } from './openapi-components.js';
-import { parameterRef, schemaRef, type Json } from './openapi-json.js';
-import { listParameters, SELECTION_PARAMETERS } from './openapi-parameters.js';
+import { schemaRef, type Json } from './openapi-json.js';
+import { listParameters, SELECTION_PARAMETERS, sharedParameters } from './openapi-parameters.js';
 import { schemaNames, type SchemaContext } from './openapi-read.js';
 import { updateRequestName } from './openapi-write.js';
 
 /**
  * The list and detail paths of one model (runtime/rest/handlers.ts and the generated route mounting):
  * list GET/POST/PUT/PATCH/DELETE and detail GET/PUT/PATCH/DELETE, only GET for read-only models, and
- * OPTIONS on both. Object responses reference the `Selected…` schema because `fields`, `omit` and `brief`
- * trim writes' responses as well as reads'.
+ * OPTIONS on both. Object responses reference the complete representation, whose keys are all required, as
+ * NetBox's document does; `fields`, `omit` and `brief` narrow it (to the `Selected…` form) when given.
  */
 export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json> {
   const names = schemaNames(ctx, model);
@@ -17,8 +17,9 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
   const tags = [model.app];
   const plural = model.verboseNamePlural;
   const one = model.verboseName;
-  const selection = SELECTION_PARAMETERS.map((name) => parameterRef(name));
-  const selected = schemaRef(names.selected);
+  const shared = sharedParameters();
+  const selection = SELECTION_PARAMETERS.map((name) => shared[name]!);
+  const selected = schemaRef(names.full);
   const operation = (operationId: string, summary: string, rest: Json, precondition = false): Json => ({
     operationId,
     summary,

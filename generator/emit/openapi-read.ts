@@ -5,9 +5,9 @@ import { closedObject, described, schemaRef, withNull, type Json } from './opena
 /**
  * Read representations, mirroring runtime/rest/plan.ts and render.ts key by key. A key list is rendered
  * either at the top of a response (`top`: the full, brief and field-selected forms, and the tags of an
- * object) or nested inside another object (`nested`: FK values), where the plan drops `tags` and counts
- * whose CountSpec.nested is `omit`, renders `zero` counts as the constant 0, and — past its nesting limit —
- * drops FKs, which is why FK keys of nested schemas are not required.
+ * object) or nested inside another object (`nested`: FK values), where the plan drops `tags`, related lists,
+ * generic relations and counts whose CountSpec.nested is `omit`, and — past its nesting limit — drops FKs,
+ * which is why FK keys of nested schemas are not required.
  */
 export type Depth = 'top' | 'nested';
 
@@ -110,7 +110,7 @@ export function addReadSchemas(ctx: SchemaContext, model: ModelSpec): void {
           format: 'uri',
           description: 'The previous page (always null in cursor mode).',
         },
-        results: { type: 'array', items: schemaRef(names.selected) },
+        results: { type: 'array', items: schemaRef(names.full) },
       },
       ['count', 'next', 'previous', 'results'],
       `A page of ${model.verboseNamePlural}.`,
@@ -214,9 +214,9 @@ function readProperty(
         always: depth === 'top',
       };
     }
-    // Loaded in batches for the objects of a page, so never rendered inside nested objects.
+    // Loaded in batches for the objects of a page; related lists and generic relations only at the top.
     if (field.kind === 'm2m' || field.kind === 'generic_fk' || field.kind === 'computed') {
-      if (depth === 'nested') return null;
+      if (depth === 'nested' && field.kind !== 'computed') return null;
       return {
         schema: described(batchedValue(ctx, model, field), fieldDescription(field)),
         always: field.kind !== 'computed' || !field.excludable,
@@ -241,10 +241,7 @@ function readProperty(
   if (count) {
     if (depth === 'top') return { schema: described({ type: 'integer', minimum: 0 }, count.description), always: true };
     if (count.nested === 'omit') return null;
-    return {
-      schema: { type: 'integer', const: 0, description: 'Not counted in nested objects: always 0.' },
-      always: true,
-    };
+    return { schema: described({ type: 'integer', minimum: 0 }, count.description), always: true };
   }
   const description = HEADER_DESCRIPTIONS[key];
   const linked = model.path !== null;

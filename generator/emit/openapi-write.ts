@@ -145,7 +145,14 @@ function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
     case 'list':
       return {
         type: 'array',
-        items: field.items === 'integer' ? { type: 'integer' } : { type: 'string' },
+        items:
+          field.items === 'integer'
+            ? {
+                type: 'integer',
+                ...(field.min !== undefined ? { minimum: field.min } : {}),
+                ...(field.max !== undefined ? { maximum: field.max } : {}),
+              }
+            : { type: 'string' },
         ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
         ...(field.allowEmpty === false ? { minItems: 1 } : {}),
         ...(field.items === 'ip_network'

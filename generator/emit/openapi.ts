@@ -2,8 +2,8 @@ import type { ModelGraph } from '../resolve.js';
 import type { ModelSpec } from '../../runtime/spec.js';
 import { securitySchemes, sharedResponses, sharedSchemas } from './openapi-components.js';
 import { sortKeys, type Json } from './openapi-json.js';
-import { shareParameters, sharedParameters } from './openapi-parameters.js';
 import { modelPaths } from './openapi-paths.js';
+import { actionPaths } from './openapi-actions.js';
 import { addReadSchemas, assignBaseNames, type SchemaContext } from './openapi-read.js';
 import { addRequestSchemas } from './openapi-write.js';
 import { rootPaths } from './openapi-roots.js';
@@ -13,10 +13,11 @@ const DESCRIPTION = `A NetBox-compatible REST API, generated from YAML models.
 **Authentication.** Send an API token in the \`Authorization\` header: \`Bearer svc_<KEY>.<TOKEN>\` (v2) or
 \`Token <TOKEN>\` (v1). The tokens endpoint's \`provision/\` action exchanges a username and password for a token.
 
-**Representations.** For each model, \`<Model>\` is the full representation, \`Brief<Model>\` the one
-\`brief=true\` selects, \`Nested<Model>\` the one related objects use, and \`Selected<Model>\` what responses
-declare: \`fields\`, \`omit\` and \`brief\` choose which keys are rendered, so every key is optional there, but
-unknown keys are not allowed. \`<Model>Request\` and \`Patched<Model>Request\` are the write bodies.
+**Representations.** For each model, \`<Model>\` is the full representation that responses declare (every key
+present), \`Brief<Model>\` the one \`brief=true\` selects, \`Nested<Model>\` the one related objects use.
+\`fields\`, \`omit\` and \`brief\` narrow a response to fewer keys: \`Selected<Model>\` describes such a
+response (every key optional, unknown keys still not allowed). \`<Model>Request\` and
+\`Patched<Model>Request\` are the write bodies.
 
 **Lists** are paginated with \`limit\`/\`offset\` or, with \`start\`, by cursor. Filters are ANDed; repeating a
 filter ORs its values (tags: AND). Lookups are appended to the filter name: \`name__ic=foo\`.`;
@@ -38,11 +39,9 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
     addReadSchemas(ctx, model);
     if (!model.readOnly) addRequestSchemas(ctx, model);
     const own = modelPaths(ctx, model);
-    paths = { ...paths, ...own, ...aliasPaths(model, own) };
+    paths = { ...paths, ...own, ...aliasPaths(model, own), ...actionPaths(ctx, model) };
   }
   paths = { ...paths, ...rootPaths(ctx, endpoints) };
-  const parameters = sharedParameters();
-  shareParameters(paths, parameters);
 
   const appsWithEndpoints = new Set(endpoints.map((m) => m.app));
   const tags = [
@@ -62,7 +61,6 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
     paths: sortKeys(paths),
     components: {
       schemas: sortKeys(Object.fromEntries(ctx.schemas)),
-      parameters: sortKeys(parameters),
       responses: sortKeys(sharedResponses()),
       securitySchemes: securitySchemes(),
     },

@@ -60,6 +60,13 @@ export class PermissionService {
     return this.restrictionFor(principal, model, action);
   }
 
+  /** What the user may do with a (custom) action on a model: everything, some objects, or nothing (undefined). */
+  restriction(principal: Principal, model: ModelInfo, action: string): Restriction | undefined {
+    if (!principal.user) return undefined;
+    if (principal.user.isSuperuser) return { all: true };
+    return this.restrictionFor(principal, model, action);
+  }
+
   private restrictionFor(principal: Principal, model: ModelInfo, action: string): Restriction | undefined {
     return unionOf(this.defaultPermission(model, action), principal.grants?.get(model.label)?.get(action));
   }

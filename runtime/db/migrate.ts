@@ -3,7 +3,7 @@ import type { ColumnSpec, IndexSpec, Migration, MigrationOp } from '../spec.js';
 import type { Database } from './connect.js';
 import { now } from './clock.js';
 
-const MIGRATIONS_TABLE = 'svc_migrations';
+export const MIGRATIONS_TABLE = 'svc_migrations';
 /** Arbitrary key of the advisory lock that serialises migrating servers on PostgreSQL. */
 const PG_LOCK_KEY = 4_600_001;
 

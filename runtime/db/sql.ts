@@ -102,6 +102,37 @@ export function whereJsonListHasAny(
   }
 }
 
+/** Adds "some number in the JSON list in `column` compares with `value` by `operator`" to a query. */
+export function whereJsonListItemCompares(
+  qb: Knex.QueryBuilder,
+  dialect: Dialect,
+  column: string,
+  operator: '<' | '<=' | '>' | '>=',
+  value: number,
+): void {
+  if (dialect === 'sqlite')
+    qb.whereRaw(`EXISTS (SELECT 1 FROM json_each(??) WHERE json_each.value ${operator} ?)`, [column, value]);
+  else
+    qb.whereRaw(`EXISTS (SELECT 1 FROM jsonb_array_elements_text(??) AS e(v) WHERE e.v::numeric ${operator} ?)`, [
+      column,
+      value,
+    ]);
+}
+
+/** Adds "some value of the JSON object in `column` is one of `values`" to a query. */
+export function whereJsonObjectHasAnyValue(
+  qb: Knex.QueryBuilder,
+  dialect: Dialect,
+  column: string,
+  values: readonly string[],
+): void {
+  if (values.length === 0) return void qb.whereRaw('1 = 0');
+  const list = values.map(() => '?').join(', ');
+  if (dialect === 'sqlite')
+    qb.whereRaw(`EXISTS (SELECT 1 FROM json_each(??) WHERE json_each.value IN (${list}))`, [column, ...values]);
+  else qb.whereRaw(`EXISTS (SELECT 1 FROM jsonb_each_text(??) AS e(k, v) WHERE e.v IN (${list}))`, [column, ...values]);
+}
+
 /** Adds "the JSON list in `column` is empty or null" to a query. */
 export function whereJsonListEmpty(qb: Knex.QueryBuilder, dialect: Dialect, column: string): void {
   const length = dialect === 'sqlite' ? 'json_array_length' : 'jsonb_array_length';

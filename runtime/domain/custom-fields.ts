@@ -66,14 +66,12 @@ async function customFieldDataType(
   return new Map(rows.map((r) => [Number(r.id), DATA_TYPES[r.type as CustomFieldType] ?? 'string']));
 }
 
-/** How many choices a set offers (stored, so that nested representations show it without a batch). */
-function countChoices(item: WriteItemContext): void {
-  item.values.choices_count = Array.isArray(item.values.extra_choices) ? item.values.extra_choices.length : 0;
-}
-
-/** `choice=<value>`: choice sets whose extra choices hold the value (as a value or a label, as NetBox's overlap). */
+/**
+ * `choice=<value>`: choice sets whose choices (base and extra, as extras.storeChoices keeps them) hold the
+ * value, as a value or a label (NetBox's overlap).
+ */
 const choiceSetsWithChoice: FilterFunction = async (ctx, model, values) => {
-  const column = `t0.${model.fields.get('extra_choices')!.column!}`;
+  const column = `t0.${model.fields.get('_choices')!.column!}`;
   return (query) => void query.where((w) => whereJsonNestedListHasAny(w, ctx.dialect, column, values));
 };
 
@@ -152,38 +150,12 @@ async function validateCustomField(item: WriteItemContext): Promise<void> {
 async function choicesOf(item: WriteItemContext, id: number): Promise<string[]> {
   const field = item.model.fields.get('choice_set');
   if (field?.kind !== 'fk') return [];
-  const row = (await item.q(item.schema.model(field.target).table).where('id', id).first('extra_choices')) as
-    Row | undefined;
-  return ((decodeJson(row?.extra_choices) ?? []) as unknown[][]).map((pair) => String(pair[0]));
-}
-
-/** Extra choices are `[value, label]` pairs of strings; a set needs some choices. */
-function validateChoiceSet(item: WriteItemContext): void {
-  const { values, errors } = item;
-  if (values.base_choices !== null && values.base_choices !== undefined) {
-    errors.add('base_choices', 'Base choice sets are not available in this service; give extra_choices instead.');
-    return;
-  }
-  const extra = values.extra_choices;
-  if (extra === null || extra === undefined || (Array.isArray(extra) && extra.length === 0)) {
-    errors.add('non_field_errors', 'Must define base or extra choices.');
-    return;
-  }
-  const pairs = Array.isArray(extra) ? extra : null;
-  const valid =
-    pairs?.every(
-      (pair) =>
-        Array.isArray(pair) && pair.length === 2 && pair.every((part) => typeof part === 'string' && part !== ''),
-    ) ?? false;
-  if (!valid) {
-    errors.add('extra_choices', 'Enter a list of [value, label] pairs, e.g. [["gold", "Gold"]].');
-    return;
-  }
-  const seen = new Set<string>();
-  for (const [value] of pairs as string[][]) {
-    if (seen.has(value!)) errors.add('extra_choices', `Duplicate value "${value}" found in extra choices.`);
-    seen.add(value!);
-  }
+  const row = (await item
+    .q(item.schema.model(field.target).table)
+    .where('id', id)
+    .first('_choices', 'extra_choices')) as Row | undefined;
+  const pairs = decodeJson(row?._choices) ?? decodeJson(row?.extra_choices) ?? [];
+  return (pairs as unknown[][]).map((pair) => String(pair[0]));
 }
 
 export const customFieldFunctions = {
@@ -191,6 +163,4 @@ export const customFieldFunctions = {
   'extras.customFieldDataType': { kind: 'compute', fn: customFieldDataType },
   'extras.choiceSetsWithChoice': { kind: 'filter', fn: choiceSetsWithChoice },
   'extras.validateCustomField': { kind: 'validator', fn: validateCustomField },
-  'extras.countChoices': { kind: 'prepare', fn: countChoices },
-  'extras.validateChoiceSet': { kind: 'validator', fn: validateChoiceSet },
 } satisfies Record<string, DomainEntry>;

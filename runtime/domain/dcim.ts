@@ -2,6 +2,7 @@ import type { ForeignKeyField } from '../spec.js';
 import { lockKey } from '../db/transaction.js';
 import { validateLocalContextData } from './extras.js';
 import {
+  channelAttribute,
   checkModeAllowsVlans,
   checkTaggedVlanSites,
   checkUntaggedVlanSite,
@@ -66,16 +67,38 @@ export async function deviceText(item: WriteItemContext, id: unknown): Promise<s
   });
 }
 
-/** Devices mounted in a rack (with a position), with their heights and faces. */
+/**
+ * Devices mounted in a rack (with a position), with their heights and faces: those stored, and those that
+ * earlier objects of the same request (a bulk create or update) are about to place there.
+ */
 async function mountedDevices(item: WriteItemContext, rack: unknown, exclude: number | null): Promise<Row[]> {
+  const types = item.schema.model('dcim.devicetype').table;
+  const columns = ['t.u_height', 't.is_full_depth', 't.exclude_from_utilization'];
+  // Earlier objects of the request are devices only when devices are being written.
+  const earlier = item.model.label === 'dcim.device' ? item.earlier : [];
+  const pending = earlier.filter((other) => Number(other.values.rack) === Number(rack) && !none(other.values.position));
   const query = item
     .q({ d: item.schema.model('dcim.device').table })
-    .join({ t: item.schema.model('dcim.devicetype').table }, 't.id', 'd.device_type_id')
+    .join({ t: types }, 't.id', 'd.device_type_id')
     .where('d.rack_id', rack as number)
     .whereNotNull('d.position')
-    .select('d.position', 'd.face', 't.u_height', 't.is_full_depth', 't.exclude_from_utilization');
-  if (exclude !== null) query.whereNot('d.id', exclude);
-  return (await query) as Row[];
+    .select('d.position', 'd.face', ...columns);
+  const replaced = [exclude, ...earlier.map((other) => other.id)].filter((id): id is number => id !== null);
+  if (replaced.length > 0) query.whereNotIn('d.id', replaced);
+  const stored = (await query) as Row[];
+  if (pending.length === 0) return stored;
+  const typeRows = (await item
+    .q({ t: types })
+    .whereIn(
+      't.id',
+      pending.map((other) => Number(other.values.device_type)),
+    )
+    .select('t.id', ...columns)) as Row[];
+  const placed = pending.flatMap((other) => {
+    const type = typeRows.find((t) => Number(t.id) === Number(other.values.device_type));
+    return type ? [{ ...type, position: other.values.position, face: other.values.face ?? null }] : [];
+  });
+  return [...stored, ...placed];
 }
 
 /** NetBox's rack rules: units with weights and dimensions, the location at the site, room for its devices. */
@@ -418,12 +441,17 @@ export async function validateInterface(item: WriteItemContext): Promise<void> {
     return errors.add('poe_type', 'Must specify PoE mode when designating a PoE type.');
   if (!none(values.rf_role) && !WIRELESS_TYPES.has(type))
     return errors.add('rf_role', 'Wireless role may be set only on wireless interfaces.');
-  for (const [field, what] of [
-    ['rf_channel_frequency', 'Channel frequency'],
-    ['rf_channel_width', 'Channel width'],
+  const channel = none(values.rf_channel) ? null : String(values.rf_channel);
+  if (channel && !WIRELESS_TYPES.has(type))
+    return errors.add('rf_channel', 'Channel may be set only on wireless interfaces.');
+  for (const [field, what, attr] of [
+    ['rf_channel_frequency', 'frequency', 'frequency'],
+    ['rf_channel_width', 'width', 'width'],
   ] as const) {
-    if (!none(values[field]) && Number(values[field]) !== 0 && !WIRELESS_TYPES.has(type))
-      return errors.add(field, `${what} may be set only on wireless interfaces.`);
+    if (none(values[field]) || Number(values[field]) === 0) continue;
+    if (!WIRELESS_TYPES.has(type)) return errors.add(field, `Channel ${what} may be set only on wireless interfaces.`);
+    if (channel && Number(values[field]) !== channelAttribute(channel, attr))
+      return errors.add(field, `Cannot specify custom ${what} with channel selected.`);
   }
   await checkUntaggedVlanSite(item, device?.site_id, 'device');
 }

@@ -1,5 +1,7 @@
 import type {
+  Allocator,
   ComputeFunction,
+  ListFunction,
   DisplayFunction,
   FilterFunction,
   DomainEntry,
@@ -17,6 +19,10 @@ import { extrasFunctions } from './extras.js';
 import { ipamFunctions } from './ipam.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
+import { ipamAllocationFunctions } from './ipam-allocation.js';
+import { rackElevationFunctions } from './rack-elevation.js';
+import { serviceFunctions } from './services.js';
+import { choiceSetFunctions } from './choice-sets.js';
 import { usersFunctions } from './users.js';
 import { virtualizationFunctions } from './virtualization.js';
 
@@ -35,6 +41,10 @@ export const domainFunctions = {
   ...ipamFunctions,
   ...ipamFilterFunctions,
   ...vlanFunctions,
+  ...ipamAllocationFunctions,
+  ...rackElevationFunctions,
+  ...serviceFunctions,
+  ...choiceSetFunctions,
   ...usersFunctions,
   ...virtualizationFunctions,
 } satisfies Record<string, DomainEntry>;
@@ -58,6 +68,8 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     present: (name) => fn<PresentFunction>(name, 'present'),
     compute: (name) => fn<ComputeFunction>(name, 'compute'),
     filter: (name) => fn<FilterFunction>(name, 'filter'),
+    allocator: (name) => fn<Allocator>(name, 'allocator'),
+    list: (name) => fn<ListFunction>(name, 'list'),
     check: (name, kind) => void entry(name, kind),
   };
 }

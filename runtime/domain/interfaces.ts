@@ -127,8 +127,20 @@ export async function checkUntaggedVlanSite(item: WriteItemContext, site: unknow
  * Save-time rules of both interface kinds: a canonical MAC address; no mode, no untagged VLAN; only
  * tagged interfaces keep tagged VLANs on update (unless the write names them, as DRF sets them after saving).
  */
+/** The frequency or width (MHz) of a wireless channel value, `<band>-<channel>-<frequency>-<width>`. */
+export function channelAttribute(channel: string, attribute: 'frequency' | 'width'): number {
+  const parts = channel.split('-');
+  return Number(parts[attribute === 'frequency' ? 2 : 3]);
+}
+
 export function prepareInterface(item: WriteItemContext): void {
   const { values } = item;
+  // A channel sets the frequency and width that are not given (NetBox's Interface.save).
+  const channel = typeof values.rf_channel === 'string' && values.rf_channel ? values.rf_channel : null;
+  if (channel && (values.rf_channel_frequency === null || values.rf_channel_frequency === undefined))
+    values.rf_channel_frequency = channelAttribute(channel, 'frequency');
+  if (channel && (values.rf_channel_width === null || values.rf_channel_width === undefined))
+    values.rf_channel_width = channelAttribute(channel, 'width');
   if (typeof values.mac_address === 'string')
     values.mac_address = canonicalMac(values.mac_address) ?? values.mac_address;
   const mode = values.mode as string | null;

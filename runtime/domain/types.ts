@@ -34,6 +34,11 @@ export interface WriteItemContext {
   errors: FieldErrors;
   /** Per-object data handed from `prepare` to `present` (e.g. a token's plaintext). */
   transient: Record<string, unknown>;
+  /**
+   * The valid objects of the same request written before this one (not stored yet while validating): what
+   * they will be (their id when they are updates), so that rules between objects (rack space) see them.
+   */
+  earlier: readonly { id: number | null; values: Record<string, unknown> }[];
 }
 
 /** What batch functions (computed values, filters) may use. */
@@ -63,6 +68,51 @@ export type FilterFunction = (
   lookup: string,
 ) => Promise<((query: Knex.QueryBuilder) => void) | string>;
 
+/** What an action's domain function may use: the batch context (with `load`) and the user's view rights. */
+export interface ActionContext extends BatchContext {
+  load: NonNullable<BatchContext['load']>;
+  /** `http://host[:port][BASE_PATH]`, for links to object pages. */
+  siteRoot: string;
+  /** Limits a query on alias `t0` of a model to what the user may view (false: the user may view none). */
+  restrictView: (label: string, query: Knex.QueryBuilder) => boolean;
+}
+
+/** The object an action runs below: its id and its field values (FKs as ids). */
+export interface ActionParent {
+  id: number;
+  values: Record<string, unknown>;
+}
+
+/**
+ * Allocates objects below a parent (free addresses of a prefix, free VIDs of a VLAN group). `list` and
+ * `allocate` agree on the order (first available first).
+ */
+export interface Allocator {
+  /** Up to `limit` free items, rendered as the action's items (GET). */
+  list(ctx: ActionContext, parent: ActionParent, limit: number): Promise<Record<string, unknown>[]>;
+  /** Errors of a request item's own parameters (empty when valid), checked before anything is taken. */
+  check(ctx: ActionContext, parent: ActionParent, request: Record<string, unknown>): Record<string, string[]>;
+  /**
+   * Under the action's lock: the bodies that create the objects (each request with the assigned fields and
+   * without the action's own parameters), or null when there is not enough room for all of them.
+   */
+  allocate(
+    ctx: ActionContext,
+    parent: ActionParent,
+    requests: readonly Record<string, unknown>[],
+  ): Promise<Record<string, unknown>[] | null>;
+}
+
+/** What a `list` action answers: items (the runtime paginates them if the action says so), or a document. */
+export type ListResult = { items: Record<string, unknown>[] } | { body: string; contentType: string };
+
+/** A `list` action: the parent and its parsed query parameters in, items or another rendering out. */
+export type ListFunction = (
+  ctx: ActionContext,
+  parent: ActionParent,
+  params: Record<string, unknown>,
+) => Promise<ListResult>;
+
 export type DisplayFunction = (values: Record<string, unknown>) => string;
 export type ValidatorFunction = (item: WriteItemContext) => void | Promise<void>;
 export type PrepareFunction = (item: WriteItemContext) => void | Promise<void>;
@@ -75,7 +125,9 @@ export type DomainEntry =
   | { kind: 'prepare'; fn: PrepareFunction }
   | { kind: 'present'; fn: PresentFunction }
   | { kind: 'compute'; fn: ComputeFunction }
-  | { kind: 'filter'; fn: FilterFunction };
+  | { kind: 'filter'; fn: FilterFunction }
+  | { kind: 'allocator'; fn: Allocator }
+  | { kind: 'list'; fn: ListFunction };
 
 /** Typed access to the named domain functions. */
 export interface DomainFunctions {
@@ -85,4 +137,6 @@ export interface DomainFunctions {
   present(name: string): PresentFunction;
   compute(name: string): ComputeFunction;
   filter(name: string): FilterFunction;
+  allocator(name: string): Allocator;
+  list(name: string): ListFunction;
 }

@@ -128,8 +128,11 @@ export class CustomFields {
     const labels = new Map<number, string[]>();
     if (choiceSet?.kind === 'fk' && setIds.length > 0) {
       const setModel = this.schema.model(choiceSet.target);
-      for (const row of (await q(setModel.table).whereIn('id', setIds).select('id', 'extra_choices')) as Row[]) {
-        const pairs = (decodeJson(row.extra_choices) ?? []) as unknown[][];
+      // The set's resolved choices (base and extra), kept on its row when it is written; rows written before
+      // that column existed have their extra choices only.
+      const rows = (await q(setModel.table).whereIn('id', setIds).select('id', '_choices', 'extra_choices')) as Row[];
+      for (const row of rows) {
+        const pairs = (decodeJson(row._choices) ?? decodeJson(row.extra_choices) ?? []) as unknown[][];
         sets.set(
           Number(row.id),
           pairs.map((pair) => String(pair[0])),

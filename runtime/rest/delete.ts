@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { ConflictError } from '../http/errors.js';
+import { ConflictError, ValidationError } from '../http/errors.js';
+import { translateDatabaseError } from '../db/errors.js';
 import type { DomainFunctions } from '../domain/types.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
@@ -83,6 +84,7 @@ export async function deleteObjects(
     listed.add(key);
     return true;
   });
+  remaining.push(...(await nullingCollisions(q, nullings, seen)));
   if (remaining.length > 0) {
     const names = remaining.map((b) => `${displayOf(ctx.domain, b.model, b.row)} (${String(b.row.id)})`);
     throw new ConflictError(
@@ -103,10 +105,14 @@ export async function deleteObjects(
       befores.set(`${current.label}:${id}`, snapshot);
   }
   for (const nulling of nullings) {
-    for (const chunk of chunks(nulling.ids, 500))
+    for (const chunk of chunks(nulling.ids, 500)) {
       await q(nulling.model.table)
         .whereIn('id', chunk)
-        .update(Object.fromEntries(nulling.columns.map((c) => [c, null])));
+        .update(Object.fromEntries(nulling.columns.map((c) => [c, null])))
+        .catch((error: unknown) => {
+          throw conflictOf(error, ctx.schema) ?? error;
+        });
+    }
   }
   const itemModel = ctx.schema.withRole('tagged_item');
   // Dependents were collected after the objects they depend on: delete in reverse.
@@ -169,6 +175,73 @@ async function deleteRows(q: Knex, model: ModelInfo, ids: number[]): Promise<voi
     return;
   }
   for (const chunk of chunks(ids, 500)) await q(model.table).whereIn('id', chunk).delete();
+}
+
+/**
+ * Dependents whose cleared reference would make them collide under a uniqueness rule that holds only
+ * without that reference (two tenants of the same name leaving their groups), with the objects they would
+ * collide with: such a delete is blocked like a protected one (NetBox's TenantGroup.delete).
+ */
+async function nullingCollisions(
+  q: Knex,
+  nullings: readonly { model: ModelInfo; columns: string[]; ids: number[] }[],
+  deleted: ReadonlyMap<string, ReadonlySet<number>>,
+): Promise<{ model: ModelInfo; row: Row }[]> {
+  const collisions: { model: ModelInfo; row: Row }[] = [];
+  const byModel = new Map<ModelInfo, { columns: Set<string>; ids: Set<number> }>();
+  for (const nulling of nullings) {
+    const entry = byModel.get(nulling.model) ?? { columns: new Set<string>(), ids: new Set<number>() };
+    nulling.columns.forEach((c) => entry.columns.add(c));
+    nulling.ids.forEach((id) => entry.ids.add(id));
+    byModel.set(nulling.model, entry);
+  }
+  for (const [model, { columns, ids }] of byModel) {
+    const gone = deleted.get(model.label) ?? new Set<number>();
+    const column = (name: string): string => model.fields.get(name)!.column!;
+    const affected: Row[] = [];
+    for (const chunk of chunks(
+      [...ids].filter((id) => !gone.has(id)),
+      500,
+    ))
+      affected.push(...((await q(model.table).whereIn('id', chunk).select('*')) as Row[]));
+    for (const unique of model.spec.uniques) {
+      const nulled = unique.whereNull.filter((name) => columns.has(column(name)));
+      if (nulled.length === 0 || unique.fields.some((name) => columns.has(column(name)))) continue;
+      const keyOf = (row: Row): string | null => {
+        const values = unique.fields.map((name) => row[column(name)]);
+        if (values.some((v) => v === null || v === undefined)) return null;
+        return JSON.stringify(values.map((v) => (unique.caseInsensitive ? String(v).toLowerCase() : String(v))));
+      };
+      const others = unique.whereNull.filter((name) => !nulled.includes(name));
+      const candidates = affected.filter((row) => others.every((name) => row[column(name)] === null));
+      if (candidates.length === 0) continue;
+      const staying = q(model.table).select('*');
+      for (const name of unique.whereNull) staying.whereNull(column(name));
+      staying.whereNotIn('id', [...new Set([...ids, ...gone])]);
+      const groups = new Map<string, Row[]>();
+      for (const row of [...candidates, ...((await staying) as Row[])]) {
+        const key = keyOf(row);
+        if (key !== null) groups.set(key, [...(groups.get(key) ?? []), row]);
+      }
+      for (const rows of groups.values()) {
+        if (rows.length > 1 && rows.some((r) => candidates.includes(r)))
+          rows.forEach((row) => collisions.push({ model, row }));
+      }
+    }
+  }
+  const unique = new Map(collisions.map((c) => [`${c.model.label}:${String(c.row.id)}`, c]));
+  return [...unique.values()].sort((a, b) => Number(a.row.id) - Number(b.row.id));
+}
+
+/**
+ * A dependent whose reference is cleared can collide with another object (two tenants of the same name
+ * leaving their groups): the delete conflicts with what exists (409), rather than being invalid input.
+ */
+function conflictOf(error: unknown, schema: Schema): ConflictError | null {
+  const translated = translateDatabaseError(error, schema);
+  if (!(translated instanceof ValidationError)) return null;
+  const messages = Object.values(translated.body as Record<string, unknown>).flat();
+  return new ConflictError(`Unable to delete object. ${messages.map(String).join(' ')}`);
 }
 
 /** The display text of a stored row (for messages). */

@@ -4,8 +4,8 @@ import type { Settings } from '../config.js';
 import type { ComputedField, CountSpec, ManyToManyField } from '../spec.js';
 import { applyOrdering } from './params.js';
 import { descendantOrSelf } from '../db/sql.js';
-import { planSelection, type Selection } from './plan.js';
-import { renderObject, type RenderContext } from './render.js';
+import { planSelection, type Plan, type Selection } from './plan.js';
+import { batchKey, renderObject, type RenderContext } from './render.js';
 import type { ModelInfo, Schema } from './schema.js';
 import type { CustomFields } from './custom-fields.js';
 import { decodeJson } from './values.js';
@@ -49,34 +49,59 @@ export async function loadObjects(
   applySelection(query, selection);
   const rows = (await query) as Row[];
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => Number(r[selection.plan.idColumn]));
   const batched = new Map<string, Map<number, unknown>>();
   const generic = new Map<string, Map<string, unknown>>();
-  const counts = selection.plan.keys.flatMap((key) =>
-    key.kind === 'count' ? [{ key: key.key, count: key.count }] : [],
-  );
-  for (const [key, values] of await loadCounts(q, ctx, model, counts, ids)) batched.set(key, values);
-  for (const key of selection.plan.keys) {
+  // The page's objects and the objects nested in them: one batch per counted or computed key of each.
+  for (const plan of plansOf(selection.plan)) {
+    const ids = [...new Set(rows.flatMap((r) => (r[plan.idColumn] === null ? [] : [Number(r[plan.idColumn])])))];
+    if (ids.length === 0) continue;
+    await loadBatched(q, ctx, plan, rows, ids, batched, generic);
+  }
+  const render: RenderContext = { ...ctx.render, batched, generic };
+  return rows.map((row) => renderObject(selection.plan, row, render));
+}
+
+/** A plan and the plans of the objects nested in it. */
+function* plansOf(plan: Plan): Generator<Plan> {
+  yield plan;
+  for (const key of plan.keys) if (key.kind === 'fk') yield* plansOf(key.nested);
+}
+
+/** Loads the batched keys of one plan for the given ids, under `<plan alias>:<key>` (see render.ts). */
+async function loadBatched(
+  q: Knex,
+  ctx: ReadContext,
+  plan: Plan,
+  rows: readonly Row[],
+  ids: readonly number[],
+  batched: Map<string, Map<number, unknown>>,
+  generic: Map<string, Map<string, unknown>>,
+): Promise<void> {
+  const model = plan.model;
+  const name = (key: string): string => batchKey(plan, key);
+  const counts = plan.keys.flatMap((key) => (key.kind === 'count' ? [{ key: key.key, count: key.count }] : []));
+  for (const [key, values] of await loadCounts(q, ctx, model, counts, ids)) batched.set(name(key), values);
+  for (const key of plan.keys) {
     switch (key.kind) {
       case 'tags':
-        batched.set(key.key, await loadTags(q, ctx, model, ids));
+        batched.set(name(key.key), await loadTags(q, ctx, model, ids));
         break;
       case 'm2m':
-        batched.set(key.key, await loadRelated(q, ctx, key.field as ManyToManyField, ids));
+        batched.set(name(key.key), await loadRelated(q, ctx, key.field as ManyToManyField, ids));
         break;
       case 'computed': {
         const compute = ctx.render.domain.compute((key.field as ComputedField).function);
         const load = (label: string, objectKeys: readonly string[], objectIds: readonly number[]) =>
           loadObjectsByIds(q, ctx, ctx.schema.model(label), objectKeys, objectIds, true);
         batched.set(
-          key.key,
+          name(key.key),
           await compute({ q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, load }, model, ids),
         );
         break;
       }
       case 'generic': {
         const visibleOnly = key.field.kind === 'generic_fk' && key.field.visibleOnly === true;
-        generic.set(key.key, await loadGeneric(q, ctx, rows, key.typeColumn, key.idColumn, visibleOnly));
+        generic.set(name(key.key), await loadGeneric(q, ctx, rows, key.typeColumn, key.idColumn, visibleOnly));
         break;
       }
       case 'custom_fields':
@@ -88,15 +113,13 @@ export async function loadObjects(
             return loadObjectsByIds(q, ctx, target, target.spec.nested, visible, true);
           };
           const rendered = await ctx.customFields.render(q, model, datas, load);
-          batched.set(key.key, new Map(ids.map((id, i) => [id, rendered[i]])));
+          batched.set(name(key.key), new Map(rows.map((row, i) => [Number(row[plan.idColumn]), rendered[i]])));
         }
         break;
       default:
         break;
     }
   }
-  const render: RenderContext = { ...ctx.render, batched, generic };
-  return rows.map((row) => renderObject(selection.plan, row, render));
 }
 
 /** Related objects of a many-to-many field for a page: one query for the pairs, one batch for the objects. */
@@ -232,7 +255,12 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /** Tags of many objects in one query, each rendered in the tag model's nested form. */
-async function loadTags(q: Knex, ctx: ReadContext, model: ModelInfo, ids: number[]): Promise<Map<number, unknown>> {
+async function loadTags(
+  q: Knex,
+  ctx: ReadContext,
+  model: ModelInfo,
+  ids: readonly number[],
+): Promise<Map<number, unknown>> {
   const tagModel = ctx.schema.withRole('tag');
   const itemModel = ctx.schema.withRole('tagged_item');
   const result = new Map<number, unknown>();

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import type { AppContext, WriteRequest } from '../app-context.js';
 import { principalOf, readContextFor } from '../app-context.js';
-import type { Action, Restriction } from '../auth/permissions.js';
+import type { Action, Principal, Restriction } from '../auth/permissions.js';
 import { isoformatTimestamp } from '../db/clock.js';
 import {
   MethodNotAllowedError,
@@ -26,6 +26,7 @@ import { createObjects, updateObjects, type Change, type WriteContext, type Writ
 import { pythonType } from './parse-field.js';
 import { removeStoredFile } from './images.js';
 import { lockForUpdate, runTransaction } from '../db/transaction.js';
+import { createActionHandlers } from './actions.js';
 
 type Row = Record<string, unknown>;
 
@@ -33,14 +34,8 @@ type Row = Record<string, unknown>;
 export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHandlers {
   const { schema, db, settings } = app;
 
-  const present = (objects: Row[], transient?: Map<number, Record<string, unknown>>): Row[] => {
-    const hook = model.spec.hooks.present;
-    if (hook) {
-      const fn = app.domain.present(hook);
-      for (const object of objects) fn(object, transient?.get(object.id as number));
-    }
-    return objects;
-  };
+  const present = (objects: Row[], transient?: Map<number, Record<string, unknown>>): Row[] =>
+    presentObjects(app, model, objects, transient);
 
   const restrictionFor = (res: Response, action: Action): Restriction =>
     app.permissions.require(principalOf(res), model, action);
@@ -63,29 +58,10 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   const notFound = (): NotFoundError => new NotFoundError(`No ${model.spec.className} matches the given query.`);
 
   const write = <T>(req: Request, res: Response, body: (ctx: WriteContext) => Promise<T>): Promise<T> =>
-    runWrite(
-      app,
-      {
-        requestId: stateOf(res).requestId,
-        method: req.method,
-        path: req.originalUrl.split('?')[0]!,
-        principal: principalOf(res),
-      },
-      body,
-    );
+    runRequestWrite(app, req, res, body);
 
-  /** After a create or update: every written object must still be within the user's constraints. */
-  const ensureWithin = async (
-    q: Knex,
-    res: Response,
-    ids: readonly number[],
-    restriction: Restriction,
-  ): Promise<void> => {
-    if (restriction.all || ids.length === 0) return;
-    const query = restrict(res, baseQuery(q, model).whereIn('t0.id', ids), restriction);
-    const row = (await query.count({ n: '*' }).first()) as { n: number | string };
-    if (Number(row.n) !== new Set(ids).size) throw new PermissionDeniedError();
-  };
+  const ensureWithin = (q: Knex, res: Response, ids: readonly number[], restriction: Restriction): Promise<void> =>
+    assertWithin(app, principalOf(res), q, model, ids, restriction);
 
   const etagOf = async (q: Knex, id: number): Promise<string | null> => {
     if (!model.hasTimestamps) return null;
@@ -281,7 +257,14 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       if (action) restrictionFor(res, action);
       throw new MethodNotAllowedError(req.method);
     },
+
+    action: (name) => {
+      const found = actions.get(name);
+      if (!found) throw new Error(`${model.label} has no action ${name}`);
+      return found;
+    },
   };
+  const actions = new Map(model.spec.actions.map((a) => [a.name, createActionHandlers(app, model, a)]));
 
   /** The object for a detail write, locked until the write ends; 404 when missing or outside the user's view. */
   async function findForWrite(q: Knex, res: Response, id: number, restriction: Restriction): Promise<void> {
@@ -306,6 +289,56 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   }
 
   return handlers;
+}
+
+/** Applies a model's `present` hook to rendered objects (`transient`: per-object data of the write). */
+export function presentObjects(
+  app: AppContext,
+  model: ModelInfo,
+  objects: Row[],
+  transient?: Map<number, Record<string, unknown>>,
+): Row[] {
+  const hook = model.spec.hooks.present;
+  if (hook) {
+    const fn = app.domain.present(hook);
+    for (const object of objects) fn(object, transient?.get(object.id as number));
+  }
+  return objects;
+}
+
+/** After a create or update: every written object must still be within the user's constraints (else 403). */
+export async function assertWithin(
+  app: AppContext,
+  principal: Principal,
+  q: Knex,
+  model: ModelInfo,
+  ids: readonly number[],
+  restriction: Restriction,
+): Promise<void> {
+  if (restriction.all || ids.length === 0) return;
+  const query = baseQuery(q, model).whereIn('t0.id', ids);
+  app.permissions.apply(query, model, restriction, principal);
+  const row = (await query.count({ n: '*' }).first()) as { n: number | string };
+  if (Number(row.n) !== new Set(ids).size) throw new PermissionDeniedError();
+}
+
+/** `runWrite` for an HTTP request: its id, method, path and principal go with the change records. */
+export function runRequestWrite<T>(
+  app: AppContext,
+  req: Request,
+  res: Response,
+  body: (ctx: WriteContext) => Promise<T>,
+): Promise<T> {
+  return runWrite(
+    app,
+    {
+      requestId: stateOf(res).requestId,
+      method: req.method,
+      path: req.originalUrl.split('?')[0]!,
+      principal: principalOf(res),
+    },
+    body,
+  );
 }
 
 /**
@@ -447,7 +480,7 @@ function allowHeader(model: ModelInfo, kind: 'list' | 'detail'): string {
 }
 
 /** Absolute `next`/`previous` links that keep every other parameter once. */
-function pageLinks(
+export function pageLinks(
   state: RequestState,
   pagination: ReturnType<typeof parsePagination>,
   count: number | null,

@@ -54,6 +54,21 @@ export function parseIp(text: string): ParsedIp | null {
   };
 }
 
+/** An address of the family as canonical text (dotted quad; RFC 5952). */
+export function formatIp(family: 4 | 6, value: bigint): string {
+  return family === 4 ? bigIntToV4(value) : bigIntToV6(value);
+}
+
+/** The 32-hex-digit form of an address (as the hidden range columns store it) as a number. */
+export function hexToBigInt(text: string): bigint {
+  return BigInt(`0x${text}`);
+}
+
+/** A number as the hidden range columns store it: 32 hex digits. */
+export function bigIntToHex(value: bigint): string {
+  return hex(value);
+}
+
 function toBigInt(family: 4 | 6, text: string): bigint | null {
   return family === 4 ? v4ToBigInt(text) : v6ToBigInt(text);
 }

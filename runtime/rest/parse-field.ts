@@ -205,6 +205,10 @@ function parseList(field: FieldSpec & { kind: 'list' }, value: unknown): Parsed 
   for (const item of value) {
     if (field.items === 'integer') {
       if (!Number.isInteger(item)) return fail('A valid integer is required.');
+      if (field.min !== undefined && (item as number) < field.min)
+        return fail(`Ensure this value is greater than or equal to ${field.min}.`);
+      if (field.max !== undefined && (item as number) > field.max)
+        return fail(`Ensure this value is less than or equal to ${field.max}.`);
       items.push(item);
     } else if (field.items === 'ip_network') {
       const network = typeof item === 'string' ? normalizeNetwork(item) : null;

@@ -26,7 +26,7 @@ export type KeyPlan =
   | { key: string; kind: 'tags' }
   | { key: string; kind: 'custom_fields'; column: string }
   | { key: string; kind: 'count'; count: CountSpec }
-  /** Loaded per page after the rows: related lists, generic relations, computed values. */
+  /** Loaded per page after the rows: related lists and generic relations (top level), computed values. */
   | { key: string; kind: 'm2m' | 'computed'; field: FieldSpec }
   | { key: string; kind: 'generic'; field: FieldSpec; typeColumn: string; idColumn: string };
 
@@ -112,7 +112,9 @@ function buildPlan(
   for (const key of keys) {
     const field = model.fields.get(key);
     if (field) {
-      if (field.kind === 'm2m' || field.kind === 'computed') {
+      if (field.kind === 'computed') {
+        plan.keys.push({ key, kind: field.kind, field });
+      } else if (field.kind === 'm2m') {
         if (!nested) plan.keys.push({ key, kind: field.kind, field });
       } else if (field.kind === 'generic_fk') {
         if (!nested) {
@@ -154,8 +156,8 @@ function buildPlan(
     }
     const count = model.counts.get(key);
     if (count) {
-      if (!nested && !state.related) plan.keys.push({ key, kind: 'count', count });
-      else if (count.nested === 'zero') plan.keys.push({ key, kind: 'constant', value: 0 });
+      // Inside another object only counts that NetBox keeps on the row (its counter caches) are shown.
+      if ((!nested && !state.related) || count.nested === 'include') plan.keys.push({ key, kind: 'count', count });
       continue;
     }
     switch (key) {

@@ -11,9 +11,12 @@ export interface RenderContext {
   /** `http://host[:port][BASE_PATH]` */
   siteRoot: string;
   domain: DomainFunctions;
-  /** Values loaded per page (tags, counts, related lists, computed values): key → object id → value. */
+  /**
+   * Values loaded per page (tags, counts, related lists, computed values), for the page's objects and
+   * those nested in them: `batchKey(plan, key)` → object id → value.
+   */
   batched?: Map<string, Map<number, unknown>>;
-  /** Generic relations: key → `<type>:<id>` → the target's nested representation. */
+  /** Generic relations: `batchKey(plan, key)` → `<type>:<id>` → the target's nested representation. */
   generic?: Map<string, Map<string, unknown>>;
 }
 
@@ -24,6 +27,11 @@ type KeyWriter = (row: Row, id: number, out: Out, ctx: RenderContext) => void;
 type Renderer = (row: Row, ctx: RenderContext) => Out;
 
 const renderers = new WeakMap<Plan, Renderer>();
+
+/** Where the batched values of a plan's key are kept: plans of nested objects have their own aliases. */
+export function batchKey(plan: Plan, key: string): string {
+  return `${plan.alias}:${key}`;
+}
 
 /** Renders one object of a plan from a joined row, keys in plan order. */
 export function renderObject(plan: Plan, row: Row, ctx: RenderContext): Out {
@@ -46,6 +54,7 @@ function compileRenderer(plan: Plan): Renderer {
 
 function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
   const name = key.key;
+  const batched = batchKey(plan, name);
   const listPath = plan.model.listPath;
   switch (key.kind) {
     case 'id':
@@ -121,11 +130,11 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
     case 'tags':
     case 'm2m':
       return (_row, id, out, ctx) => {
-        out[name] = ctx.batched?.get(name)?.get(id) ?? [];
+        out[name] = ctx.batched?.get(batched)?.get(id) ?? [];
       };
     case 'computed':
       return (_row, id, out, ctx) => {
-        out[name] = ctx.batched?.get(name)?.get(id) ?? null;
+        out[name] = ctx.batched?.get(batched)?.get(id) ?? null;
       };
     case 'generic': {
       const { typeColumn, idColumn } = key;
@@ -135,16 +144,16 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
         out[name] =
           type === null || type === undefined || target === null || target === undefined
             ? null
-            : (ctx.generic?.get(name)?.get(`${String(type)}:${Number(target)}`) ?? null);
+            : (ctx.generic?.get(batched)?.get(`${String(type)}:${Number(target)}`) ?? null);
       };
     }
     case 'custom_fields':
       return (_row, id, out, ctx) => {
-        out.custom_fields = ctx.batched?.get('custom_fields')?.get(id) ?? {};
+        out.custom_fields = ctx.batched?.get(batched)?.get(id) ?? {};
       };
     case 'count':
       return (_row, id, out, ctx) => {
-        out[name] = ctx.batched?.get(name)?.get(id) ?? 0;
+        out[name] = ctx.batched?.get(batched)?.get(id) ?? 0;
       };
   }
 }

@@ -19,9 +19,16 @@ interface TagRow {
   object_types: unknown;
 }
 
-/** Resolves the tags named in write bodies: ids, `{name}`, `{slug}` or `{id}`, in one query for a batch. */
+/**
+ * Resolves the tags named in write bodies: ids, `{name}`, `{slug}` or `{id}`, in few queries for a batch.
+ * As in NetBox 4.6, tags of `tags` given by attributes are looked up among those the user may view, while
+ * `add_tags` and `remove_tags` are resolved without that restriction (NetBox parses them with a serializer
+ * that has no request).
+ */
 export class TagResolver {
   private rows: TagRow[] = [];
+  /** Tags that `tags` may name by attributes. */
+  private viewable = new Set<number>();
 
   constructor(
     private readonly q: Knex,
@@ -35,35 +42,46 @@ export class TagResolver {
     const tagModel = this.schema.withRole('tag');
     if (!tagModel) return;
     const ids = new Set<number>();
-    const names = new Set<string>();
-    const slugs = new Set<string>();
+    // Attributes named in `tags` (restricted) and in `add_tags`/`remove_tags` (open).
+    const named = {
+      restricted: { names: new Set<string>(), slugs: new Set<string>() },
+      open: { names: new Set<string>(), slugs: new Set<string>() },
+    };
     for (const input of inputs) {
       for (const key of ['tags', 'add_tags', 'remove_tags']) {
         const list = input[key];
         if (!Array.isArray(list)) continue;
+        const into = key === 'tags' ? named.restricted : named.open;
         for (const ref of list) {
           const id = asId(ref);
           if (id !== null) ids.add(id);
           else if (ref && typeof ref === 'object') {
             const r = ref as Record<string, unknown>;
             if (asId(r.id) !== null) ids.add(asId(r.id)!);
-            if (typeof r.name === 'string') names.add(r.name);
-            if (typeof r.slug === 'string') slugs.add(r.slug);
+            if (typeof r.name === 'string') into.names.add(r.name);
+            if (typeof r.slug === 'string') into.slugs.add(r.slug);
           }
         }
       }
     }
-    if (ids.size + names.size + slugs.size === 0) return;
     const columns = ['r0.id', 'r0.name', 'r0.slug', 'r0.object_types'];
-    const byId = (await this.q({ r0: tagModel.table })
-      .whereIn('r0.id', [...ids])
-      .select(columns)) as TagRow[];
-    const byAttributes = this.q({ r0: tagModel.table })
-      .where((w) => w.whereIn('r0.name', [...names]).orWhereIn('r0.slug', [...slugs]))
-      .select(columns);
-    if (names.size + slugs.size > 0) await this.restrictView?.(tagModel, byAttributes);
-    const found = names.size + slugs.size > 0 ? ((await byAttributes) as TagRow[]) : [];
-    this.rows = [...new Map([...byId, ...found].map((row) => [Number(row.id), row])).values()];
+    const byAttributes = async (names: Set<string>, slugs: Set<string>, restrict: boolean): Promise<TagRow[]> => {
+      if (names.size + slugs.size === 0) return [];
+      const query = this.q({ r0: tagModel.table })
+        .where((w) => w.whereIn('r0.name', [...names]).orWhereIn('r0.slug', [...slugs]))
+        .select(columns);
+      if (restrict) await this.restrictView?.(tagModel, query);
+      return (await query) as TagRow[];
+    };
+    const byId = ids.size
+      ? ((await this.q({ r0: tagModel.table })
+          .whereIn('r0.id', [...ids])
+          .select(columns)) as TagRow[])
+      : [];
+    const restricted = await byAttributes(named.restricted.names, named.restricted.slugs, true);
+    const open = await byAttributes(named.open.names, named.open.slugs, false);
+    this.viewable = new Set(restricted.map((row) => Number(row.id)));
+    this.rows = [...new Map([...byId, ...restricted, ...open].map((row) => [Number(row.id), row])).values()];
   }
 
   /**
@@ -88,7 +106,7 @@ export class TagResolver {
       ['remove_tags', 'remove'],
     ] as const) {
       if (!has(key)) continue;
-      const resolved = this.resolveList(input[key], key, errors);
+      const resolved = this.resolveList(input[key], key, errors, key !== 'tags');
       if (resolved) ops[op] = resolved;
     }
     if (ops.add && ops.remove) {
@@ -108,14 +126,14 @@ export class TagResolver {
     return ops;
   }
 
-  private resolveList(value: unknown, key: string, errors: FieldErrors): number[] | null {
+  private resolveList(value: unknown, key: string, errors: FieldErrors, open: boolean): number[] | null {
     if (!Array.isArray(value)) {
       errors.add(key, `Expected a list of items but got type "${pythonType(value)}".`);
       return null;
     }
     const ids: number[] = [];
     for (const ref of value) {
-      const found = this.find(ref);
+      const found = this.find(ref, open);
       if (typeof found === 'string') {
         errors.add(key, found);
         return null;
@@ -125,7 +143,7 @@ export class TagResolver {
     return ids;
   }
 
-  private find(ref: unknown): number | string {
+  private find(ref: unknown, open: boolean): number | string {
     const id = asId(ref);
     if (id !== null) {
       return this.rows.some((r) => Number(r.id) === id)
@@ -134,8 +152,10 @@ export class TagResolver {
     }
     if (ref && typeof ref === 'object' && !Array.isArray(ref)) {
       const attrs = ref as Record<string, unknown>;
+      const byIdOnly = Object.keys(attrs).length === 1 && attrs.id !== undefined;
       const matches = this.rows.filter(
         (r) =>
+          (open || byIdOnly || this.viewable.has(Number(r.id))) &&
           (attrs.id === undefined || Number(r.id) === asId(attrs.id)) &&
           (attrs.name === undefined || r.name === attrs.name) &&
           (attrs.slug === undefined || r.slug === attrs.slug),

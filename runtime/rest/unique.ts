@@ -41,11 +41,19 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
       }
     }
     const seen = new Map<string, PreparedItem>();
-    for (const item of candidates) {
+    // Objects are written in request order: a stored row that an earlier object of the batch moves away
+    // from no longer holds its values when a later object takes them.
+    const position = new Map(items.flatMap((item, i) => (item.id === null ? [] : [[item.id, i] as const])));
+    const movedAway = (owner: number, before: number, key: string): boolean => {
+      const index = position.get(owner);
+      return index !== undefined && index < before && keyOf(unique.fields.map((n) => items[index]!.values[n])) !== key;
+    };
+    for (const [index, item] of items.entries()) {
+      if (!candidates.includes(item)) continue;
       const key = keyOf(unique.fields.map((name) => item.values[name]));
       const owner = taken.get(key);
       const duplicateInBatch = seen.has(key);
-      if ((owner !== undefined && owner !== item.id) || duplicateInBatch)
+      if ((owner !== undefined && owner !== item.id && !movedAway(owner, index, key)) || duplicateInBatch)
         item.errors.add(unique.errorKey, unique.message);
       seen.set(key, item);
     }

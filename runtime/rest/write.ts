@@ -351,7 +351,7 @@ async function prepareItems(
     }
     parseMessage(object, errors, item);
     if (errors.has()) continue;
-    await validateItem(ctx, model, item);
+    await validateItem(ctx, model, item, items.slice(0, -1));
     if (settle && !errors.has()) await checkUniques(ctx.q, model, [item]);
     if (settle && !errors.has()) await settle(item);
   }
@@ -515,7 +515,12 @@ function defaultValue(field: FieldSpec): unknown {
   return null;
 }
 
-async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
+async function validateItem(
+  ctx: WriteContext,
+  model: ModelInfo,
+  item: PreparedItem,
+  earlier: readonly PreparedItem[],
+): Promise<void> {
   await checkGenericRelations(ctx, model, item);
   if (item.errors.has()) return;
   if (model.spec.tree && item.existing && item.values.parent !== null && item.values.parent !== item.existing.parent) {
@@ -538,6 +543,7 @@ async function validateItem(ctx: WriteContext, model: ModelInfo, item: PreparedI
     input: item.input,
     errors: item.errors,
     transient: item.transient,
+    earlier: earlier.filter((other) => !other.errors.has()).map((other) => ({ id: other.id, values: other.values })),
   };
   for (const name of model.spec.validators) {
     await ctx.domain.validator(name)(itemContext);

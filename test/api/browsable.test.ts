@@ -201,3 +201,44 @@ describe('the browsable API query hint', () => {
     expect(await detail.text()).toContain('<h1>Site: PAR1</h1>');
   });
 });
+
+/** Where a browser lands from `/` and from every object's `display_url`. */
+describe.each(DIALECTS)('links of the site on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect);
+  });
+  afterAll(async () => app?.close());
+
+  it('sends / to the API root and display_url to the object in the browsable API', async () => {
+    const root = await app.anonymous.get('/');
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/api/');
+    const site = await app.api.post('/api/dcim/sites/', { name: 'Linked', slug: 'linked' });
+    const displayUrl = site.body.display_url as string;
+    expect(displayUrl).toBe(`${app.baseUrl}/dcim/sites/${site.body.id}/`);
+    const redirected = await app.api.get(`${displayUrl}?brief=1`);
+    expect(redirected.status).toBe(302);
+    expect(redirected.headers.get('location')).toBe(`/api/dcim/sites/${site.body.id}/?brief=1`);
+    const page = await app.api.get(displayUrl, { headers: { Accept: BROWSER_ACCEPT }, follow: true });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('<h1>Site: Linked</h1>');
+    const json = await app.api.get(displayUrl, { follow: true });
+    expect(json.body.name).toBe('Linked');
+  });
+
+  it('resolves the display_url of every model and of background tasks', async () => {
+    // The background tasks' list is a page of its own (behind the sign-in); everything else is the API's.
+    const pages = ['/core/background-tasks/'];
+    for (const model of app.context.schema.endpoints()) {
+      for (const path of [model.listPath!, `${model.listPath!}713/`]) {
+        const response = await app.anonymous.get(path);
+        expect(response.status, path).toBe(302);
+        const expected = pages.includes(path) ? `/login/?next=${encodeURIComponent(path)}` : `/api${path}`;
+        expect(response.headers.get('location'), path).toBe(expected);
+      }
+    }
+    expect((await app.anonymous.get('/nowhere/1/')).status).toBe(404);
+  });
+});

@@ -237,7 +237,7 @@ describe.each(DIALECTS)('config contexts on %s', (dialect) => {
         name: 'Europe',
         slug: 'europe',
         description: '',
-        site_count: 0,
+        site_count: 1,
         _depth: 0,
       },
     ]);

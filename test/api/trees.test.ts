@@ -93,7 +93,7 @@ describe.each(DIALECTS)('trees and deletion rules on %s', (dialect) => {
       name: 'Paris area',
       slug: 'paris-area',
       description: '',
-      site_count: 0,
+      site_count: 1,
       _depth: 2,
     });
   });

@@ -647,8 +647,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
     /**
      * Not served, so left out of the data: module types, modules and module bays, the virtual chassis of devices
      * 1A and 1B, virtual device contexts, VLAN translation policies, MAC address objects (an interface holds its
-     * MAC address), cables and the wireless link; interface 4 has no speed (16 Gbps needs issue 16's 64-bit speed
-     * column, on another branch) and interfaces 7 and 8 no RF channel (issue 16's shapes).
+     * MAC address), cables and the wireless link.
      */
     const suite = filterSetSuite(shared, 'dcim.interface', async (api) => {
       const regions = await createAll(api, '/api/dcim/regions/', [
@@ -779,6 +778,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           enabled: true,
           mgmt_only: true,
           tx_power: 40,
+          speed: 16_000_000_000,
           duplex: 'full',
           poe_mode: 'pd',
           poe_type: 'type2-ieee802.3at',
@@ -812,6 +812,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           name: 'Interface 7',
           type: 'ieee802.11ac',
           rf_role: 'ap',
+          rf_channel: '2.4g-1-2412-22',
           rf_channel_frequency: 2412,
           rf_channel_width: 22,
         },
@@ -820,6 +821,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           name: 'Interface 8',
           type: 'ieee802.11ac',
           rf_role: 'station',
+          rf_channel: '5g-32-5160-20',
           rf_channel_frequency: 5160,
           rf_channel_width: 20,
         },
@@ -875,7 +877,9 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
     it('test_mtu', async () => {
       expect(await suite.count({ mtu: [100, 200] })).toBe(2);
     });
-    leftOut('test_speed', "a speed of 16 Gbps needs issue 16's 64-bit speed column (another branch)");
+    it('test_speed', async () => {
+      expect(await suite.count({ speed: [16_000_000_000, 1_000_000, 100_000] })).toBe(4);
+    });
     it('test_duplex', async () => {
       expect(await suite.count({ duplex: ['half', 'full'] })).toBe(4);
     });
@@ -993,7 +997,9 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
     it('test_rf_role', async () => {
       expect(await suite.count({ rf_role: ['ap', 'station'] })).toBe(2);
     });
-    leftOut('test_rf_channel', "the stored RF channel comes with issue 16's shapes (another branch)");
+    it('test_rf_channel', async () => {
+      expect(await suite.count({ rf_channel: ['2.4g-1-2412-22', '5g-32-5160-20'] })).toBe(2);
+    });
     it('test_rf_channel_frequency', async () => {
       expect(await suite.count({ rf_channel_frequency: [2412, 5160] })).toBe(2);
     });

@@ -130,9 +130,18 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
     const suite = filterSetSuite(shared, 'extras.customfieldchoiceset', async (api) => {
       const pairs = (values: string[]) => values.map((v) => [v, v]);
       const choice_sets = await createAll(api, '/api/extras/custom-field-choice-sets/', [
-        // Choice colours come with issue 16's shapes, on another branch.
-        { name: 'Choice Set 1', extra_choices: pairs(['A', 'B', 'C']), description: 'foobar1' },
-        { name: 'Choice Set 2', extra_choices: pairs(['D', 'E', 'F']), description: 'foobar2' },
+        {
+          name: 'Choice Set 1',
+          extra_choices: pairs(['A', 'B', 'C']),
+          choice_colors: { A: 'red' },
+          description: 'foobar1',
+        },
+        {
+          name: 'Choice Set 2',
+          extra_choices: pairs(['D', 'E', 'F']),
+          choice_colors: { D: 'green', E: 'red' },
+          description: 'foobar2',
+        },
         { name: 'Choice Set 3', extra_choices: pairs(['G', 'H', 'I']), description: 'foobar3' },
       ]);
       return { choice_sets };
@@ -147,7 +156,10 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
     it('test_choice', async () => {
       expect(await suite.count({ choice: ['A', 'D'] })).toBe(2);
     });
-    leftOut('test_choice_colors', "choice colours come with issue 16's shapes, on another branch");
+    it('test_choice_colors', async () => {
+      expect(await suite.count({ choice_colors: ['red'] })).toBe(2);
+      expect(await suite.count({ choice_colors: ['green'] })).toBe(1);
+    });
     it('test_description', async () => {
       expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
     });

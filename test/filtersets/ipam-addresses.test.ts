@@ -410,8 +410,29 @@ describe.each(DIALECTS)('ipam-addresses filter sets on %s', (dialect) => {
         { id: ipaddresses[1]!.id, nat_inside: ipaddresses[0]!.id },
         { id: ipaddresses[2]!.id, nat_inside: ipaddresses[0]!.id },
       ]);
-      // Services come with issue 16's services, on another branch.
-      return { vrfs, devices, interfaces, virtual_machines, vminterfaces, tenant_groups, tenants, ipaddresses };
+      const services = await createAll(
+        api,
+        '/api/ipam/services/',
+        [0, 1, 2].map((i) => ({
+          parent_object_type: 'dcim.device',
+          parent_object_id: devices[i]!.id,
+          name: `Service ${i + 1}`,
+          protocol: 'tcp',
+          ports: [1],
+          ipaddresses: [ipaddresses[i]!.id],
+        })),
+      );
+      return {
+        vrfs,
+        devices,
+        interfaces,
+        virtual_machines,
+        vminterfaces,
+        tenant_groups,
+        tenants,
+        ipaddresses,
+        services,
+      };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -503,7 +524,10 @@ describe.each(DIALECTS)('ipam-addresses filter sets on %s', (dialect) => {
       expect(await suite.count({ tenant_group_id: [tenant_groups[0]!.id, tenant_groups[1]!.id] })).toBe(4);
       expect(await suite.count({ tenant_group: [tenant_groups[0]!.slug, tenant_groups[1]!.slug] })).toBe(4);
     });
-    leftOut('test_service', "services come with issue 16's services, on another branch");
+    it('test_service', async () => {
+      const services = suite.data.services.slice(0, 2);
+      expect(await suite.count({ service_id: [services[0]!.id, services[1]!.id] })).toBe(2);
+    });
     it('test_nat_inside', async () => {
       const inside = suite.data.ipaddresses[0]!;
       expect(await suite.count({ nat_inside_id: [inside.id] })).toBe(2);

@@ -13,7 +13,11 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
         { name: 'RIR 2', slug: 'rir-2', is_private: true },
         { name: 'RIR 3', slug: 'rir-3', is_private: true },
       ]);
-      // An ASN's role comes with issue 16's shapes (another branch): the ASNs have none here.
+      const roles = await createAll(api, '/api/ipam/roles/', [
+        { name: 'Role 1', slug: 'role-1' },
+        { name: 'Role 2', slug: 'role-2' },
+        { name: 'Role 3', slug: 'role-3' },
+      ]);
       const tenants = await createAll(api, '/api/tenancy/tenants/', [
         { name: 'Tenant 1', slug: 'tenant-1' },
         { name: 'Tenant 2', slug: 'tenant-2' },
@@ -22,12 +26,12 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
         { name: 'Tenant 5', slug: 'tenant-5' },
       ]);
       const asns = await createAll(api, '/api/ipam/asns/', [
-        { asn: 65001, rir: rirs[0]!.id, tenant: tenants[0]!.id, description: 'foobar1' },
-        { asn: 65002, rir: rirs[1]!.id, tenant: tenants[1]!.id, description: 'foobar2' },
-        { asn: 65003, rir: rirs[2]!.id, tenant: tenants[2]!.id, description: 'foobar3' },
-        { asn: 4200000000, rir: rirs[0]!.id, tenant: tenants[0]!.id },
-        { asn: 4200000001, rir: rirs[1]!.id, tenant: tenants[1]!.id },
-        { asn: 4200000002, rir: rirs[2]!.id, tenant: tenants[2]!.id },
+        { asn: 65001, rir: rirs[0]!.id, role: roles[0]!.id, tenant: tenants[0]!.id, description: 'foobar1' },
+        { asn: 65002, rir: rirs[1]!.id, role: roles[1]!.id, tenant: tenants[1]!.id, description: 'foobar2' },
+        { asn: 65003, rir: rirs[2]!.id, role: roles[2]!.id, tenant: tenants[2]!.id, description: 'foobar3' },
+        { asn: 4200000000, rir: rirs[0]!.id, role: roles[0]!.id, tenant: tenants[0]!.id },
+        { asn: 4200000001, rir: rirs[1]!.id, role: roles[1]!.id, tenant: tenants[1]!.id },
+        { asn: 4200000002, rir: rirs[2]!.id, role: roles[2]!.id, tenant: tenants[2]!.id },
       ]);
       const site_groups = await createAll(api, '/api/dcim/site-groups/', [
         { name: 'Site Group 1', slug: 'site-group-1' },
@@ -55,7 +59,7 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
         { id: providers[1]!.id, asns: [asns[1]!.id] },
         { id: providers[2]!.id, asns: [asns[2]!.id] },
       ]);
-      return { rirs, tenants, asns, site_groups, sites, providers };
+      return { rirs, roles, tenants, asns, site_groups, sites, providers };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -76,7 +80,11 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
       expect(await suite.count({ rir_id: [rirs[0]!.id, rirs[1]!.id] })).toBe(4);
       expect(await suite.count({ rir: [rirs[0]!.slug, rirs[1]!.slug] })).toBe(4);
     });
-    leftOut('test_role', "an ASN's role comes with issue 16's shapes, on another branch");
+    it('test_role', async () => {
+      const roles = suite.data.roles.slice(0, 2);
+      expect(await suite.count({ role_id: [roles[0]!.id, roles[1]!.id] })).toBe(4);
+      expect(await suite.count({ role: [roles[0]!.slug, roles[1]!.slug] })).toBe(4);
+    });
     it('test_site_group', async () => {
       const d = suite.data;
       const site_groups = d.site_groups.slice(0, 2);

@@ -66,7 +66,7 @@ export class ApiClient {
     let parsed: unknown;
     if (text && (responseHeaders.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
     const result: ApiResponse = { status, headers: responseHeaders, body: parsed, text };
-    this.validator?.check(method, new URL(finalUrl).pathname, result);
+    this.validator?.check(method, finalUrl, result);
     return result;
   }
 

@@ -152,7 +152,8 @@ export class Fixtures {
       case 'json':
         return {};
       case 'list':
-        return [];
+        // Integer lists (a service's ports) take one valid item; others stay empty.
+        return field.items === 'integer' ? [field.min ?? 1] : [];
       case 'object_types': {
         if (field.allowEmpty !== false) return [];
         // One model that may carry the field's feature (the first by label).

@@ -3,8 +3,11 @@ import addFormats from 'ajv-formats';
 import type { ApiResponse } from './client.js';
 
 export interface ResponseValidator {
-  /** Throws when a JSON response of a documented operation does not match its schema. */
-  check(method: string, path: string, response: ApiResponse): void;
+  /**
+   * Throws when a JSON response of a documented operation does not match its schema. `url` is the request's
+   * absolute URL: `fields`, `omit` and `brief` narrow the documented representations to their `Selected…` form.
+   */
+  check(method: string, url: string, response: ApiResponse): void;
   /** Operations that responses were checked against (`GET /api/dcim/sites/`). */
   covered: Set<string>;
 }
@@ -43,7 +46,10 @@ export function responseValidator(document: Record<string, unknown>): ResponseVa
   };
   return {
     covered,
-    check(method, path, response) {
+    check(method, url, response) {
+      const parsed = new URL(url);
+      const path = parsed.pathname;
+      const narrowed = NARROWING.some((name) => parsed.searchParams.has(name));
       if (!path.startsWith('/api/') || path.startsWith('/api/schema/')) return;
       if (response.body === undefined || (response.status >= 300 && response.status < 400)) return;
       const match = templates.find((t) => t.regex.test(path));
@@ -57,12 +63,13 @@ export function responseValidator(document: Record<string, unknown>): ResponseVa
         operation.responses?.[String(response.status)] ?? operation.responses?.default,
       );
       if (!statusEntry) throw new Error(`${method} ${match.template}: status ${response.status} not documented`);
-      const pointer = `${match.template}|${method.toLowerCase()}|${response.status}`;
+      const pointer = `${match.template}|${method.toLowerCase()}|${response.status}|${narrowed}`;
       let validate = compiled.get(pointer);
       if (!validate) {
         const schema = statusEntry.content?.['application/json']?.schema;
         if (!schema) throw new Error(`${method} ${match.template}: status ${response.status} has no JSON schema`);
-        validate = ajv.compile({ $id: `response:${pointer}`, ...(rewriteRefs(schema) as object) });
+        const target = narrowed ? narrow(schema, document) : schema;
+        validate = ajv.compile({ $id: `response:${pointer}`, ...(rewriteRefs(target) as object) });
         compiled.set(pointer, validate);
       }
       covered.add(`${method.toUpperCase()} ${match.template}`);
@@ -74,6 +81,28 @@ export function responseValidator(document: Record<string, unknown>): ResponseVa
       }
     },
   };
+}
+
+/** Query parameters that render fewer keys than the documented (complete) representation. */
+const NARROWING = ['fields', 'omit', 'brief'];
+
+/**
+ * A response schema as narrowed by `fields`/`omit`/`brief`: references to a model's complete representation
+ * become its `Selected…` form, and a page of them a page of those.
+ */
+function narrow(value: unknown, document: Record<string, unknown>): unknown {
+  const schemas = ((document.components as Record<string, unknown>).schemas ?? {}) as Record<string, unknown>;
+  if (Array.isArray(value)) return value.map((v) => narrow(v, document));
+  if (!value || typeof value !== 'object') return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const name = ref.slice('#/components/schemas/'.length);
+    if (`Selected${name}` in schemas) return { $ref: `#/components/schemas/Selected${name}` };
+    const page = /^Paginated(.+)List$/.exec(name);
+    if (page && `Selected${page[1]}` in schemas) return narrow(schemas[name], document);
+    return value;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, narrow(v, document)]));
 }
 
 /** `#/components/…` inside an operation's schema points into the registered document. */

@@ -198,10 +198,11 @@ describe('custom field choice sets (NetBox CustomFieldChoiceSet.clean)', () => {
       { extra_choices: ['Enter a list of [value, label] pairs, e.g. [["gold", "Gold"]].'] },
     ],
     [
-      'base choices',
-      { base_choices: 'IATA', extra_choices: [['a', 'A']] },
-      { base_choices: ['Base choice sets are not available in this service; give extra_choices instead.'] },
+      'base choices without data here',
+      { base_choices: 'UN_LOCODE', extra_choices: [['a', 'A']] },
+      { base_choices: ['The UN_LOCODE base choices are not available in this service; give extra_choices.'] },
     ],
+    ['IATA base choices with extra choices', { base_choices: 'IATA', extra_choices: [['a', 'A']] }, {}],
   ])('%s', async (_name, values, errors) => {
     expect(await runNamed('extras.validateChoiceSet', set(values))).toEqual(errors);
   });
@@ -213,10 +214,10 @@ describe('custom field choice sets (NetBox CustomFieldChoiceSet.clean)', () => {
         ['b', 'B'],
       ],
     });
-    await runNamed('extras.countChoices', item);
+    await runNamed('extras.storeChoices', item);
     expect(item.values.choices_count).toBe(2);
     const none = set({ extra_choices: null });
-    await runNamed('extras.countChoices', none);
+    await runNamed('extras.storeChoices', none);
     expect(none.values.choices_count).toBe(0);
   });
 

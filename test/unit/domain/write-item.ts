@@ -42,6 +42,8 @@ export interface ItemOptions {
   id?: number;
   user?: AuthUser | null;
   grantOf?: WriteItemContext['grantOf'];
+  /** Objects written before this one in the same request. */
+  earlier?: WriteItemContext['earlier'];
   settings?: Partial<Settings>;
   q?: Knex;
 }
@@ -63,6 +65,7 @@ export function writeItem(label: string, values: Record<string, unknown>, option
     input: options.input ?? { ...values },
     errors: new FieldErrors(),
     transient: {},
+    earlier: options.earlier ?? [],
   };
 }
 

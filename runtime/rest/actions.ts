@@ -1,0 +1,146 @@
+import type { Knex } from 'knex';
+import type { Request, Response } from 'express';
+import type { AppContext } from '../app-context.js';
+import { principalOf, readContextFor } from '../app-context.js';
+import { lockTransaction } from '../db/lock.js';
+import type { ActionContext, ActionParent } from '../domain/types.js';
+import { ConflictError, MethodNotAllowedError, NotFoundError, ValidationError } from '../http/errors.js';
+import { stateOf } from '../http/middleware.js';
+import { sendJson } from '../http/respond.js';
+import type { ActionHandlers, ActionSpec } from '../spec.js';
+import { baseQuery, loadObjectsByIds } from './fetch.js';
+import { assertWithin, pageLinks, presentObjects, runRequestWrite } from './handlers.js';
+import { parseQueryParameters } from './action-parameters.js';
+import { parsePagination, selectKeys } from './params.js';
+import { pythonType } from './parse-field.js';
+import type { ModelInfo } from './schema.js';
+import { decodeRow } from './values.js';
+import { createObjects } from './write.js';
+
+/** NetBox's answer when an allocation does not fit. */
+const INSUFFICIENT = 'Insufficient resources are available to satisfy the request';
+
+/**
+ * The handlers of one action below the objects of a model (runtime/spec.ts ActionSpec): the generic part
+ * (permissions, the parent object, parameters, locking, creating, pagination), with the model-specific
+ * part in the action's domain function.
+ */
+export function createActionHandlers(app: AppContext, model: ModelInfo, action: ActionSpec): ActionHandlers {
+  const created = action.creates ? app.schema.model(action.creates) : null;
+
+  /** The parent object, if the user may view it (else 404, as for the object itself). */
+  const parentOf = async (q: Knex, req: Request, res: Response): Promise<ActionParent> => {
+    const raw = String(req.params.id ?? '');
+    const id = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(id)) throw new NotFoundError();
+    const principal = principalOf(res);
+    const restriction = app.permissions.require(principal, model, 'view');
+    const query = baseQuery(q, model).where('t0.id', id).select('t0.*');
+    app.permissions.apply(query, model, restriction, principal);
+    const row = (await query.first()) as Record<string, unknown> | undefined;
+    if (!row) throw new NotFoundError(`No ${model.spec.className} matches the given query.`);
+    return { id, values: decodeRow(model.spec.fields, row) };
+  };
+
+  const contextFor = (q: Knex, res: Response): ActionContext => {
+    const read = readContextFor(app, res);
+    const principal = principalOf(res);
+    return {
+      q,
+      schema: app.schema,
+      dialect: app.db.dialect,
+      settings: app.settings,
+      load: (label, keys, ids) => loadObjectsByIds(q, read, app.schema.model(label), keys, ids, true),
+      siteRoot: read.render.siteRoot,
+      restrictView: (label, query) => {
+        const target = app.schema.model(label);
+        if (!app.permissions.allows(principal, target, 'view')) return false;
+        app.permissions.apply(query, target, app.permissions.require(principal, target, 'view'), principal);
+        return true;
+      },
+    };
+  };
+
+  const get = async (req: Request, res: Response): Promise<void> => {
+    const q = app.db.knex;
+    const state = stateOf(res);
+    if (created) app.permissions.require(principalOf(res), created, 'view');
+    const parent = await parentOf(q, req, res);
+    const ctx = contextFor(q, res);
+    const pagination = parsePagination(state.params, app.settings);
+    if (action.kind === 'allocate') {
+      const allocator = app.domain.allocator(action.function);
+      const limit = pagination.limit ?? Number.MAX_SAFE_INTEGER;
+      return sendJson(res, 200, await allocator.list(ctx, parent, limit));
+    }
+    const params = parseQueryParameters(action.parameters, state.params);
+    const result = await app.domain.list(action.function)(ctx, parent, params);
+    if ('body' in result) {
+      res.status(200).setHeader('Content-Type', result.contentType);
+      res.end(result.body);
+      return;
+    }
+    if (!action.paginated) return sendJson(res, 200, result.items);
+    const offset = pagination.mode === 'offset' ? pagination.offset : 0;
+    const end = pagination.limit === null ? undefined : offset + pagination.limit;
+    const results = result.items.slice(offset, end);
+    const { next, previous } = pageLinks(state, pagination, result.items.length, results);
+    sendJson(res, 200, { count: result.items.length, next, previous, results });
+  };
+
+  const post = async (req: Request, res: Response): Promise<void> => {
+    if (!created) throw new MethodNotAllowedError(req.method);
+    const principal = principalOf(res);
+    const restriction = app.permissions.require(principal, created, 'add');
+    const bulk = Array.isArray(req.body);
+    const requests = requestItems(req.body);
+    const allocator = app.domain.allocator(action.function);
+    const objects = await runRequestWrite(app, req, res, async (write) => {
+      const parent = await parentOf(write.q, req, res);
+      const ctx = contextFor(write.q, res);
+      // Like NetBox, the request's own parameters are checked (400) before anything is taken (409).
+      const errors = requests.map((request) => allocator.check(ctx, parent, request));
+      if (errors.some((e) => Object.keys(e).length > 0)) throw new ValidationError(errors);
+      await lockTransaction(write.q, app.db.dialect, `action:${model.label}:${action.name}`);
+      const bodies = await allocator.allocate(ctx, parent, requests);
+      if (!bodies) throw new ConflictError(INSUFFICIENT);
+      const result = await createObjects(write, created, bodies, bulk);
+      await assertWithin(app, principal, write.q, created, result.ids, restriction);
+      const keys = selectKeys(created, stateOf(res).params);
+      const rendered = await loadObjectsByIds(write.q, readContextFor(app, res), created, keys, result.ids);
+      return presentObjects(app, created, rendered, result.transient);
+    });
+    if (bulk) return sendJson(res, 201, objects);
+    sendJson(res, 201, objects[0], objects[0]?.url ? { Location: String(objects[0].url) } : {});
+  };
+
+  const options = async (req: Request, res: Response): Promise<void> => {
+    const principal = principalOf(res);
+    await parentOf(app.db.knex, req, res);
+    res.setHeader('Allow', created ? 'GET, POST, HEAD, OPTIONS' : 'GET, HEAD, OPTIONS');
+    sendJson(res, 200, {
+      name: action.name
+        .split('-')
+        .map((w) => w[0]!.toUpperCase() + w.slice(1))
+        .join(' '),
+      description: action.description ?? '',
+      renders: ['application/json', 'text/html', ...action.media],
+      parses: created && app.permissions.allows(principal, created, 'add') ? ['application/json'] : [],
+    });
+  };
+
+  return { get, post, options };
+}
+
+/** A POST body of an allocation: one object or a non-empty list of objects. */
+function requestItems(body: unknown): Record<string, unknown>[] {
+  const items: unknown[] = Array.isArray(body) ? body : [body ?? {}];
+  if (items.length === 0) throw new ValidationError({ non_field_errors: ['This list may not be empty.'] });
+  const errors = items.map((item) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item)
+      ? {}
+      : { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(item)}.`] },
+  );
+  if (errors.some((e) => Object.keys(e).length > 0)) throw new ValidationError(errors);
+  return items as Record<string, unknown>[];
+}

@@ -1,0 +1,281 @@
+import { expect } from 'vitest';
+import { TINY_PNG } from '../../support/fixtures.js';
+import type { NetBoxTestCase } from '../generic.js';
+
+/** Ported from NetBox 4.6.8 extras/tests/test_api.py, for the served models. */
+
+const description = { description: 'New description' };
+const GRAPHQL = 'GraphQL is not served (by design).';
+const DATA_SOURCES = 'Data sources and data files are not served.';
+
+export const extrasCases: NetBoxTestCase[] = [
+  {
+    source: 'extras/tests/test_api.py::WebhookTestCase',
+    model: 'extras.webhook',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: { description: 'New description', ssl_verification: false },
+    setUp: async (t) => {
+      await t.makeAll(
+        'extras.webhook',
+        [1, 2, 3].map((i) => ({ name: `Webhook ${i}`, payload_url: 'http://example.com/?1' })),
+      );
+      return { createData: [4, 5, 6].map((i) => ({ name: `Webhook ${i}`, payload_url: `http://example.com/?${i}` })) };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::EventRuleTestCase',
+    model: 'extras.eventrule',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: { enabled: false, description: 'New description' },
+    // NetBox makes its rules without object types through the ORM; the API needs one, so they watch sites.
+    setUp: async (t) => {
+      const webhooks = await t.makeAll(
+        'extras.webhook',
+        [1, 2, 3, 4, 5, 6].map((i) => ({ name: `Webhook ${i}`, payload_url: 'http://example.com/?1' })),
+      );
+      const rule = (name: string, webhook: number, objectTypes: string[]) => ({
+        name,
+        object_types: objectTypes,
+        event_types: ['object_created'],
+        action_type: 'webhook',
+        action_object_type: 'extras.webhook',
+        action_object_id: webhook,
+      });
+      await t.makeAll(
+        'extras.eventrule',
+        [0, 1, 2].map((i) => rule(`EventRule ${i + 1}`, webhooks[i]!.id, ['dcim.site'])),
+      );
+      return {
+        createData: [3, 4, 5].map((i) =>
+          rule(`EventRule ${i + 1}`, webhooks[i]!.id, ['dcim.device', 'dcim.devicetype']),
+        ),
+        updateData: { name: 'Event Rule X', enabled: false, description: 'New description' },
+      };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::CustomFieldTestCase',
+    model: 'extras.customfield',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    setUp: async (t) => {
+      await t.makeAll(
+        'extras.customfield',
+        [
+          ['cf1', 'text'],
+          ['cf2', 'integer'],
+          ['cf3', 'boolean'],
+        ].map(([name, type]) => ({ name, type, object_types: ['dcim.site'] })),
+      );
+      return {
+        createData: [
+          { object_types: ['dcim.site'], name: 'cf4', type: 'date' },
+          { object_types: ['dcim.site'], name: 'cf5', type: 'url' },
+          { object_types: ['dcim.site'], name: 'cf6', type: 'text' },
+        ],
+        updateData: { object_types: ['dcim.device'], name: 'New_Name', description: 'New description' },
+      };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::CustomFieldChoiceSetTestCase',
+    model: 'extras.customfieldchoiceset',
+    briefFields: ['choices_count', 'description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    setUp: async (t) => {
+      await t.makeAll(
+        'extras.customfieldchoiceset',
+        [1, 2, 3].map((i) => ({
+          name: `Choice Set ${i}`,
+          extra_choices: ['A', 'B', 'C', 'D', 'E'].map((c) => [`${i}${c}`, `${i}${c}`]),
+        })),
+      );
+      const choices = (i: string) => [
+        [`${i}A`, 'Choice 1'],
+        [`${i}B`, 'Choice 2'],
+        [`${i}C`, 'Choice 3'],
+      ];
+      return {
+        createData: [
+          { name: 'Choice Set 4', extra_choices: choices('4'), choice_colors: { '4A': 'red', '4B': 'green' } },
+          { name: 'Choice Set 5', extra_choices: choices('5'), choice_colors: { '5C': 'blue' } },
+          { name: 'Choice Set 6', extra_choices: choices('6') },
+        ],
+        updateData: {
+          name: 'Choice Set X',
+          extra_choices: [
+            ['X1', 'Choice 1'],
+            ['X2', 'Choice 2'],
+            ['X3', 'Choice 3'],
+          ],
+          choice_colors: { X1: 'red', X3: 'green' },
+          description: 'New description',
+        },
+      };
+    },
+    tests: {
+      test_invalid_choice_items: async (t) => {
+        const user = await t.user();
+        await user.addPermissions('extras.add_customfieldchoiceset');
+        const body = { name: 'test', extra_choices: [['choice1'], ['choice2'], ['choice3']] };
+        expect((await user.client.post(t.path(), body)).status).toBe(400);
+      },
+      test_null_base_choices: async (t) => {
+        const user = await t.user();
+        await user.addPermissions('extras.add_customfieldchoiceset', 'extras.change_customfieldchoiceset');
+        const created = await user.client.post(t.path(), {
+          name: 'test',
+          base_choices: null,
+          extra_choices: [['choice1', 'Choice 1']],
+        });
+        expect(created.status, created.text).toBe(201);
+        expect(created.body.base_choices).toBeNull();
+        expect((await t.get(created.body.id))!.base_choices).toBeNull();
+        expect((await t.admin.patch(`${t.path()}${created.body.id}/`, { base_choices: 'IATA' })).status).toBe(200);
+        const reverted = await user.client.patch(`${t.path()}${created.body.id}/`, { base_choices: null });
+        expect(reverted.status).toBe(200);
+        expect((await t.get(created.body.id))!.base_choices).toBeNull();
+      },
+      test_invalid_choice_color: async (t) => {
+        const user = await t.user();
+        await user.addPermissions('extras.add_customfieldchoiceset');
+        const body = {
+          name: 'test',
+          extra_choices: [
+            ['choice1', 'Choice 1'],
+            ['choice2', 'Choice 2'],
+          ],
+          choice_colors: { choice1: 'magenta' },
+        };
+        expect((await user.client.post(t.path(), body)).status).toBe(400);
+      },
+      test_invalid_choice_color_reference: async (t) => {
+        const user = await t.user();
+        await user.addPermissions('extras.add_customfieldchoiceset');
+        const body = {
+          name: 'test',
+          extra_choices: [
+            ['choice1', 'Choice 1'],
+            ['choice2', 'Choice 2'],
+          ],
+          choice_colors: { choice3: 'red' },
+        };
+        expect((await user.client.post(t.path(), body)).status).toBe(400);
+      },
+    },
+    leftOut: {
+      test_graphql_filter_extra_choices: GRAPHQL,
+      test_graphql_filter_extra_choices_rejects_array_operands: GRAPHQL,
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::TagTestCase',
+    model: 'extras.tag',
+    briefFields: ['color', 'description', 'display', 'id', 'name', 'slug', 'url'],
+    bulkUpdateData: description,
+    setUp: async (t) => {
+      await t.makeAll('extras.tag', [
+        { name: 'Tag 1', slug: 'tag-1' },
+        { name: 'Tag 2', slug: 'tag-2' },
+        { name: 'Tag 3', slug: 'tag-3', weight: 26 },
+      ]);
+      return {
+        createData: [
+          { name: 'Tag 4', slug: 'tag-4', weight: 1000 },
+          { name: 'Tag 5', slug: 'tag-5' },
+          { name: 'Tag 6', slug: 'tag-6' },
+        ],
+      };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::ImageAttachmentTestCase',
+    model: 'extras.imageattachment',
+    briefFields: ['description', 'display', 'id', 'image', 'name', 'url'],
+    mixins: ['get', 'list', 'delete'],
+    // NetBox stores image URLs through the ORM; here the images are uploaded (multipart), as clients must.
+    setUp: async (t) => {
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      for (const i of [1, 2, 3]) {
+        await t.make('extras.imageattachment', {
+          object_type: 'dcim.site',
+          object_id: site.id,
+          name: `Image Attachment ${i}`,
+          image: new File([TINY_PNG], `image${i}.png`, { type: 'image/png' }),
+        });
+      }
+      // The delete tests make their three most recent objects the same way.
+      const image = (i: number) => ({
+        object_type: 'dcim.site',
+        object_id: site.id,
+        name: `Image Attachment ${i}`,
+        image: new File([TINY_PNG], `image${i}.png`, { type: 'image/png' }),
+      });
+      return { createData: [image(4), image(5), image(6)] };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::ConfigContextTestCase',
+    model: 'extras.configcontext',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    setUp: async (t) => {
+      await t.makeAll('extras.configcontext', [
+        { name: 'Config Context 1', weight: 100, data: { foo: 123 } },
+        { name: 'Config Context 2', weight: 200, data: { bar: 456 } },
+        { name: 'Config Context 3', weight: 300, data: { baz: 789 } },
+      ]);
+      return {
+        createData: [
+          { name: 'Config Context 4', data: { more_foo: true } },
+          { name: 'Config Context 5', data: { more_bar: false } },
+          { name: 'Config Context 6', data: { more_baz: null } },
+        ],
+      };
+    },
+    tests: {
+      // NetBox reads device.get_config_context(); the API renders the same value as the device's config_context.
+      test_render_configcontext_for_object: async (t) => {
+        const manufacturer = await t.make('dcim.manufacturer', { name: 'Manufacturer 1', slug: 'manufacturer-1' });
+        const type = await t.make('dcim.devicetype', {
+          manufacturer: manufacturer.id,
+          model: 'Device Type 1',
+          slug: 'device-type-1',
+        });
+        const role = await t.make('dcim.devicerole', { name: 'Device Role 1', slug: 'device-role-1' });
+        const site = await t.make('dcim.site', { name: 'Site-1', slug: 'site-1' });
+        const device = await t.make('dcim.device', {
+          name: 'Device 1',
+          device_type: type.id,
+          role: role.id,
+          site: site.id,
+        });
+        const rendered = async (): Promise<Record<string, unknown>> =>
+          (await t.get(device.id, 'dcim.device'))!.config_context as Record<string, unknown>;
+        expect(await rendered()).toMatchObject({ foo: 123, bar: 456, baz: 789 });
+        await t.make('extras.configcontext', {
+          name: 'Config Context 4',
+          data: { site_data: 'ABC' },
+          sites: [site.id],
+        });
+        expect((await rendered()).site_data).toBe('ABC');
+        await t.make('extras.configcontext', {
+          name: 'Config Context 5',
+          weight: 2000,
+          data: { foo: 999 },
+          sites: [site.id],
+        });
+        expect((await rendered()).foo).toBe(999);
+        const site2 = await t.make('dcim.site', { name: 'Site 2', slug: 'site-2' });
+        await t.make('extras.configcontext', {
+          name: 'Config Context 6',
+          weight: 2000,
+          data: { bar: 999 },
+          sites: [site2.id],
+        });
+        expect((await rendered()).bar).toBe(456);
+      },
+    },
+    leftOut: { test_update_data_source_and_data_file: DATA_SOURCES },
+  },
+];
