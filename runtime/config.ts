@@ -62,6 +62,11 @@ export interface Settings {
   WEBHOOK_RETRY_DELAY: number;
   /** Seconds a webhook delivery may take (connect, send, answer). */
   WEBHOOK_TIMEOUT: number;
+  /**
+   * Seconds beyond WEBHOOK_TIMEOUT before an attempt whose worker died runs again (recording it, a busy
+   * machine): the margin that keeps a live but slow worker from being overtaken.
+   */
+  WEBHOOK_EXPIRY_MARGIN: number;
   /** Follow HTTP redirects of webhook receivers (otherwise a redirect is a failure). */
   WEBHOOK_FOLLOW_REDIRECTS: boolean;
   /** Networks (CIDR) webhooks may never connect to, whatever their URL's name resolves to. */
@@ -196,6 +201,11 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     kind: 'integer',
     default: () => 10,
     check: (v: number) => (v >= 1 && v <= 600 ? null : 'must be between 1 and 600'),
+  },
+  WEBHOOK_EXPIRY_MARGIN: {
+    kind: 'integer',
+    default: () => 30,
+    check: (v: number) => (v >= 1 && v <= 3600 ? null : 'must be between 1 and 3600'),
   },
   WEBHOOK_FOLLOW_REDIRECTS: { kind: 'boolean', default: () => false },
   WEBHOOK_DENIED_NETWORKS: {

@@ -2,15 +2,13 @@ import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
 import type { QueuedTask, Task } from './tasks.js';
 
-/** Seconds an attempt may take beyond WEBHOOK_TIMEOUT (recording it, a busy machine) before it expires. */
-const EXPIRY_MARGIN_SECONDS = 30;
-
 /**
  * How long an attempt may run before the queue gives it to another worker (its worker is taken for dead):
- * the delivery's time-out and a margin, so that a live but slow worker is not overtaken (a second delivery).
+ * the delivery's time-out and a margin (WEBHOOK_EXPIRY_MARGIN), so that a live but slow worker is not
+ * overtaken (a second delivery).
  */
-export function expirySeconds(settings: Pick<Settings, 'WEBHOOK_TIMEOUT'>): number {
-  return settings.WEBHOOK_TIMEOUT + EXPIRY_MARGIN_SECONDS;
+export function expirySeconds(settings: Pick<Settings, 'WEBHOOK_TIMEOUT' | 'WEBHOOK_EXPIRY_MARGIN'>): number {
+  return settings.WEBHOOK_TIMEOUT + settings.WEBHOOK_EXPIRY_MARGIN;
 }
 
 /** A task handed to a worker for one attempt, already marked running in the task table. */

@@ -31,7 +31,13 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     receiver = new Receiver();
     await receiver.start();
     app = await startTestApp(dialect, {
-      settings: { WEBHOOK_RETRIES: 2, WEBHOOK_RETRY_DELAY: 0, WEBHOOK_TIMEOUT: 2, WORKER_POLL_INTERVAL: 20 },
+      settings: {
+        WEBHOOK_RETRIES: 2,
+        WEBHOOK_RETRY_DELAY: 0,
+        WEBHOOK_TIMEOUT: 2,
+        WEBHOOK_EXPIRY_MARGIN: 3,
+        WORKER_POLL_INTERVAL: 20,
+      },
     });
     const webhook = await app.api.post('/api/extras/webhooks/', {
       name: 'Receiver',
@@ -260,6 +266,7 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
         WORKER_CONCURRENCY: '4',
         WORKER_POLL_INTERVAL: '20',
         WEBHOOK_TIMEOUT: '1',
+        WEBHOOK_EXPIRY_MARGIN: '3',
       },
       stdio: 'ignore',
     });
@@ -269,7 +276,7 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     await new Promise((resolve) => child.once('exit', resolve));
     receiver.delayMs = 0;
     // A new worker takes over, including the tasks the dead one had started once they expire
-    // (WEBHOOK_TIMEOUT and 30 seconds).
+    // (WEBHOOK_TIMEOUT and WEBHOOK_EXPIRY_MARGIN).
     worker = newWorker();
     await worker.start();
     await until(async () => (await tasks(`event_rule_id=${r.id}&state=succeeded`)).count === 30, 60_000);

@@ -23,6 +23,8 @@ describe.runIf(DIALECTS.includes('postgres'))('two servers and two workers on on
       WEBHOOK_RETRIES: '2',
       WEBHOOK_RETRY_DELAY: '1',
       WEBHOOK_TIMEOUT: '1',
+      // A killed worker's jobs run again 5 seconds after they started, not 31.
+      WEBHOOK_EXPIRY_MARGIN: '4',
       WORKER_CONCURRENCY: '8',
       // Long enough that only a signal can explain a server noticing a change in time.
       CACHE_SECONDS: '300',
@@ -166,7 +168,7 @@ describe.runIf(DIALECTS.includes('postgres'))('two servers and two workers on on
     const killedAt = Date.now();
     await workers[0]!.exited;
     receiver.delayMs = 0;
-    // The killed worker's jobs run again once they expire (WEBHOOK_TIMEOUT and 30 seconds).
+    // The killed worker's jobs run again once they expire (WEBHOOK_TIMEOUT and WEBHOOK_EXPIRY_MARGIN).
     await until(async () => new Set(received('kill').map(idOf)).size === 300 && (await drained(ruleId)), 60_000);
     const seen = new Map<number, Received[]>();
     for (const r of received('kill')) seen.set(idOf(r), [...(seen.get(idOf(r)) ?? []), r]);
