@@ -7,8 +7,10 @@ import type { WebhookResult } from './webhooks.js';
 /** One measured scenario of one database. */
 export interface ScenarioResult extends LoadStats {
   name: string;
-  /** req/s divided by the baseline list's req/s of the same database and run. */
+  /** req/s divided by the baseline's req/s for the same page, database and run (null without one). */
   ratio: number | null;
+  /** The baseline's p50 for the same page (null without one). */
+  baselineP50Ms: number | null;
   /** Service queries per request (warm-up included); null for the baseline. */
   queriesPerRequest: number | null;
   /** req/s of each run when the scenario ran in several rounds (to see the spread). */
@@ -88,7 +90,7 @@ export function printDatabase(result: DatabaseResult): void {
       rows,
     );
     console.log(
-      "vs baseline = req/s ÷ the baseline list's req/s; only the complete list is like for like. " +
+      "vs baseline = req/s ÷ the baseline's req/s on the same page (same bytes, checked before timing). " +
         'Bulk: one request at a time, p50 = time per 1,000 sites.',
     );
   }

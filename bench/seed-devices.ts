@@ -18,7 +18,8 @@ export interface DeviceSeedResult {
 
 /**
  * Seeds devices the way an inventory looks: two manufacturers, five device types, a role tree, a platform
- * tree, devices spread over the seeded sites with a tenant and a tag, then config contexts whose criteria
+ * tree, devices spread over the seeded sites, each in a rack of its own with a tenant, two tags, two
+ * interfaces and a primary IPv4 address on the first, then config contexts whose criteria
  * (every role, every platform, every top-level region, every tenant, every tag, or none) match every device,
  * so that each device's config context merges all of them.
  */
@@ -79,6 +80,17 @@ export async function seedDevices(
     const roles = [...rootRole, ...childRoles];
     const platforms = [...parentPlatforms, ...childPlatforms];
 
+    // One rack per device, at the device's site.
+    const siteOf = (i: number): number => siteIds[(i * 7) % siteIds.length]!;
+    const rackIds: number[] = [];
+    for (let start = 0; start < size.devices; start += size.chunk) {
+      const bodies = range(Math.min(size.chunk, size.devices - start)).map((k) => ({
+        name: `Rack ${start + k + 1}`,
+        site: siteOf(start + k),
+      }));
+      rackIds.push(...ids(await post('/api/dcim/racks/', bodies)));
+    }
+
     const deviceIds: number[] = [];
     for (let start = 0; start < size.devices; start += size.chunk) {
       const bodies = range(Math.min(size.chunk, size.devices - start)).map((k) => {
@@ -91,14 +103,48 @@ export async function seedDevices(
           device_type: types[type],
           role: roles[i % roles.length],
           platform,
-          site: siteIds[(i * 7) % siteIds.length],
+          site: siteOf(i),
+          rack: rackIds[i],
           tenant: refs.tenantIds[i % refs.tenantIds.length],
           serial: `SN${String(i).padStart(8, '0')}`,
-          tags: [refs.tagIds[i % refs.tagIds.length]],
+          tags: [refs.tagIds[i % refs.tagIds.length], refs.tagIds[(i + 1) % refs.tagIds.length]],
           local_context_data: i % 10 === 0 ? { local: { seq: i } } : null,
         };
       });
       deviceIds.push(...ids(await post('/api/dcim/devices/', bodies)));
+    }
+
+    // Two interfaces per device; the first holds the device's primary IPv4 address.
+    const patch = <T>(path: string, body: unknown): Promise<T> =>
+      requestJson<T>(agent, port, 'PATCH', path, { authorization }, 200, body);
+    for (let start = 0; start < deviceIds.length; start += size.chunk) {
+      const chunk = deviceIds.slice(start, start + size.chunk);
+      const interfaces = ids(
+        await post(
+          '/api/dcim/interfaces/',
+          chunk.flatMap((device) => [
+            { device, name: 'eth0', type: '1000base-t' },
+            { device, name: 'eth1', type: '1000base-t' },
+          ]),
+        ),
+      );
+      const addresses = ids(
+        await post(
+          '/api/ipam/ip-addresses/',
+          chunk.map((_, k) => {
+            const n = start + k;
+            return {
+              address: `10.${Math.floor(n / 250) % 250}.${n % 250}.1/24`,
+              assigned_object_type: 'dcim.interface',
+              assigned_object_id: interfaces[2 * k],
+            };
+          }),
+        ),
+      );
+      await patch(
+        '/api/dcim/devices/',
+        chunk.map((id, k) => ({ id, primary_ip4: addresses[k] })),
+      );
     }
 
     const topRegions = refs.regionIds.slice(0, Math.max(1, Math.floor(refs.regionIds.length / 4)));

@@ -243,10 +243,7 @@ export function createApp(app: AppContext): Express {
     app,
     users?.fields.get('config') ? { [users.spec.app]: { config: `/${users.spec.app}/config/` } } : {},
   );
-  for (const model of app.schema.endpoints()) {
-    const mount = app.registry.routes[model.label];
-    if (mount) mount(api, createModelHandlers(app, model));
-  }
+  api.use(modelRoutes(app));
   api.use(() => {
     throw new NotFoundError();
   });
@@ -259,6 +256,30 @@ export function createApp(app: AppContext): Express {
   server.use(basePath || '/', router);
   server.use(errorHandler(app.schema, app.registry.version, app.log));
   return server;
+}
+
+/**
+ * Every model's routes, each on a router of its own, found by a table lookup of the request's path prefix
+ * (`/<app>/<model path>/`, or deeper for plugins) rather than by walking every model's routes in turn.
+ */
+function modelRoutes(app: AppContext): express.RequestHandler {
+  const routers = new Map<string, express.Router>();
+  for (const model of app.schema.endpoints()) {
+    const mount = app.registry.routes[model.label];
+    if (!mount || !model.listPath) continue;
+    const router = express.Router({ strict: true, caseSensitive: true });
+    mount(router, createModelHandlers(app, model));
+    routers.set(model.listPath, router);
+  }
+  return (req, res, next) => {
+    const path = req.path;
+    // `/a/b/c/`: the longest of `/a/`, `/a/b/`, `/a/b/c/` that is a model's path.
+    let found: express.Router | undefined;
+    for (let end = path.indexOf('/', 1); end > 0; end = path.indexOf('/', end + 1))
+      found = routers.get(path.slice(0, end + 1)) ?? found;
+    if (found) found(req, res, next);
+    else next();
+  };
 }
 
 /**

@@ -77,7 +77,16 @@ export function connectDatabase(url: string): Database {
         connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
         keepAlive: true,
       },
-      pool: { min: 0, max: 10 },
+      // Idle connections stay open (their prepared statements with them), up to the pool's size.
+      pool: {
+        min: PG_POOL_MIN,
+        max: PG_POOL_MAX,
+        idleTimeoutMillis: PG_IDLE_MS,
+        afterCreate: (conn: PgConnection, done: (err: Error | null, conn: unknown) => void) => {
+          prepareStatements(conn);
+          done(null, conn);
+        },
+      },
       acquireConnectionTimeout: PG_CONNECT_TIMEOUT_MS * 2,
       // A lost server is reported once by the process's signal connection (signals.ts), not per query.
       log: { warn: (message: unknown) => void (isPoolConnectionNoise(message) || console.warn(message)) },
@@ -91,6 +100,63 @@ export function connectDatabase(url: string): Database {
     dialect,
     queryCount: () => queries,
     close: () => instance.destroy(),
+  };
+}
+
+const PG_POOL_MIN = 2;
+const PG_POOL_MAX = 10;
+const PG_IDLE_MS = 10 * 60_000;
+
+/** The part of a `pg` client that statement naming touches. */
+interface PgConnection {
+  query: (config: unknown, ...rest: unknown[]) => unknown;
+  connection: { parsedStatements: Record<string, string>; submittedNamedStatements: Record<string, string> };
+}
+
+/** Statements each PostgreSQL connection keeps prepared (the most recently used). */
+const PG_STATEMENTS_KEPT = 300;
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
+
+/**
+ * Knex sends unnamed statements, which PostgreSQL parses and plans again on every execution: for the wide
+ * joined list queries, planning costs more than running. Each connection names the statements it runs (by
+ * SQL text, most recently used first), so that PostgreSQL parses each once per connection and can reuse its
+ * plan; the least recently used beyond PG_STATEMENTS_KEPT are deallocated. Only single DML statements are
+ * named: transaction control, DDL and multi-statement scripts run as before.
+ */
+function prepareStatements(conn: PgConnection): void {
+  const query = conn.query.bind(conn);
+  const names = new Map<string, string>();
+  let sequence = 0;
+  conn.query = (config: unknown, ...rest: unknown[]): unknown => {
+    const text = (config as { text?: unknown } | null)?.text;
+    if (typeof config !== 'object' || config === null || typeof text !== 'string' || 'name' in config)
+      return query(config, ...rest);
+    if (!PREPARABLE.test(text) || text.includes(';')) return query(config, ...rest);
+    let name = names.get(text);
+    let evicted: string | null = null;
+    if (name === undefined) {
+      name = `svc_${(sequence += 1).toString(36)}`;
+      if (names.size >= PG_STATEMENTS_KEPT) {
+        const [oldText, oldName] = names.entries().next().value!;
+        names.delete(oldText);
+        delete conn.connection.parsedStatements[oldName];
+        delete conn.connection.submittedNamedStatements[oldName];
+        evicted = oldName;
+      }
+    } else {
+      names.delete(text);
+    }
+    names.set(text, name);
+    const named = { ...config, name };
+    if (evicted === null) return query(named, ...rest);
+    // Deallocated first, then the query (a failure, e.g. in an aborted transaction, only leaves it allocated).
+    const callback = rest.find((r) => typeof r === 'function');
+    if (callback) return void query(`DEALLOCATE ${evicted}`, () => query(named, ...rest));
+    return (query(`DEALLOCATE ${evicted}`) as Promise<unknown>).then(
+      () => query(named, ...rest),
+      () => query(named, ...rest),
+    );
   };
 }
 

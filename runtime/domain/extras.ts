@@ -6,9 +6,8 @@ import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from
 
 /**
  * Config contexts: the active contexts that match a device or virtual machine (NetBox's assignment
- * criteria), merged by weight then name, then the object's local context data. A page costs four queries
- * whatever its size: the objects with their related facts (one joined query), their tags, the active
- * contexts, and every assignment of a context (one UNION ALL over the criteria's join tables).
+ * criteria), merged by weight then name, then the object's local context data. A page costs one statement
+ * whatever its size (see `contextStatement`).
  */
 
 type Row = Record<string, unknown>;
@@ -71,26 +70,70 @@ export function deepMerge(base: Record<string, unknown>, overlay: Record<string,
   return result;
 }
 
+/** The columns every part of the config context statement has, with the SQL type of each. */
+const NUMBER_COLUMNS = [
+  'k',
+  'id',
+  'a',
+  'b',
+  'w',
+  'site',
+  'device_type',
+  'cluster',
+  'tenant',
+  'cluster_type',
+  'cluster_group',
+  'tenant_group',
+] as const;
+const TEXT_COLUMNS = [
+  't',
+  'n',
+  'region_path',
+  'site_group_path',
+  'location_path',
+  'role_path',
+  'platform_path',
+] as const;
+type Column = (typeof NUMBER_COLUMNS)[number] | (typeof TEXT_COLUMNS)[number];
+
+/** What each part of the statement is. */
+const FACTS = 0;
+const TAG = 1;
+const CONTEXT = 2;
+const ASSIGNMENT = 3;
+
+/** One SELECT of the statement: the given columns as expressions, every other column a typed NULL. */
+function part(q: Knex, values: Partial<Record<Column, string>>): Record<string, Knex.Raw> {
+  const columns: Record<string, Knex.Raw> = {};
+  for (const name of NUMBER_COLUMNS) columns[name] = q.raw(`CAST(${values[name] ?? 'NULL'} AS BIGINT)`);
+  for (const name of TEXT_COLUMNS) columns[name] = q.raw(`CAST(${values[name] ?? 'NULL'} AS TEXT)`);
+  return columns;
+}
+
 /**
- * The objects of a page with what the criteria look at, in one query: their own FKs, their site's region
- * and group, their cluster's type and group, their tenant's group, and the tree paths of regions, site
- * groups, locations, roles and platforms (a node matches its ancestors' contexts).
+ * The config context statement of a model for `n` objects, compiled once: its SQL text, and how its bindings
+ * follow from the ids (`[...ids, label, ...ids, active]`). One UNION ALL of: the objects with what the criteria
+ * look at (their own FKs, their site's region and group, their cluster's type and group, their tenant's group,
+ * the tree paths of regions, site groups, locations, roles and platforms: a node matches its ancestors'
+ * contexts) and their local data; their tags; the active contexts in weight and name order; and every
+ * assignment of a context (one part per criterion's join table).
  */
-async function loadFacts(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[]): Promise<Row[]> {
+const statements = new WeakMap<ModelInfo, Map<number, string>>();
+
+function contextStatement(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[], active: unknown): string {
+  let byLength = statements.get(model);
+  if (!byLength) statements.set(model, (byLength = new Map<number, string>()));
+  const found = byLength.get(ids.length);
+  if (found !== undefined) return found;
   const column = (name: string): string | null => model.fields.get(name)?.column ?? null;
-  const query = q({ o: model.table })
-    .whereIn('o.id', [...ids])
-    .select({ id: 'o.id', local: `o.${column('local_context_data')!}` });
-  const join = (alias: string, label: string, on: string | null, selects: Record<string, string>): void => {
-    if (!on) return;
-    query.leftJoin({ [alias]: schema.model(label).table }, `${alias}.id`, on);
-    for (const [as, c] of Object.entries(selects)) query.select({ [as]: `${alias}.${c}` });
-  };
   const own = (name: string): string | null => (column(name) ? `o.${column(name)!}` : null);
-  for (const name of ['site', 'device_type', 'cluster', 'tenant']) {
-    const c = column(name);
-    if (c) query.select({ [name]: `o.${c}` });
-  }
+  const facts = q({ o: model.table }).whereIn('o.id', [...ids]);
+  const joins: Partial<Record<Column, string>> = {};
+  const join = (alias: string, label: string, on: string | null, selects: Partial<Record<Column, string>>): void => {
+    if (!on) return;
+    facts.leftJoin({ [alias]: schema.model(label).table }, `${alias}.id`, on);
+    for (const [as, c] of Object.entries(selects)) joins[as as Column] = `${alias}.${c}`;
+  };
   join('s', 'dcim.site', own('site'), {});
   join('r', 'dcim.region', 's.region_id', { region_path: '_path' });
   join('g', 'dcim.sitegroup', 's.group_id', { site_group_path: '_path' });
@@ -99,90 +142,116 @@ async function loadFacts(q: Knex, schema: Schema, model: ModelInfo, ids: readonl
   join('p', 'dcim.platform', own('platform'), { platform_path: '_path' });
   join('c', 'virtualization.cluster', own('cluster'), { cluster_type: 'type_id', cluster_group: 'group_id' });
   join('t', 'tenancy.tenant', own('tenant'), { tenant_group: 'group_id' });
-  return (await query) as Row[];
-}
-
-/** Every assignment of every context, one UNION ALL over the criteria's join tables: criterion → context → ids. */
-async function loadAssignments(q: Knex, schema: Schema): Promise<Map<string, Map<number, Set<number>>>> {
-  const contextModel = schema.model('extras.configcontext');
-  const selects = CRITERIA.map(([field], i) => {
-    const through = (contextModel.fields.get(field) as { through: string }).through;
-    return q(through).select(q.raw(`${i} as k`), 'from_id', 'to_id');
-  });
-  const rows = (await selects[0]!.unionAll(selects.slice(1))) as Row[];
-  const result = new Map<string, Map<number, Set<number>>>(CRITERIA.map(([field]) => [field, new Map()]));
-  for (const row of rows) {
-    const byContext = result.get(CRITERIA[Number(row.k)]![0])!;
-    const context = Number(row.from_id);
-    let set = byContext.get(context);
-    if (!set) byContext.set(context, (set = new Set()));
-    set.add(Number(row.to_id));
+  const ownFacts: Partial<Record<Column, string>> = {};
+  for (const name of ['site', 'device_type', 'cluster', 'tenant'] as const) {
+    const c = own(name);
+    if (c) ownFacts[name] = c;
   }
-  return result;
+  facts.select(part(q, { k: String(FACTS), id: 'o.id', t: own('local_context_data')!, ...ownFacts, ...joins }));
+  const tagged = schema.withRole('tagged_item')!;
+  const tags = q({ ti: tagged.table })
+    .where('ti.object_type', model.label)
+    .whereIn('ti.object_id', [...ids])
+    .select(part(q, { k: String(TAG), id: 'ti.object_id', a: 'ti.tag_id' }));
+  const contextModel = schema.model('extras.configcontext');
+  const contexts = q({ cc: contextModel.table })
+    .where('cc.is_active', active as boolean)
+    .select(part(q, { k: String(CONTEXT), id: 'cc.id', t: 'cc.data', w: 'cc.weight', n: 'cc.name' }));
+  const assignments = CRITERIA.map(([field], i) => {
+    const through = (contextModel.fields.get(field) as { through: string }).through;
+    return q({ x: through }).select(part(q, { k: String(ASSIGNMENT), id: 'x.from_id', a: String(i), b: 'x.to_id' }));
+  });
+  const compiled = facts
+    .unionAll([tags, contexts, ...assignments])
+    .orderBy([{ column: 'k' }, { column: 'w' }, { column: 'n' }, { column: 'id' }])
+    .toSQL();
+  const expected = [...ids, model.label, ...ids, active];
+  if (JSON.stringify(compiled.bindings) !== JSON.stringify(expected))
+    throw new Error('the config context statement binds its values in an unexpected order');
+  byLength.set(ids.length, compiled.sql);
+  return compiled.sql;
 }
 
-/** The rendered config context of each device or virtual machine of a page. */
+/**
+ * The rendered config context of each device or virtual machine of a page, from one statement (see
+ * `contextStatement`); the criteria are matched only when some context is active.
+ */
 export async function configContexts(
   ctx: BatchContext,
   model: ModelInfo,
   ids: readonly number[],
 ): Promise<Map<number, unknown>> {
   const { q, schema } = ctx;
-  const objects = await loadFacts(q, schema, model, ids);
-  const tagged = schema.withRole('tagged_item')!;
-  const tagRows = (await q(tagged.table)
-    .where('object_type', model.label)
-    .whereIn('object_id', [...ids])
-    .select('object_id', 'tag_id')) as Row[];
-  const contexts = (
-    (await q(schema.model('extras.configcontext').table)
-      .where('is_active', ctx.dialect === 'sqlite' ? 1 : true)
-      .orderBy([{ column: 'weight' }, { column: 'name' }, { column: 'id' }])
-      .select('id', 'data')) as Row[]
-  ).map((c) => ({ id: Number(c.id), data: decodeJson(c.data) as Record<string, unknown> | null }));
-  const assignments = await loadAssignments(q, schema);
-
+  const active = ctx.dialect === 'sqlite' ? 1 : true;
+  const sql = contextStatement(q, schema, model, ids, active);
+  const rows = (await q
+    .raw(sql, [...ids, model.label, ...ids, active])
+    .then((r: unknown) => (ctx.dialect === 'sqlite' ? r : (r as { rows: Row[] }).rows))) as Row[];
+  const objects: Row[] = [];
   const tagsOf = new Map<number, number[]>();
-  for (const row of tagRows) {
-    const list = tagsOf.get(Number(row.object_id)) ?? [];
-    list.push(Number(row.tag_id));
-    tagsOf.set(Number(row.object_id), list);
+  const contexts: { id: number; data: Record<string, unknown> | null }[] = [];
+  const assignments = new Map<string, Map<number, Set<number>>>(CRITERIA.map(([field]) => [field, new Map()]));
+  for (const row of rows) {
+    switch (Number(row.k)) {
+      case FACTS:
+        objects.push(row);
+        break;
+      case TAG: {
+        const list = tagsOf.get(Number(row.id)) ?? [];
+        list.push(Number(row.a));
+        tagsOf.set(Number(row.id), list);
+        break;
+      }
+      case CONTEXT:
+        contexts.push({ id: Number(row.id), data: decodeJson(row.t) as Record<string, unknown> | null });
+        break;
+      default: {
+        const byContext = assignments.get(CRITERIA[Number(row.a)]![0])!;
+        const context = Number(row.id);
+        let set = byContext.get(context);
+        if (!set) byContext.set(context, (set = new Set()));
+        set.add(Number(row.b));
+      }
+    }
   }
   // Objects that match the same contexts share one merge (a page's devices mostly match alike); the
   // merged dictionaries are never mutated afterwards (local data merges into a copy).
   const mergedByMatch = new Map<string, Record<string, unknown>>();
   const result = new Map<number, unknown>();
   for (const object of objects) {
-    const facts: Facts = {
-      region: lineage(object.region_path),
-      site_group: lineage(object.site_group_path),
-      site: one(object.site),
-      location: lineage(object.location_path),
-      device_type: one(object.device_type),
-      role: lineage(object.role_path),
-      platform: lineage(object.platform_path),
-      cluster_type: one(object.cluster_type),
-      cluster_group: one(object.cluster_group),
-      cluster: one(object.cluster),
-      // NetBox matches the tenant's own group only, not its ancestors.
-      tenant_group: one(object.tenant_group),
-      tenant: one(object.tenant),
-      tag: tagsOf.get(Number(object.id)) ?? [],
-    };
-    const matched = contexts.filter((context) =>
-      CRITERIA.every(([field, fact]) => {
-        const assigned = assignments.get(field)!.get(context.id);
-        return !assigned || facts[fact].some((v) => assigned.has(v));
-      }),
-    );
-    const key = matched.map((c) => c.id).join(',');
-    let merged = mergedByMatch.get(key);
-    if (!merged) {
-      merged = {};
-      for (const context of matched) if (isObject(context.data)) merged = deepMerge(merged, context.data);
-      mergedByMatch.set(key, merged);
+    let merged: Record<string, unknown> = {};
+    if (contexts.length > 0) {
+      const facts: Facts = {
+        region: lineage(object.region_path),
+        site_group: lineage(object.site_group_path),
+        site: one(object.site),
+        location: lineage(object.location_path),
+        device_type: one(object.device_type),
+        role: lineage(object.role_path),
+        platform: lineage(object.platform_path),
+        cluster_type: one(object.cluster_type),
+        cluster_group: one(object.cluster_group),
+        cluster: one(object.cluster),
+        // NetBox matches the tenant's own group only, not its ancestors.
+        tenant_group: one(object.tenant_group),
+        tenant: one(object.tenant),
+        tag: tagsOf.get(Number(object.id)) ?? [],
+      };
+      const matched = contexts.filter((context) =>
+        CRITERIA.every(([field, fact]) => {
+          const assigned = assignments.get(field)!.get(context.id);
+          return !assigned || facts[fact].some((v) => assigned.has(v));
+        }),
+      );
+      const key = matched.map((c) => c.id).join(',');
+      const found = mergedByMatch.get(key);
+      if (found) merged = found;
+      else {
+        for (const context of matched) if (isObject(context.data)) merged = deepMerge(merged, context.data);
+        mergedByMatch.set(key, merged);
+      }
     }
-    const local = decodeJson(object.local);
+    const local = decodeJson(object.t);
     if (isObject(local)) merged = deepMerge(merged, local);
     result.set(Number(object.id), merged);
   }

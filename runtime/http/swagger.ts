@@ -28,6 +28,10 @@ export function mountSwaggerUi(router: Router, basePath: string): void {
   dom_id: '#swagger-ui',
   deepLinking: true,
   persistAuthorization: true,
+  // Hundreds of operations: tags start collapsed (an operation renders when its tag is opened or linked to)
+  // and the models section is not rendered at all, so that the page is usable in a few seconds.
+  docExpansion: 'none',
+  defaultModelsExpandDepth: -1,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: 'StandaloneLayout',
   withCredentials: true,

@@ -46,19 +46,75 @@ export async function loadObjects(
   related = false,
 ): Promise<Record<string, unknown>[]> {
   const selection = planSelection(ctx.schema, model, keys, related);
-  applySelection(query, selection);
-  const rows = (await query) as Row[];
+  const rows = await selectRows(q, ctx.dialect, model, selection, query);
   if (rows.length === 0) return [];
   const batched = new Map<string, Map<number, unknown>>();
   const generic = new Map<string, Map<string, unknown>>();
-  // The page's objects and the objects nested in them: one batch per counted or computed key of each.
+  // The page's objects and the objects nested in them: every count in one statement, then one batch per
+  // other batched key of each.
+  const planIds = new Map<Plan, number[]>();
   for (const plan of plansOf(selection.plan)) {
     const ids = [...new Set(rows.flatMap((r) => (r[plan.idColumn] === null ? [] : [Number(r[plan.idColumn])])))];
-    if (ids.length === 0) continue;
-    await loadBatched(q, ctx, plan, rows, ids, batched, generic);
+    if (ids.length > 0) planIds.set(plan, ids);
   }
+  for (const [key, values] of await loadCounts(q, ctx, planIds)) batched.set(key, values);
+  for (const [plan, ids] of planIds) await loadBatched(q, ctx, plan, rows, ids, batched, generic);
   const render: RenderContext = { ...ctx.render, batched, generic };
   return rows.map((row) => renderObject(selection.plan, row, render));
+}
+
+/** Per selection: the SQL of its columns and joins, and the statements built on it (by the base query's SQL). */
+interface CompiledSelection {
+  /** `select * from <table> as t0` as the dialect writes it. */
+  bare: string;
+  /** `select <columns> from <table> as t0 <joins>`. */
+  head: string;
+  statements: Map<string, string>;
+}
+const compiledSelections = new WeakMap<Selection, Map<Dialect, CompiledSelection>>();
+/** Distinct base queries remembered per selection (filters vary; the common pages do not). */
+const STATEMENTS_PER_SELECTION = 200;
+
+/**
+ * Runs the base query with the selection's columns and joins. The selection's SQL (hundreds of columns and a
+ * dozen joins on a wide model) is compiled by Knex once; each request compiles only its small base query
+ * (filters, order, page) and reuses the same statement text, which the connection has prepared already.
+ * A base query that is not a plain `select * from <table> as t0 …` is compiled whole, as before.
+ */
+async function selectRows(
+  q: Knex,
+  dialect: Dialect,
+  model: ModelInfo,
+  selection: Selection,
+  query: Knex.QueryBuilder,
+): Promise<Row[]> {
+  let byDialect = compiledSelections.get(selection);
+  if (!byDialect) compiledSelections.set(selection, (byDialect = new Map<Dialect, CompiledSelection>()));
+  let compiled = byDialect.get(dialect);
+  if (!compiled) {
+    const bare = baseQuery(q, model).toSQL().sql;
+    const headQuery = baseQuery(q, model);
+    applySelection(headQuery, selection);
+    const head = headQuery.toSQL();
+    compiled = { bare, head: head.sql, statements: new Map() };
+    // Only a selection without bindings can be spliced in front of a base query's.
+    if (head.bindings.length > 0) compiled.bare = '\0';
+    byDialect.set(dialect, compiled);
+  }
+  const base = query.toSQL();
+  const marks = base.sql.split('?').length - 1;
+  if (!base.sql.startsWith(compiled.bare) || marks !== base.bindings.length || base.sql.includes('??')) {
+    applySelection(query, selection);
+    return (await query) as Row[];
+  }
+  let sql = compiled.statements.get(base.sql);
+  if (sql === undefined) {
+    sql = compiled.head + base.sql.slice(compiled.bare.length);
+    if (compiled.statements.size >= STATEMENTS_PER_SELECTION) compiled.statements.clear();
+    compiled.statements.set(base.sql, sql);
+  }
+  const result: unknown = await q.raw(sql, base.bindings as Knex.RawBinding[]);
+  return dialect === 'sqlite' ? (result as Row[]) : (result as { rows: Row[] }).rows;
 }
 
 /** A plan and the plans of the objects nested in it. */
@@ -79,8 +135,6 @@ async function loadBatched(
 ): Promise<void> {
   const model = plan.model;
   const name = (key: string): string => batchKey(plan, key);
-  const counts = plan.keys.flatMap((key) => (key.kind === 'count' ? [{ key: key.key, count: key.count }] : []));
-  for (const [key, values] of await loadCounts(q, ctx, model, counts, ids)) batched.set(name(key), values);
   for (const key of plan.keys) {
     switch (key.kind) {
       case 'tags':
@@ -283,25 +337,39 @@ async function loadTags(
   return result;
 }
 
+/** Bindings per counts statement: under SQLite's and PostgreSQL's limits, with room to spare. */
+const COUNT_BINDINGS = 10_000;
+
 /**
- * Every reverse count of a page in one statement: one grouped query per count, combined with UNION ALL
- * (labelled by the count's key), for at most 500 objects at a time.
+ * Every reverse count of a page and of the objects nested in it, in one statement: one grouped query per
+ * count and at most 500 ids, combined with UNION ALL and labelled by `batchKey(plan, key)` (a page so large
+ * that the statement would pass COUNT_BINDINGS bindings takes several).
  */
 async function loadCounts(
   q: Knex,
   ctx: ReadContext,
-  model: ModelInfo,
-  counts: readonly { key: string; count: CountSpec }[],
-  ids: readonly number[],
+  planIds: ReadonlyMap<Plan, readonly number[]>,
 ): Promise<Map<string, Map<number, number>>> {
-  const result = new Map(counts.map(({ key }) => [key, new Map<number, number>()]));
-  if (counts.length === 0) return result;
-  for (const chunk of chunks(ids, 500)) {
-    const [first, ...rest] = counts.map(({ key, count }, i) =>
-      q.select('*').from(countQuery(q, ctx, model, count, chunk, key).as(`u${i}`)),
-    );
-    const rows = (await first!.unionAll(rest)) as Row[];
+  const result = new Map<string, Map<number, number>>();
+  const parts: { query: Knex.QueryBuilder; bindings: number }[] = [];
+  for (const [plan, ids] of planIds) {
+    for (const key of plan.keys) {
+      if (key.kind !== 'count') continue;
+      const label = batchKey(plan, key.key);
+      result.set(label, new Map());
+      for (const chunk of chunks(ids, 500))
+        parts.push({ query: countQuery(q, ctx, plan.model, key.count, chunk, label), bindings: chunk.length + 2 });
+    }
+  }
+  let start = 0;
+  while (start < parts.length) {
+    let end = start + 1;
+    let bindings = parts[start]!.bindings;
+    while (end < parts.length && bindings + parts[end]!.bindings <= COUNT_BINDINGS) bindings += parts[end++]!.bindings;
+    const [first, ...rest] = parts.slice(start, end).map((part, i) => q.select('*').from(part.query.as(`u${i}`)));
+    const rows = (await (rest.length > 0 ? first!.unionAll(rest) : first!)) as Row[];
     for (const row of rows) result.get(String(row.c))!.set(Number(row.k), Number(row.n));
+    start = end;
   }
   return result;
 }

@@ -70,6 +70,13 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     return stamp ? `W/"${isoformatTimestamp(stamp)}"` : null;
   };
 
+  /** The ETag from the rendered object's timestamps, when it shows them (`fields` may leave them out). */
+  const etagOfObject = (object: Row): string | null | undefined => {
+    if (!model.hasTimestamps || !('last_updated' in object) || !('created' in object)) return undefined;
+    const stamp = (object.last_updated ?? object.created) as string | null;
+    return stamp ? `W/"${isoformatTimestamp(stamp)}"` : null;
+  };
+
   const checkIfMatch = async (q: Knex, req: Request, id: number): Promise<void> => {
     const header = req.get('if-match');
     if (!header) return;
@@ -138,7 +145,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         await loadObjects(q, readContextFor(app, res), model, selectKeys(model, state.params), query),
       );
       if (!object) throw notFound();
-      const etag = await etagOf(q, id);
+      const etag = etagOfObject(object) ?? (await etagOf(q, id));
       res.setHeader('Allow', allowHeader(model, 'detail'));
       sendJson(res, 200, object, etag ? { ETag: etag } : {});
     },

@@ -58,7 +58,7 @@ export function planSelection(schema: Schema, model: ModelInfo, keys: readonly s
   const cacheKey = `${related ? 'related:' : ''}${keys.join(',')}`;
   const found = perModel.get(cacheKey);
   if (found) return found;
-  const state = { joins: [] as Join[], columns: {} as Record<string, string>, aliases: 0, related };
+  const state: BuildState = { joins: [], joined: new Map(), columns: {}, aliases: 0, related };
   const plan = buildPlan(schema, model, keys, 't0', 0, state);
   const selection = { plan, joins: state.joins, columns: state.columns };
   perModel.set(cacheKey, selection);
@@ -67,9 +67,21 @@ export function planSelection(schema: Schema, model: ModelInfo, keys: readonly s
 
 interface BuildState {
   joins: Join[];
+  /** `<alias>.<column>` → the alias of the table joined on it: a display path and a nested object share it. */
+  joined: Map<string, string>;
   columns: Record<string, string>;
   aliases: number;
   related: boolean;
+}
+
+/** The alias of `table` joined on `from` (`<alias>.<column>`), joined once per selection. */
+function join(state: BuildState, table: string, from: string): string {
+  const found = state.joined.get(from);
+  if (found) return found;
+  const alias = `t${++state.aliases}`;
+  state.joins.push({ alias, table, from });
+  state.joined.set(from, alias);
+  return alias;
 }
 
 function select(state: BuildState, alias: string, column: string): string {
@@ -87,10 +99,8 @@ function selectPath(schema: Schema, state: BuildState, model: ModelInfo, alias: 
     const field = current.fields.get(segment);
     if (field?.kind !== 'fk') throw new Error(`${current.label}.${segment} is not an fk`);
     const target = schema.model(field.target);
-    const joinAlias = `t${++state.aliases}`;
-    state.joins.push({ alias: joinAlias, table: target.table, from: `${currentAlias}.${field.column}` });
     current = target;
-    currentAlias = joinAlias;
+    currentAlias = join(state, target.table, `${currentAlias}.${field.column}`);
   }
   const last = segments[segments.length - 1]!;
   return select(state, currentAlias, current.fields.get(last)?.column ?? last);
@@ -138,8 +148,7 @@ function buildPlan(
       } else if (field.kind === 'fk') {
         if (depth >= MAX_NESTING) continue;
         const target = schema.model(field.target);
-        const joinAlias = `t${++state.aliases}`;
-        state.joins.push({ alias: joinAlias, table: target.table, from: `${alias}.${field.column}` });
+        const joinAlias = join(state, target.table, `${alias}.${field.column}`);
         const nestedKeys = field.nested ?? target.spec.nested;
         const column = select(state, alias, field.column);
         plan.keys.push({

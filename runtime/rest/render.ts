@@ -40,13 +40,18 @@ export function renderObject(plan: Plan, row: Row, ctx: RenderContext): Out {
   return render(row, ctx);
 }
 
-/** One function per plan, built once: list pages render thousands of keys, so no per-key dispatch. */
+/**
+ * One function per plan, built once: list pages render thousands of keys, so no per-key dispatch. Every
+ * object starts as a copy of the plan's template (its keys in order): objects of one plan share one shape,
+ * where keys added one by one would turn a wide object into a slow dictionary (and slow its serialisation).
+ */
 function compileRenderer(plan: Plan): Renderer {
   const writers = plan.keys.map((key) => keyWriter(plan, key));
   const idColumn = plan.idColumn;
+  const template = JSON.parse(JSON.stringify(Object.fromEntries(plan.keys.map((key) => [key.key, null])))) as Out;
   return (row, ctx) => {
     const id = Number(row[idColumn]);
-    const out: Out = {};
+    const out: Out = { ...template };
     for (const write of writers) write(row, id, out, ctx);
     return out;
   };
@@ -80,12 +85,19 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
           out.display = String((field ? decodeColumn(field, row[column]) : row[column]) ?? '');
         };
       }
+      const valueOf = (row: Row, field: string): unknown => {
+        const spec = fields.get(field);
+        const raw = row[columns[field]!];
+        return spec ? decodeColumn(spec, raw) : raw;
+      };
+      if (display.kind === 'template') {
+        const render = compileTemplate(display.template);
+        return (row, _id, out) => {
+          out.display = render((field) => valueOf(row, field));
+        };
+      }
       return (row, _id, out, ctx) => {
-        out.display = computeDisplay(ctx.domain, display, (field) => {
-          const spec = fields.get(field);
-          const raw = row[columns[field]!];
-          return spec ? decodeColumn(spec, raw) : raw;
-        });
+        out.display = computeDisplay(ctx.domain, display, (field) => valueOf(row, field));
       };
     }
     case 'value': {
@@ -170,6 +182,46 @@ function valueConverter(field: FieldSpec): (raw: unknown) => unknown {
     default:
       return (raw) => presentValue(field, decodeColumn(field, raw));
   }
+}
+
+/** A display template's parts, parsed once: text, a field, or an optional group of both. */
+type TemplatePart = { text: string } | { field: string } | { optional: TemplatePart[]; fields: string[] };
+
+const PLACEHOLDER = /\{([a-z_][a-z0-9_]*)\}/g;
+
+function parseParts(text: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let last = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    if (match.index > last) parts.push({ text: text.slice(last, match.index) });
+    parts.push({ field: match[1]! });
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
+}
+
+/** `renderTemplate` compiled: the template is parsed once, each object only fills it in. */
+function compileTemplate(template: string): (value: (name: string) => unknown) => string {
+  const parts: TemplatePart[] = [];
+  let last = 0;
+  for (const match of template.matchAll(/\[([^\]]*)\]/g)) {
+    parts.push(...parseParts(template.slice(last, match.index)));
+    const optional = parseParts(match[1]!);
+    parts.push({ optional, fields: optional.flatMap((p) => ('field' in p ? [p.field] : [])) });
+    last = match.index + match[0].length;
+  }
+  parts.push(...parseParts(template.slice(last)));
+  const fill = (list: readonly TemplatePart[], text: (name: string) => string): string => {
+    let out = '';
+    for (const part of list) {
+      if ('text' in part) out += part.text;
+      else if ('field' in part) out += text(part.field);
+      else if (part.fields.every((name) => text(name) !== '')) out += fill(part.optional, text);
+    }
+    return out;
+  };
+  return (value) => fill(parts, (name) => String(value(name) ?? ''));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.js';
 import { principalOf } from '../app-context.js';
 import { timestampAt } from '../db/clock.js';
 import { stateOf } from '../http/middleware.js';
-import { sendJson } from '../http/respond.js';
+import { sendDocument, sendJson, staticDocument, type StaticDocument } from '../http/respond.js';
 import { MethodNotAllowedError } from '../http/errors.js';
 
 const require = createRequire(import.meta.url);
@@ -99,14 +99,23 @@ export function mountRoots(
     });
   }
 
-  let yamlDocument: string | undefined;
+  // The document (1.6 MB of JSON) is encoded and compressed once, on first use, and revalidated by its ETag.
+  let jsonDocument: StaticDocument | undefined;
+  let yamlDocument: StaticDocument | undefined;
   route('/schema/', (req, res) => {
-    const format = stateOf(res).params.get('format');
+    const state = stateOf(res);
+    const format = state.params.get('format');
     const wantsJson = format === 'json' || (format === null && (req.get('accept') ?? '').includes('application/json'));
-    if (wantsJson) return sendJson(res, 200, app.registry.openapi);
-    yamlDocument ??= toYaml(app.registry.openapi, { aliasDuplicateObjects: false });
-    res.status(200).setHeader('Content-Type', 'application/vnd.oai.openapi; charset=utf-8');
-    res.end(yamlDocument);
+    if (wantsJson) {
+      if (state.browsable || state.indent !== undefined) return sendJson(res, 200, app.registry.openapi);
+      jsonDocument ??= staticDocument('application/json', JSON.stringify(app.registry.openapi));
+      return sendDocument(req, res, jsonDocument);
+    }
+    yamlDocument ??= staticDocument(
+      'application/vnd.oai.openapi; charset=utf-8',
+      toYaml(app.registry.openapi, { aliasDuplicateObjects: false }),
+    );
+    sendDocument(req, res, yamlDocument);
   });
 }
 
