@@ -1,3 +1,4 @@
+import { kindOf } from '../runtime/kinds/index.js';
 import type { FieldSpec, FilterSpec, Lookups, ModelSpec } from '../runtime/spec.js';
 import type { FieldDef, FilterDef, LookupsDef, ModelDef, PathFilterDef } from './language.js';
 import type { Reporter } from './resolve.js';
@@ -138,29 +139,7 @@ function hasField(model: ModelSpec, name: string): boolean {
 
 /** The value kind and default lookups of a stored field, or null when its values are not filtered as such. */
 function valueFilterKind(field: FieldSpec): { valueKind: ValueKind; lookups: Lookups } | null {
-  switch (field.kind) {
-    case 'string':
-      // NetBox's text and time zone fields have no `empty` lookup (it exists for CharField only).
-      return {
-        valueKind: 'string',
-        lookups: field.format === 'text' || field.format === 'timezone' ? 'text' : 'string',
-      };
-    case 'integer':
-    case 'decimal':
-      return { valueKind: field.kind, lookups: 'number' };
-    case 'boolean':
-      return { valueKind: 'boolean', lookups: 'exact' };
-    case 'date':
-    case 'datetime':
-      return { valueKind: field.kind, lookups: 'number' };
-    case 'choice':
-      // Choices filter as text (django-filter's ChoiceFilter), integer-valued ones without `empty`.
-      return { valueKind: 'choice', lookups: field.choices.every(([v]) => typeof v === 'number') ? 'text' : 'string' };
-    case 'ip_family':
-      return { valueKind: 'integer', lookups: 'exact' };
-    default:
-      return null;
-  }
+  return kindOf(field).valueFilter?.(field) ?? null;
 }
 
 function fieldFilters(
@@ -169,47 +148,11 @@ function fieldFilters(
   models: Map<string, ModelSpec>,
   def: FieldDef | undefined,
 ): FilterSpec[] {
-  const enabled = def?.filter;
-  if (enabled === false) return [];
-  switch (field.kind) {
-    case 'fk':
-    case 'm2m': {
-      const target = models.get(field.target);
-      if (!target) return [];
-      // `asns` filters as `asn_id` and `asn`, like NetBox's related-object filters.
-      const base = field.kind === 'm2m' && field.name.endsWith('s') ? field.name.slice(0, -1) : field.name;
-      const tree = target.tree && !(model.tree && field.name === 'parent' && field.kind === 'fk');
-      const path = [{ kind: field.kind, field: field.name, target: target.label }];
-      const filters: FilterSpec[] = [
-        { kind: 'relation', name: `${base}_id`, path, target: target.label, by: 'id', tree },
-      ];
-      const by =
-        def?.filter_by !== undefined ? def.filter_by : target.fields.some((f) => f.name === 'slug') ? 'slug' : null;
-      if (by) filters.push({ kind: 'relation', name: base, path, target: target.label, by, tree });
-      return filters;
-    }
-    case 'content_type':
-      return [{ kind: 'object_type', name: field.name, field: field.name, by: 'label', lookups: 'relation' }];
-    case 'ip_network':
-      return [
-        { kind: 'network', name: field.name, field: field.name, op: 'exact' },
-        { kind: 'network', name: 'within', field: field.name, op: 'within' },
-        { kind: 'network', name: 'within_include', field: field.name, op: 'within_include' },
-        { kind: 'network', name: 'contains', field: field.name, op: 'contains' },
-        { kind: 'network', name: 'mask_length', field: field.name, op: 'mask_length' },
-      ];
-    case 'ip_interface':
-      return [
-        { kind: 'network', name: field.name, field: field.name, op: 'address' },
-        { kind: 'network', name: 'parent', field: field.name, op: 'parent' },
-        { kind: 'network', name: 'mask_length', field: field.name, op: 'mask_length' },
-      ];
-    default: {
-      if (field.kind === 'string' && field.format === 'text' && enabled !== true) return [];
-      const kind = valueFilterKind(field);
-      return kind ? [{ kind: 'value', name: field.name, path: [], field: field.name, ...kind }] : [];
-    }
-  }
+  if (def?.filter === false) return [];
+  const kind = kindOf(field);
+  if (kind.filters) return kind.filters(field, { model, models, def });
+  const value = valueFilterKind(field);
+  return value ? [{ kind: 'value', name: field.name, path: [], field: field.name, ...value }] : [];
 }
 
 function resolvePathFilter(

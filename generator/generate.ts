@@ -1,8 +1,10 @@
 import Handlebars from 'handlebars';
 import { format } from 'prettier';
 import type { Migration, ModelSpec } from '../runtime/spec.js';
-import { loadModelFiles, ModelError, type SourceFile } from './load.js';
-import { resolveModels, type ModelGraph } from './resolve.js';
+import type { SourceFile } from './load.js';
+import type { ModelGraph } from './resolve.js';
+import { compileModels } from './compile.js';
+import type { DomainCatalog } from './contracts.js';
 import { buildTables } from './tables.js';
 import { diffSchemas, nameMigration, replayMigrations } from './migrations.js';
 import { emitModelModule } from './emit/model-module.js';
@@ -20,6 +22,8 @@ export interface GenerateInput {
   version: string;
   /** Text of `templates/registry.ts.hbs`. */
   registryTemplate: string;
+  /** The runtime's domain functions by name, to check the names models use (unchecked when absent). */
+  domainFunctions?: DomainCatalog;
 }
 
 export interface GenerateResult {
@@ -32,9 +36,7 @@ const PRETTIER_OPTIONS = { parser: 'typescript', singleQuote: true, printWidth: 
 
 /** The generator's pure core: model files in, generated files out. No I/O, no clock, no module state. */
 export async function generate(input: GenerateInput): Promise<GenerateResult> {
-  const { loaded, errors: loadErrors } = loadModelFiles(input.models);
-  const { graph, errors: resolveErrors } = resolveModels(loaded);
-  const errors: ModelError[] = [...loadErrors, ...resolveErrors];
+  const { graph, errors } = compileModels(input.models, input.domainFunctions);
   if (errors.length > 0) return { files: new Map(), errors: errors.map(String) };
 
   const migrations = parseMigrations(input.migrations);

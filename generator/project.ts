@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from './generate.js';
 import { typecheckGenerated } from './typecheck.js';
+import { readDomainCatalog } from './domain-catalog.js';
 
 export interface GenerateOptions {
   /** Project root (holds package.json, tsconfig.json, templates/). */
@@ -48,7 +49,8 @@ export async function generateProject(options: GenerateOptions): Promise<Generat
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const registryTemplate = fs.readFileSync(path.join(root, 'templates', 'registry.ts.hbs'), 'utf8');
 
-  const result = await generate({ models, migrations, version: pkg.version, registryTemplate });
+  const domainFunctions = readDomainCatalog(root);
+  const result = await generate({ models, migrations, version: pkg.version, registryTemplate, domainFunctions });
   if (result.errors.length > 0) return { ok: false, messages: result.errors, written: [] };
   if (!options.skipTypecheck) {
     const diagnostics = typecheckGenerated(root, result.files);

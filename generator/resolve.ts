@@ -1,6 +1,5 @@
 import type {
   AppSpec,
-  ChoiceField,
   CountSpec,
   DisplaySpec,
   Feature,
@@ -8,13 +7,13 @@ import type {
   ModelSpec,
   OrderingSpec,
   ReverseRelation,
-  StringFormat,
   UniqueSpec,
 } from '../runtime/spec.js';
 import type { FieldDef, ModelDef, ModelFile } from './language.js';
 import { ModelError, type LoadedFile } from './load.js';
 import { capitalize, defaultLabel, joinLabels, limitIdentifier, toPascalCase } from './names.js';
 import { deriveFilters } from './filters.js';
+import { kindOf, kindOfType } from '../runtime/kinds/index.js';
 import { resolveActions } from './actions.js';
 
 /** The resolved, frozen intermediate form of every model. */
@@ -188,21 +187,25 @@ function resolveField(
   choiceSets: Map<string, [string | number, string][]>,
   report: Reporter,
 ): FieldSpec | null {
-  const derived = ['m2m', 'generic_fk', 'ip_family', 'constant', 'computed', 'alias'].includes(def.type);
-  const stored = def.stored ?? !derived;
+  const kind = kindOfType(def.type);
+  if (!kind) {
+    report.error('type', `unknown field type '${def.type}'`);
+    return null;
+  }
+  const stored = def.stored ?? !kind.derived;
   const nullable = def.nullable ?? false;
-  const readOnly = def.read_only ?? ['generic_fk', 'ip_family', 'constant', 'computed', 'alias'].includes(def.type);
+  const readOnly = def.read_only ?? kind.readOnly ?? false;
   const hidden = def.hidden ?? false;
+  const column = kind.columnName ? kind.columnName(name, def, stored) : stored ? (def.column ?? name) : undefined;
   const base = {
     name,
-    ...(stored ? { column: def.column ?? (def.type === 'fk' ? `${name}_id` : name) } : {}),
-    ...(def.type === 'ip_family' ? { column: `${def.of ?? ''}_family` } : {}),
+    ...(column !== undefined ? { column } : {}),
     label: def.label ?? defaultLabel(name),
     ...(def.description ? { description: def.description } : {}),
     ...(def.help_text ? { helpText: def.help_text } : {}),
     nullable,
     readOnly,
-    writeOnly: def.write_only ?? def.type === 'password',
+    writeOnly: def.write_only ?? kind.writeOnly ?? false,
     createOnly: def.create_only ?? false,
     hidden,
     unique: def.unique ?? false,
@@ -211,7 +214,7 @@ function resolveField(
   const blank = def.blank ?? false;
   const required =
     def.required ??
-    (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored && def.type !== 'm2m');
+    (!nullable && !blank && def.default === undefined && !readOnly && !hidden && stored && !kind.optional);
   /** Allowed models of a content type or generic relation; a content type without either means any API model. */
   const targetsOf = (at: string, anyByDefault = false): string[] => {
     if (def.types && def.feature) report.error(at, "give either 'types' or 'feature'");
@@ -235,311 +238,55 @@ function resolveField(
     return [];
   };
 
-  const checkOnly = (allowed: (keyof FieldDef)[]): void => {
-    const common: (keyof FieldDef)[] = [
-      'type',
-      'description',
-      'label',
-      'help_text',
-      'column',
-      'nullable',
-      'default',
-      'required',
-      'read_only',
-      'write_only',
-      'create_only',
-      'stored',
-      'hidden',
-      'unique',
-      'filter',
-    ];
-    for (const key of Object.keys(def) as (keyof FieldDef)[]) {
-      if (!common.includes(key) && !allowed.includes(key)) {
-        report.error(key, `not allowed on a field of type ${def.type}`);
-      }
+  for (const key of Object.keys(def)) {
+    if (!COMMON_PROPERTIES.has(key) && !kind.properties.includes(key)) {
+      report.error(key, `not allowed on a field of type ${def.type}`);
     }
-  };
-
-  switch (def.type) {
-    case 'string':
-    case 'text':
-    case 'slug':
-    case 'color':
-    case 'email':
-    case 'url':
-    case 'timezone': {
-      checkOnly(['max_length', 'blank', 'unicode', 'natural', 'case', 'pattern', 'pattern_message']);
-      if (def.pattern !== undefined) {
-        try {
-          new RegExp(def.pattern, 'u');
-        } catch {
-          report.error('pattern', 'not a valid regular expression');
-        }
-      }
-      if (def.type === 'string' && def.max_length === undefined && stored)
-        report.error('', "a string field needs 'max_length' (or use type text)");
-      const format: StringFormat =
-        def.type === 'string' ? 'plain' : def.type === 'slug' ? (def.unicode ? 'unicode-slug' : 'slug') : def.type;
-      const implicitLength: Partial<Record<FieldDef['type'], number>> = {
-        color: 6,
-        email: 254,
-        url: 200,
-        timezone: 63,
-      };
-      const maxLength = def.max_length ?? implicitLength[def.type];
-      return {
-        ...base,
-        kind: 'string',
-        format,
-        ...(maxLength !== undefined ? { maxLength } : {}),
-        blank,
-        natural: def.natural ?? false,
-        ...(def.case ? { case: def.case } : {}),
-        ...(def.pattern ? { pattern: def.pattern, patternMessage: def.pattern_message ?? 'Enter a valid value.' } : {}),
-        required,
-        ...(blank && def.default === undefined && !nullable ? { default: '' } : {}),
-      };
-    }
-    case 'integer':
-    case 'bigint':
-      checkOnly(['min_value', 'max_value']);
-      return {
-        ...base,
-        kind: 'integer',
-        required,
-        big: def.type === 'bigint',
-        ...(def.min_value !== undefined ? { min: def.min_value } : {}),
-        ...(def.max_value !== undefined ? { max: def.max_value } : {}),
-      };
-    case 'decimal':
-      checkOnly(['min_value', 'max_value', 'max_digits', 'decimal_places']);
-      if (def.max_digits === undefined || def.decimal_places === undefined) {
-        report.error('', "a decimal field needs 'max_digits' and 'decimal_places'");
-      }
-      return {
-        ...base,
-        kind: 'decimal',
-        required,
-        maxDigits: def.max_digits ?? 10,
-        decimalPlaces: def.decimal_places ?? 2,
-        ...(def.min_value !== undefined ? { min: def.min_value } : {}),
-        ...(def.max_value !== undefined ? { max: def.max_value } : {}),
-      };
-    case 'boolean':
-      checkOnly([]);
-      return { ...base, kind: 'boolean', required };
-    case 'date':
-    case 'datetime':
-      checkOnly([]);
-      if (def.default !== undefined && def.default !== 'now') report.error('default', "only 'now' is supported");
-      return { ...base, kind: def.type, required };
-    case 'json':
-      checkOnly([]);
-      return { ...base, kind: 'json', required };
-    case 'password':
-      checkOnly(['max_length']);
-      return { ...base, kind: 'password', required, maxLength: def.max_length ?? 128 };
-    case 'list':
-      checkOnly(['items', 'max_items', 'allow_empty', 'min_value', 'max_value']);
-      if ((def.min_value !== undefined || def.max_value !== undefined) && def.items !== 'integer')
-        report.error('', 'min_value and max_value bound integer items only');
-      return {
-        ...base,
-        kind: 'list',
-        required,
-        items: def.items ?? 'string',
-        ...(def.max_items !== undefined ? { maxItems: def.max_items } : {}),
-        ...(def.allow_empty === false ? { allowEmpty: false as const } : {}),
-        ...(def.min_value !== undefined ? { min: def.min_value } : {}),
-        ...(def.max_value !== undefined ? { max: def.max_value } : {}),
-      };
-    case 'object_types':
-      checkOnly(['feature', 'allow_empty']);
-      return {
-        ...base,
-        kind: 'object_types',
-        required,
-        ...(def.feature ? { feature: def.feature } : {}),
-        ...(def.allow_empty === false ? { allowEmpty: false as const } : {}),
-      };
-    case 'choice': {
-      checkOnly(['choices', 'raw', 'blank']);
-      const setName = def.choices ?? '';
-      const qualified = setName.includes('.') ? setName : `${entry.app}.${setName}`;
-      const choices = choiceSets.get(qualified);
-      if (!choices) report.error('choices', `unknown choice set '${setName}'`);
-      const field: ChoiceField = {
-        ...base,
-        kind: 'choice',
-        required,
-        choices: choices ?? [],
-        raw: def.raw ?? false,
-        blank,
-        ...(blank && def.default === undefined && !nullable ? { default: '' } : {}),
-      };
-      if (def.default !== undefined && choices && !choices.some(([v]) => v === def.default)) {
-        report.error('default', `'${String(def.default)}' is not in choice set '${setName}'`);
-      }
-      return field;
-    }
-    case 'fk': {
-      checkOnly(['to', 'on_delete', 'nested', 'filter_by', 'tree', 'related_name']);
-      const target = def.to ?? '';
-      if (!def.to) report.error('to', "missing property 'to'");
-      else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
-      const onDelete = def.on_delete ?? (nullable ? 'set_null' : 'cascade');
-      if (onDelete === 'set_null' && !nullable) report.error('on_delete', 'set_null needs a nullable field');
-      if (onDelete === 'do_nothing') report.error('on_delete', 'do_nothing is for generic relations only');
-      return {
-        ...base,
-        kind: 'fk',
-        required,
-        target,
-        onDelete,
-        nested: def.nested ?? null,
-        ...(def.related_name ? { relatedName: def.related_name } : {}),
-      };
-    }
-    case 'm2m': {
-      checkOnly(['to', 'nested', 'by', 'filter_by', 'reverse_of', 'related_name']);
-      const target = def.to ?? '';
-      if (!def.to) report.error('to', "missing property 'to'");
-      else if (!entries.has(target)) report.error('to', `unknown model '${target}'`);
-      // The other side of a field of the target: the same join table, columns swapped.
-      let through = limitIdentifier(`${entry.app}_${entry.name}_${name}`);
-      if (def.reverse_of) {
-        const [app, model, other] = def.reverse_of.split('.') as [string, string, string];
-        const owner = entries.get(`${app}.${model}`);
-        const forward = owner?.def.fields[other];
-        if (`${app}.${model}` !== target)
-          report.error('reverse_of', `'${def.reverse_of}' is not a field of '${target}'`);
-        else if (forward?.type !== 'm2m' || forward.to !== entry.label || forward.reverse_of)
-          report.error('reverse_of', `'${def.reverse_of}' is not a many-to-many field to '${entry.label}'`);
-        through = limitIdentifier(`${app}_${model}_${other}`);
-      }
-      return {
-        ...base,
-        kind: 'm2m',
-        required,
-        target,
-        through,
-        fromColumn: def.reverse_of ? 'to_id' : 'from_id',
-        toColumn: def.reverse_of ? 'from_id' : 'to_id',
-        ...(def.reverse_of ? { reverseOf: def.reverse_of } : {}),
-        nested: def.nested ?? null,
-        ...(def.by ? { by: def.by } : {}),
-        ...(def.related_name ? { relatedName: def.related_name } : {}),
-      };
-    }
-    case 'content_type':
-      checkOnly(['types', 'feature']);
-      return { ...base, kind: 'content_type', required, targets: targetsOf('types', true) };
-    case 'generic_fk': {
-      checkOnly(['types', 'feature', 'type_field', 'id_field', 'on_delete', 'visible_only', 'query_names']);
-      const onDelete = def.on_delete ?? 'cascade';
-      const targets = targetsOf('types');
-      for (const type of Object.keys(def.query_names ?? {}))
-        if (!targets.includes(type)) report.error(`query_names.${type}`, `'${type}' is not one of the types`);
-      return {
-        ...base,
-        kind: 'generic_fk',
-        required: false,
-        typeField: def.type_field ?? `${name}_type`,
-        idField: def.id_field ?? `${name}_id`,
-        targets,
-        onDelete,
-        ...(def.visible_only ? { visibleOnly: true as const } : {}),
-        ...(def.query_names ? { queryNames: def.query_names } : {}),
-      };
-    }
-    case 'ip_network':
-    case 'ip_interface':
-      checkOnly(['allow_zero']);
-      return { ...base, kind: def.type, required, allowZero: def.allow_zero ?? false };
-    case 'ip_family':
-      checkOnly(['of']);
-      if (!def.of) report.error('of', "missing property 'of'");
-      return { ...base, kind: 'ip_family', required: false, of: def.of ?? '' };
-    case 'image': {
-      checkOnly(['upload_to', 'file_name', 'height_field', 'width_field', 'size_field']);
-      if (!def.upload_to) report.error('upload_to', "missing property 'upload_to'");
-      return {
-        ...base,
-        kind: 'image',
-        required,
-        uploadTo: def.upload_to ?? '',
-        fileName: def.file_name ?? '{file}',
-        ...(def.height_field ? { heightField: def.height_field } : {}),
-        ...(def.width_field ? { widthField: def.width_field } : {}),
-        ...(def.size_field ? { sizeField: def.size_field } : {}),
-      };
-    }
-    case 'alias':
-      checkOnly(['of']);
-      if (!def.of) report.error('of', "missing property 'of'");
-      return { ...base, kind: 'alias', required: false, of: def.of ?? '' };
-    case 'constant':
-      checkOnly(['value', 'schema']);
-      return { ...base, kind: 'constant', required: false, value: def.value ?? null, schema: def.schema ?? {} };
-    case 'computed':
-      checkOnly(['function', 'schema', 'excludable']);
-      if (!def.function) report.error('function', "missing property 'function'");
-      return {
-        ...base,
-        kind: 'computed',
-        required: false,
-        function: def.function ?? '',
-        schema: def.schema ?? {},
-        excludable: def.excludable ?? false,
-      };
   }
+  return kind.resolve(def, {
+    name,
+    app: entry.app,
+    label: entry.label,
+    base,
+    required,
+    blank,
+    nullable,
+    stored,
+    error: (at, message) => report.error(at, message),
+    hasModel: (label) => entries.has(label),
+    fieldDef: (label, field) => entries.get(label)?.def.fields[field],
+    choiceSet: (qualified) => choiceSets.get(qualified),
+    targets: targetsOf,
+    identifier: limitIdentifier,
+  }) as FieldSpec;
 }
 
-/** Cross-field rules: generic relations name a content-type and an integer field; ip_family an IP field. */
+/** Properties every field may have, whatever its type. */
+const COMMON_PROPERTIES: ReadonlySet<string> = new Set<keyof FieldDef>([
+  'type',
+  'description',
+  'label',
+  'help_text',
+  'column',
+  'nullable',
+  'default',
+  'required',
+  'read_only',
+  'write_only',
+  'create_only',
+  'stored',
+  'hidden',
+  'unique',
+  'filter',
+]);
+
+/** Cross-field rules, each kind's own (generic relations name a content-type and an integer field…). */
 function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): void {
-  const byName = new Map(fields.map((f) => [f.name, f]));
+  const byName = new Map<string, FieldSpec>(fields.map((f) => [f.name, f]));
   for (const field of fields) {
-    if (field.kind === 'generic_fk') {
-      const type = byName.get(field.typeField);
-      const id = byName.get(field.idField);
-      if (type?.kind !== 'content_type')
-        report.error(`fields.${field.name}.type_field`, `'${field.typeField}' is not a content_type field`);
-      else if (
-        type.targets.some((t) => !field.targets.includes(t)) ||
-        field.targets.some((t) => !type.targets.includes(t))
-      ) {
-        report.error(`fields.${field.name}.types`, `the types must equal those of '${field.typeField}'`);
-      }
-      if (id?.kind !== 'integer')
-        report.error(`fields.${field.name}.id_field`, `'${field.idField}' is not an integer field`);
-    }
-    if (field.kind === 'alias') {
-      const of = byName.get(field.of);
-      if (!of?.column || of.kind === 'alias')
-        report.error(`fields.${field.name}.of`, `'${field.of}' is not a stored field`);
-    }
-    if (field.kind === 'image') {
-      for (const [property, name] of [
-        ['height_field', field.heightField],
-        ['width_field', field.widthField],
-        ['size_field', field.sizeField],
-      ] as const) {
-        const target = name === undefined ? undefined : byName.get(name);
-        if (name !== undefined && (target?.kind !== 'integer' || !target.readOnly))
-          report.error(`fields.${field.name}.${property}`, `'${name}' is not a read-only integer field`);
-      }
-      for (const [, placeholder] of field.fileName.matchAll(/\{([^}]*)\}/g)) {
-        for (const name of placeholder!.split('|')) {
-          if (name !== 'file' && !byName.get(name)?.column)
-            report.error(`fields.${field.name}.file_name`, `'${name}' is not a stored field`);
-        }
-      }
-    }
-    if (field.kind === 'ip_family') {
-      const of = byName.get(field.of);
-      if (of?.kind !== 'ip_network' && of?.kind !== 'ip_interface')
-        report.error(`fields.${field.name}.of`, `'${field.of}' is not an IP field`);
-    }
+    kindOf(field).checkReferences?.(field, byName, (at, message) =>
+      report.error(`fields.${field.name}.${at}`, message),
+    );
   }
 }
 
@@ -568,7 +315,8 @@ function checkDisplayPaths(model: ModelSpec, models: Map<string, ModelSpec>, rep
       if (segment === 'id' && index === segments.length - 1) break;
       const field: FieldSpec | undefined = current?.fields.find((f) => f.name === segment);
       if (!field?.column) {
-        report.error('display.uses', `unknown field '${segment}' in '${used}'`);
+        // resolveDisplay has reported an unknown first segment already.
+        if (index > 0) report.error('display.uses', `unknown field '${segment}' in '${used}'`);
         break;
       }
       if (index < segments.length - 1) {

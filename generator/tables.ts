@@ -1,3 +1,4 @@
+import { kindOf, ownsColumn } from '../runtime/kinds/index.js';
 import type { ColumnSpec, ColumnType, FieldSpec, IndexSpec, ModelSpec, TableSpec } from '../runtime/spec.js';
 import { limitIdentifier } from './names.js';
 
@@ -12,9 +13,7 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
   const columns: ColumnSpec[] = [];
   const indexes: IndexSpec[] = [];
   for (const field of model.fields) {
-    if (field.kind === 'm2m') continue;
-    // The family column belongs to the IP field it describes.
-    if (!field.column || field.kind === 'ip_family') continue;
+    if (!field.column || !ownsColumn(field)) continue;
     const column: ColumnSpec = { name: field.column, column: columnType(field), nullable: field.nullable };
     const dbDefault = columnDefault(field);
     if (dbDefault !== undefined) column.default = dbDefault;
@@ -88,47 +87,9 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
 }
 
 function columnType(field: FieldSpec): ColumnType {
-  switch (field.kind) {
-    case 'string':
-      return field.maxLength !== undefined ? { type: 'string', maxLength: field.maxLength } : { type: 'text' };
-    case 'password':
-      return { type: 'string', maxLength: field.maxLength };
-    case 'integer':
-      return { type: field.big ? 'bigint' : 'integer' };
-    case 'decimal':
-      return { type: 'decimal', precision: field.maxDigits, scale: field.decimalPlaces };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'date' };
-    case 'datetime':
-      return { type: 'datetime' };
-    case 'choice': {
-      if (field.choices.every(([v]) => typeof v === 'number')) return { type: 'integer' };
-      const longest = Math.max(...field.choices.map(([v]) => String(v).length));
-      return { type: 'string', maxLength: Math.max(50, longest) };
-    }
-    case 'fk':
-      return { type: 'bigint' };
-    case 'json':
-    case 'list':
-    case 'object_types':
-      return { type: 'json' };
-    case 'content_type':
-      return { type: 'string', maxLength: 100 };
-    case 'ip_network':
-    case 'ip_interface':
-      return { type: 'string', maxLength: 64 };
-    case 'image':
-      return { type: 'string', maxLength: 100 };
-    case 'm2m':
-    case 'generic_fk':
-    case 'ip_family':
-    case 'constant':
-    case 'computed':
-    case 'alias':
-      throw new Error(`${field.kind} fields have no column`);
-  }
+  const column = kindOf(field).column(field);
+  if (!column) throw new Error(`${field.kind} fields have no column`);
+  return column;
 }
 
 /** Join tables of many-to-many fields: `from_id` → the model, `to_id` → the target, each pair once. */

@@ -60,7 +60,8 @@ export interface TableSpec {
   indexes: IndexSpec[];
 }
 
-interface FieldBase {
+/** What every field spec has, whatever its kind. */
+export interface FieldBase {
   name: string;
   /** Database column; absent for fields that are not stored. */
   column?: string;

@@ -1,3 +1,4 @@
+import { ownsColumn } from '../../runtime/kinds/index.js';
 import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import type { FieldSpec, ModelSpec } from '../../runtime/spec.js';
 import { toLiteral } from '../literal.js';
@@ -40,7 +41,7 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
     docs: [`A row of table \`${model.table}\`.`],
     properties: [
       { name: 'id', type: 'number' },
-      ...model.fields.filter((f) => f.column && f.kind !== 'ip_family').flatMap((f) => rowProperties(model, f)),
+      ...model.fields.filter(ownsColumn).flatMap((f) => rowProperties(model, f)),
       ...(model.tree
         ? [
             { name: '_depth', type: 'number', docs: ['Depth in the tree; roots are 0.'] },

@@ -1,5 +1,6 @@
 import type { FieldSpec, ForeignKeyField, ModelSpec } from '../../runtime/spec.js';
 import { toPascalCase } from '../names.js';
+import { kindOf } from '../../runtime/kinds/index.js';
 import { closedObject, described, schemaRef, withNull, type Json } from './openapi-json.js';
 
 /**
@@ -224,14 +225,14 @@ function readProperty(
     }
     if (field.kind === 'alias') {
       const source = model.fields.find((f) => f.name === field.of)!;
-      const value = readValue(source);
+      const value = readValue(ctx, source);
       return { schema: described(source.nullable ? withNull(value) : value, fieldDescription(field)), always: true };
     }
     if (field.kind === 'constant' || field.kind === 'ip_family') {
-      return { schema: described(readValue(field), fieldDescription(field)), always: true };
+      return { schema: described(readValue(ctx, field), fieldDescription(field)), always: true };
     }
     // A field without a column renders null unless a present hook fills it in (tokens' plaintext).
-    const value = readValue(field);
+    const value = readValue(ctx, field);
     return {
       schema: described(field.nullable || !field.column ? withNull(value) : value, fieldDescription(field)),
       always: true,
@@ -316,67 +317,9 @@ export function fieldDescription(field: FieldSpec): string | undefined {
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-/** A rendered (non-FK) value, as runtime/rest/values.ts presentValue returns it; without null. */
-function readValue(field: FieldSpec): Json {
-  switch (field.kind) {
-    case 'string':
-    case 'password':
-      return { type: 'string' };
-    case 'integer':
-      return { type: 'integer' };
-    case 'decimal':
-      return { type: 'number' };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'json':
-      return {};
-    case 'list':
-      return { type: 'array', items: { type: field.items === 'integer' ? 'integer' : 'string' } };
-    case 'object_types':
-      return { type: 'array', items: { type: 'string' } };
-    case 'fk':
-      return { type: 'null' };
-    case 'content_type':
-      return enumSchema(field.targets);
-    case 'ip_network':
-    case 'ip_interface':
-      return { type: 'string' };
-    case 'image':
-      return { type: 'string', format: 'uri', description: 'Absolute URL of the stored file.' };
-    case 'ip_family':
-      return closedObject(
-        { value: { type: 'integer', enum: [4, 6] }, label: { type: 'string', enum: ['IPv4', 'IPv6'] } },
-        ['value', 'label'],
-      );
-    case 'constant':
-    case 'computed':
-      return field.schema;
-    case 'm2m':
-    case 'generic_fk':
-    case 'alias':
-      return {};
-    case 'choice': {
-      const values = field.choices.map(([v]) => v);
-      if (field.raw) return enumSchema(field.blank ? [...values, ''] : values);
-      // Wrapped choices render `{value, label}`, and null for an empty value (so even when not nullable).
-      return {
-        oneOf: [
-          closedObject({ value: enumSchema(values), label: { type: 'string' } }, ['value', 'label']),
-          { type: 'null' },
-        ],
-      };
-    }
-  }
+/** A rendered (non-FK) value, as the kind's `present` returns it; without null. */
+function readValue(ctx: SchemaContext, field: FieldSpec): Json {
+  return kindOf(field).readSchema(field, ctx);
 }
 
-/** `{type, enum}` for choice values (the type only when all values share it). */
-export function enumSchema(values: readonly (string | number)[]): Json {
-  const types = new Set(
-    values.map((v) => (typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : 'string')),
-  );
-  return types.size === 1 ? { type: [...types][0], enum: [...values] } : { enum: [...values] };
-}
+export { enumSchema } from '../../runtime/kinds/kind.js';

@@ -1,6 +1,7 @@
-import type { FieldSpec, ModelSpec, StringFormat } from '../../runtime/spec.js';
+import type { FieldSpec, ModelSpec } from '../../runtime/spec.js';
 import { described, schemaRef, withNull, type Json } from './openapi-json.js';
-import { ensureSchema, enumSchema, fieldDescription, schemaNames, type SchemaContext } from './openapi-read.js';
+import { kindOf } from '../../runtime/kinds/index.js';
+import { ensureSchema, fieldDescription, schemaNames, type SchemaContext } from './openapi-read.js';
 
 /**
  * Request bodies, following runtime/rest/write.ts: the writable fields (not read-only, not hidden), tags,
@@ -10,12 +11,6 @@ import { ensureSchema, enumSchema, fieldDescription, schemaNames, type SchemaCon
  * back an object it read, `id`, `url` and all.
  */
 export type RequestMode = 'create' | 'update' | 'partial';
-
-const SLUG_PATTERNS: Partial<Record<StringFormat, string>> = {
-  slug: '^[-a-zA-Z0-9_]+$',
-  'unicode-slug': '^[-\\p{L}\\p{N}_]+$',
-  color: '^[0-9a-f]{6}$',
-};
 
 /** Registers the request schemas of a writable model: create (POST), update (PUT, if it differs) and PATCH. */
 export function addRequestSchemas(ctx: SchemaContext, model: ModelSpec): void {
@@ -104,112 +99,5 @@ function writeProperty(ctx: SchemaContext, field: FieldSpec): Json {
 }
 
 function writeValue(ctx: SchemaContext, field: FieldSpec): Json {
-  switch (field.kind) {
-    case 'string': {
-      const schema: Json = { type: 'string' };
-      if (!field.blank) schema.minLength = 1;
-      if (field.maxLength !== undefined) schema.maxLength = field.maxLength;
-      const pattern = SLUG_PATTERNS[field.format];
-      if (pattern) schema.pattern = pattern;
-      if (field.format === 'email') schema.format = 'email';
-      if (field.format === 'url') schema.format = 'uri';
-      if (field.format === 'timezone') schema.description = 'An IANA time zone name, e.g. `Europe/Berlin`.';
-      return schema;
-    }
-    case 'password':
-      return { type: 'string', format: 'password', minLength: 1, maxLength: field.maxLength };
-    case 'integer':
-      return {
-        type: 'integer',
-        ...(field.big ? { format: 'int64' } : {}),
-        ...(field.min !== undefined ? { minimum: field.min } : {}),
-        ...(field.max !== undefined ? { maximum: field.max } : {}),
-      };
-    case 'decimal':
-      return {
-        type: 'number',
-        ...(field.min !== undefined ? { minimum: field.min } : {}),
-        ...(field.max !== undefined ? { maximum: field.max } : {}),
-        description: `At most ${field.maxDigits} digits, ${field.decimalPlaces} after the decimal point.`,
-      };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date':
-      return { type: 'string', format: 'date' };
-    case 'datetime':
-      return { type: 'string', format: 'date-time' };
-    case 'json':
-      return {};
-    case 'choice':
-      return enumSchema(field.blank ? [...field.choices.map(([v]) => v), ''] : field.choices.map(([v]) => v));
-    case 'list':
-      return {
-        type: 'array',
-        items:
-          field.items === 'integer'
-            ? {
-                type: 'integer',
-                ...(field.min !== undefined ? { minimum: field.min } : {}),
-                ...(field.max !== undefined ? { maximum: field.max } : {}),
-              }
-            : { type: 'string' },
-        ...(field.maxItems !== undefined ? { maxItems: field.maxItems } : {}),
-        ...(field.allowEmpty === false ? { minItems: 1 } : {}),
-        ...(field.items === 'ip_network'
-          ? { description: 'IPv4/IPv6 networks or addresses, e.g. `192.0.2.0/24`.' }
-          : {}),
-      };
-    case 'object_types': {
-      const labels = [...ctx.models.values()]
-        .filter((m) => !field.feature || m.features.includes(field.feature))
-        .map((m) => m.label)
-        .sort();
-      return {
-        type: 'array',
-        items: { type: 'string', enum: labels },
-        ...(field.allowEmpty === false ? { minItems: 1 } : {}),
-      };
-    }
-    case 'fk': {
-      const target = ctx.models.get(field.target)!;
-      return {
-        oneOf: [
-          { type: 'integer', minimum: 0, description: `The ${target.verboseName}'s id.` },
-          {
-            type: 'object',
-            additionalProperties: true,
-            description: `Attributes that identify exactly one ${target.verboseName}, e.g. \`{"slug": "…"}\`.`,
-          },
-        ],
-      };
-    }
-    case 'm2m': {
-      const target = ctx.models.get(field.target)!;
-      return field.by
-        ? {
-            type: 'array',
-            items: { type: 'string' },
-            description: `The ${target.verboseNamePlural}' ${field.by} values.`,
-          }
-        : { type: 'array', items: { type: 'integer', minimum: 0 }, description: `Ids of ${target.verboseNamePlural}.` };
-    }
-    case 'content_type':
-      return enumSchema(field.targets);
-    case 'ip_network':
-      return { type: 'string', description: 'A network in CIDR notation, e.g. `192.0.2.0/24` or `2001:db8::/32`.' };
-    case 'ip_interface':
-      return { type: 'string', description: 'An address with its mask, e.g. `192.0.2.1/24`.' };
-    case 'image':
-      return {
-        type: 'string',
-        format: 'binary',
-        description: 'A PNG, JPEG, GIF or WebP file, sent as multipart/form-data.',
-      };
-    case 'generic_fk':
-    case 'ip_family':
-    case 'constant':
-    case 'computed':
-    case 'alias':
-      return {};
-  }
+  return kindOf(field).writeSchema(field, ctx);
 }

@@ -1,6 +1,8 @@
 import type { FieldSpec, ModelSpec } from '../../runtime/spec.js';
 import { toPascalCase } from '../names.js';
 import { quote } from '../literal.js';
+import { kindOf } from '../../runtime/kinds/index.js';
+import type { TypeContext } from '../../runtime/kinds/kind.js';
 
 /** Type and value names that the emitted module of a model uses. */
 export function modelNames(model: ModelSpec): {
@@ -40,80 +42,28 @@ function nullable(type: string, isNullable: boolean): string {
   return isNullable ? `${type} | null` : type;
 }
 
+/** What the kind modules need to name TypeScript types. */
+function typeContext(model: ModelSpec, models: ReadonlyMap<string, ModelSpec>): TypeContext {
+  return { model, models, choiceTypeName: (field) => choiceTypeName(model, field as FieldSpec) };
+}
+
 /** TypeScript type of a field's database column. */
 export function rowType(model: ModelSpec, field: FieldSpec): string {
-  return nullable(valueType(model, field), field.nullable);
+  return nullable(kindOf(field).valueType(field, typeContext(model, new Map())), field.nullable);
 }
 
 /** TypeScript type of a field as written by a client. */
 export function writeType(model: ModelSpec, field: FieldSpec): string {
-  if (field.kind === 'fk') return nullable('RelatedInput', field.nullable);
-  return nullable(valueType(model, field), field.nullable);
+  const kind = kindOf(field);
+  const ctx = typeContext(model, new Map());
+  return kind.writeType ? kind.writeType(field, ctx) : nullable(kind.valueType(field, ctx), field.nullable);
 }
 
 /** TypeScript type of a field in the API representation. */
 export function readType(model: ModelSpec, field: FieldSpec, models: Map<string, ModelSpec>): string {
-  switch (field.kind) {
-    case 'choice':
-      return field.raw
-        ? nullable(choiceTypeName(model, field), field.nullable)
-        : `{ value: ${choiceTypeName(model, field)}; label: string } | null`;
-    case 'fk': {
-      const target = models.get(field.target);
-      const name = target ? `${target.className}Nested` : 'Record<string, unknown>';
-      return nullable(name, field.nullable);
-    }
-    case 'm2m': {
-      if (field.by) return 'string[]';
-      const target = models.get(field.target);
-      return target ? `${target.className}Nested[]` : 'Record<string, unknown>[]';
-    }
-    case 'generic_fk':
-      return 'Record<string, unknown> | null';
-    case 'ip_family':
-      return '{ value: 4 | 6; label: string }';
-    case 'constant':
-    case 'computed':
-      return 'unknown';
-    default:
-      return nullable(valueType(model, field), field.nullable || !field.column);
-  }
-}
-
-function valueType(model: ModelSpec, field: FieldSpec): string {
-  switch (field.kind) {
-    case 'string':
-    case 'password':
-    case 'date':
-    case 'datetime':
-      return 'string';
-    case 'integer':
-    case 'decimal':
-    case 'fk':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'json':
-      return 'unknown';
-    case 'choice':
-      return choiceTypeName(model, field);
-    case 'list':
-      return field.items === 'integer' ? 'number[]' : 'string[]';
-    case 'object_types':
-      return 'string[]';
-    case 'm2m':
-      return field.by ? 'string[]' : 'number[]';
-    case 'content_type':
-    case 'ip_network':
-    case 'ip_interface':
-    case 'image':
-      return 'string';
-    case 'ip_family':
-      return 'number';
-    case 'generic_fk':
-    case 'constant':
-    case 'computed':
-    case 'alias':
-      return 'unknown';
-  }
+  const kind = kindOf(field);
+  const ctx = typeContext(model, models);
+  return kind.readType
+    ? kind.readType(field, ctx)
+    : nullable(kind.valueType(field, ctx), field.nullable || !field.column);
 }

@@ -1,3 +1,4 @@
+import { kindOf } from '../kinds/index.js';
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
 import { escapeLike, ilike, matchCase } from '../db/sql.js';
@@ -44,28 +45,7 @@ const EXPECTED: Record<ValueKind, string> = {
 };
 
 function valueKind(field: FieldSpec): ValueKind {
-  switch (field.kind) {
-    case 'fk':
-    case 'integer':
-    case 'ip_family':
-      return 'integer';
-    case 'decimal':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'date':
-    case 'datetime':
-      return 'datetime';
-    case 'choice':
-      return field.choices.every(([value]) => typeof value === 'number') ? 'integer' : 'text';
-    case 'json':
-    case 'list':
-    case 'object_types':
-    case 'm2m':
-      return 'json';
-    default:
-      return 'text';
-  }
+  return kindOf(field).constraintValue(field);
 }
 
 /**

@@ -15,21 +15,7 @@ export interface ImageInfo {
   height: number;
 }
 
-/** An uploaded file as the multipart parser hands it over. */
-export interface UploadedFile {
-  originalName: string;
-  size: number;
-  buffer: Buffer;
-}
-
-export function isUploadedFile(value: unknown): value is UploadedFile {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Buffer.isBuffer((value as UploadedFile).buffer) &&
-    typeof (value as UploadedFile).originalName === 'string'
-  );
-}
+export { isUploadedFile, type UploadedFile } from '../kinds/image.js';
 
 export const INVALID_IMAGE =
   'Upload a valid image. The file you uploaded was either not an image or a corrupted image.';

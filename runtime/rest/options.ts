@@ -1,3 +1,4 @@
+import { kindOf } from '../kinds/index.js';
 import type { FieldSpec } from '../spec.js';
 import type { ModelInfo, Schema } from './schema.js';
 import type { CustomFieldDefinition } from './custom-fields.js';
@@ -137,85 +138,13 @@ function describeField(schema: Schema, field: FieldSpec): Meta {
   const readOnly = field.readOnly || field.hidden;
   const meta: Meta = { type: 'field', required: field.required && !readOnly, read_only: readOnly, label: field.label };
   if (field.helpText) meta.help_text = field.helpText;
-  switch (field.kind) {
-    case 'string':
-      meta.type = {
-        slug: 'slug',
-        'unicode-slug': 'slug',
-        email: 'email',
-        url: 'url',
-        plain: 'string',
-        text: 'string',
-        color: 'string',
-        timezone: 'choice',
-      }[field.format];
-      if (field.maxLength !== undefined) meta.max_length = field.maxLength;
-      break;
-    case 'password':
-      meta.type = 'string';
-      meta.max_length = field.maxLength;
-      break;
-    case 'integer':
-      meta.type = 'integer';
-      if (field.min !== undefined) meta.min_value = field.min;
-      if (field.max !== undefined) meta.max_value = field.max;
-      break;
-    case 'decimal':
-      meta.type = 'decimal';
-      meta.max_digits = field.maxDigits;
-      meta.decimal_places = field.decimalPlaces;
-      if (field.min !== undefined) meta.min_value = field.min;
-      if (field.max !== undefined) meta.max_value = field.max;
-      break;
-    case 'boolean':
-      meta.type = 'boolean';
-      break;
-    case 'date':
-      meta.type = 'date';
-      break;
-    case 'datetime':
-      meta.type = 'datetime';
-      break;
-    case 'choice':
-      meta.type = field.raw ? 'choice' : 'field';
-      if (!readOnly) meta.choices = field.choices.map(([value, label]) => ({ value, display_name: label }));
-      break;
-    case 'fk': {
-      const target = schema.model(field.target);
-      meta.type = 'nested object';
-      meta.children = nestedChildren(schema, target, field.nested ?? target.spec.nested);
-      break;
-    }
-    case 'list':
-      meta.type = 'list';
-      meta.child = { type: field.items === 'integer' ? 'integer' : 'string', required: true, read_only: false };
-      break;
-    case 'json':
-    case 'object_types':
-    case 'm2m':
-    case 'generic_fk':
-    case 'ip_family':
-    case 'constant':
-    case 'computed':
-    case 'alias':
-      meta.type = 'field';
-      break;
-    case 'image':
-      meta.type = 'image upload';
-      break;
-    case 'content_type':
-      meta.type = 'field';
-      if (!readOnly) {
-        meta.choices = field.targets
-          .map((label) => ({ value: label, display_name: `${schema.model(label).spec.verboseName}` }))
-          .sort((a, b) => a.display_name.localeCompare(b.display_name));
-      }
-      break;
-    case 'ip_network':
-    case 'ip_interface':
-      meta.type = 'string';
-      break;
-  }
+  kindOf(field).options(field, meta, readOnly, {
+    verboseName: (label) => schema.model(label).spec.verboseName,
+    nestedChildren: (label, keys) => {
+      const target = schema.model(label);
+      return nestedChildren(schema, target, keys ?? target.spec.nested);
+    },
+  });
   return meta;
 }
 

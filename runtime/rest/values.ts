@@ -1,5 +1,5 @@
-import type { ChoiceField, FieldSpec } from '../spec.js';
-import { renderTimestamp } from '../db/clock.js';
+import type { FieldSpec } from '../spec.js';
+import { kindOf } from '../kinds/index.js';
 
 /**
  * Turns a raw database value into its JavaScript value (same on both dialects): SQLite booleans are 0/1
@@ -7,21 +7,8 @@ import { renderTimestamp } from '../db/clock.js';
  */
 export function decodeColumn(field: FieldSpec, raw: unknown): unknown {
   if (raw === null || raw === undefined) return null;
-  switch (field.kind) {
-    case 'boolean':
-      return raw === true || raw === 1 || raw === '1';
-    case 'json':
-    case 'list':
-    case 'object_types':
-      return typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
-    case 'integer':
-    case 'decimal':
-    case 'fk':
-    case 'ip_family':
-      return typeof raw === 'number' ? raw : Number(raw);
-    default:
-      return raw;
-  }
+  const kind = kindOf(field);
+  return kind.decode ? kind.decode(field, raw) : raw;
 }
 
 /** A stored row's field values by name (FKs as ids; the id itself is not a field). */
@@ -55,37 +42,14 @@ export function decodeJson(raw: unknown): unknown {
 /** Encodes a value for a column: JSON as text on SQLite, booleans as 0/1 there. */
 export function encodeColumn(field: FieldSpec, value: unknown, dialect: 'sqlite' | 'postgres'): unknown {
   if (value === null || value === undefined) return value ?? null;
-  switch (field.kind) {
-    case 'json':
-    case 'list':
-    case 'object_types':
-      return JSON.stringify(value);
-    case 'boolean':
-      return dialect === 'sqlite' ? (value ? 1 : 0) : value;
-    default:
-      return value;
-  }
+  const kind = kindOf(field);
+  return kind.encode ? kind.encode(field, value, dialect) : value;
 }
 
 /** The API representation of a decoded value: choices as `{value, label}`, timestamps in DRF's format. */
 export function presentValue(field: FieldSpec, value: unknown): unknown {
-  switch (field.kind) {
-    case 'choice':
-      return presentChoice(field, value);
-    case 'datetime':
-      return renderTimestamp(value as string | null);
-    case 'ip_family':
-      return value === null ? null : { value, label: value === 4 ? 'IPv4' : 'IPv6' };
-    default:
-      return value;
-  }
-}
-
-function presentChoice(field: ChoiceField, value: unknown): unknown {
-  if (field.raw) return value;
-  if (value === null || value === '') return null;
-  const label = field.choices.find(([v]) => v === value)?.[1] ?? '';
-  return { value, label };
+  const kind = kindOf(field);
+  return kind.present ? kind.present(field, value) : value;
 }
 
 /** Python's repr of a JSON-like value, for NetBox's "…provided attributes: {'slug': 'x'}" messages. */

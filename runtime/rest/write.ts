@@ -1,3 +1,4 @@
+import { ownsColumn } from '../kinds/index.js';
 import type { Knex } from 'knex';
 import type { Restriction } from '../auth/grants.js';
 import { snapshotsOf, type Snapshot } from './changelog.js';
@@ -555,7 +556,7 @@ async function validateItem(
 function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, timestamp: string): Row {
   const row: Row = {};
   for (const field of model.spec.fields) {
-    if (!field.column || field.kind === 'ip_family') continue;
+    if (!ownsColumn(field)) continue;
     Object.assign(row, columnsOf(ctx, field, item.values[field.name] ?? null));
   }
   if (model.spec.tree) Object.assign(row, { _path: '', _depth: 0 });
@@ -567,7 +568,7 @@ function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, time
 function updateRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Row {
   const changes: Row = {};
   for (const field of model.spec.fields) {
-    if (!field.column || field.kind === 'ip_family' || !(field.name in item.values)) continue;
+    if (!ownsColumn(field) || !(field.name in item.values)) continue;
     const value = item.values[field.name];
     if (sameValue(value, item.existing![field.name])) continue;
     Object.assign(changes, columnsOf(ctx, field, value ?? null));

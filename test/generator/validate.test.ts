@@ -3,15 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { loadModelFiles } from '../../generator/load.js';
-import { resolveModels } from '../../generator/resolve.js';
+import { compileModels } from '../../generator/compile.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** Errors of loading and resolving a set of model files, as the CLI prints them. */
 function errorsOf(files: Record<string, string>): string[] {
-  const { loaded, errors } = loadModelFiles(Object.entries(files).map(([p, text]) => ({ path: p, text })));
-  return [...errors, ...resolveModels(loaded).errors].map(String);
+  return compileModels(Object.entries(files).map(([p, text]) => ({ path: p, text }))).errors.map(String);
 }
 
 const SITE = `
@@ -35,41 +33,41 @@ describe('model validation', () => {
     [
       'an unknown FK target',
       SITE.replace('to: dcim.region', 'to: dcim.regio'),
-      "models/dcim.yaml: models.site.fields.region.to: unknown model 'dcim.regio'",
+      "models/dcim.yaml:10:27: models.site.fields.region.to: unknown model 'dcim.regio'",
     ],
     [
       'an unknown field type',
       SITE.replace('type: fk', 'type: foreignkey'),
-      'models/dcim.yaml: models.site.fields.region.type: must be one of',
+      'models/dcim.yaml:10:17: models.site.fields.region.type: must be one of',
     ],
     [
       'an unknown property',
       SITE.replace('nullable: true', 'nullable: true, colour: red'),
-      "models/dcim.yaml: models.site.fields.region: unknown property 'colour'",
+      "models/dcim.yaml:10:60: models.site.fields.region: unknown property 'colour'",
     ],
-    ['a missing app', SITE.replace('app: dcim', ''), "models/dcim.yaml: missing property 'app'"],
+    ['a missing app', SITE.replace('app: dcim', ''), "models/dcim.yaml:3:1: missing property 'app'"],
     [
       'set_null on a non-null FK',
       SITE.replace('nullable: true', 'on_delete: set_null'),
-      'models/dcim.yaml: models.site.fields.region.on_delete: set_null needs a nullable field',
+      'models/dcim.yaml:10:44: models.site.fields.region.on_delete: set_null needs a nullable field',
     ],
     [
       'a string without max_length',
       SITE.replace('name: { type: string, max_length: 100 }\n  site', 'name: { type: string }\n  site'),
-      "models/dcim.yaml: models.region.fields.name: a string field needs 'max_length'",
+      "models/dcim.yaml:6:7: models.region.fields.name: a string field needs 'max_length'",
     ],
     [
       'an unknown brief key',
       `${SITE}    brief: [id, nope]\n`,
-      "models/dcim.yaml: models.site.brief: unknown key 'nope'",
+      "models/dcim.yaml:11:5: models.site.brief: unknown key 'nope'",
     ],
     [
       'an unknown choice set',
       SITE.replace('region: { type: fk, to: dcim.region, nullable: true }', 'status: { type: choice, choices: nope }'),
-      "models/dcim.yaml: models.site.fields.status.choices: unknown choice set 'nope'",
+      "models/dcim.yaml:10:31: models.site.fields.status.choices: unknown choice set 'nope'",
     ],
-    ['invalid YAML', 'app: [dcim', 'models/dcim.yaml: line 1'],
-  ])('reports %s with the file and the path', (_name, text, expected) => {
+    ['invalid YAML', 'app: [dcim', 'models/dcim.yaml:1:'],
+  ])('reports %s with the file, the line, the column and the path', (_name, text, expected) => {
     const errors = errorsOf({ 'models/dcim.yaml': text });
     expect(
       errors.some((e) => e.startsWith(expected)),
@@ -87,8 +85,8 @@ describe('model validation', () => {
     });
     expect(errors).toEqual(
       expect.arrayContaining([
-        expect.stringContaining("models/dcim.yaml: models.region.fields.name: unknown property 'bogus'"),
-        expect.stringContaining('models/extras.yaml: models.tag.fields.name.type: must be one of'),
+        expect.stringContaining("models/dcim.yaml:6:46: models.region.fields.name: unknown property 'bogus'"),
+        expect.stringContaining('models/extras.yaml:5:15: models.tag.fields.name.type: must be one of'),
       ]),
     );
   });

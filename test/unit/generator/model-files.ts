@@ -1,17 +1,35 @@
-import { loadModelFiles } from '../../../generator/load.js';
-import { resolveModels, type ModelGraph } from '../../../generator/resolve.js';
+import { compileModels } from '../../../generator/compile.js';
+import type { DomainCatalog } from '../../../generator/contracts.js';
+import type { ModelGraph } from '../../../generator/resolve.js';
 import type { FieldSpec, ModelSpec } from '../../../runtime/spec.js';
 
-/** Model files by path → their errors as the CLI prints them (load, then resolve), and the graph. */
-export function resolveFiles(files: Record<string, string>): { graph: ModelGraph; errors: string[] } {
-  const { loaded, errors } = loadModelFiles(Object.entries(files).map(([path, text]) => ({ path, text })));
-  const resolved = resolveModels(loaded);
-  return { graph: resolved.graph, errors: [...errors, ...resolved.errors].map(String) };
+/** Model files by path → their errors as the CLI prints them, and the graph. */
+export function resolveFiles(
+  files: Record<string, string>,
+  catalog?: DomainCatalog,
+): { graph: ModelGraph; errors: string[] } {
+  const { graph, errors } = compileModels(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    catalog,
+  );
+  return { graph, errors: errors.map(String) };
 }
 
-/** One model file (`models/shop.yaml`) → its errors. */
-export function errorsOf(yaml: string): string[] {
-  return resolveFiles({ 'models/shop.yaml': yaml }).errors;
+/** One model file (`models/shop.yaml`) → its errors (`models/shop.yaml:6:7: models.item…: message`). */
+export function errorsOf(yaml: string, catalog?: DomainCatalog): string[] {
+  return resolveFiles({ 'models/shop.yaml': yaml }, catalog).errors;
+}
+
+/**
+ * One model file → its errors without their line and column (`models/shop.yaml: models.item…: message`),
+ * for tables about what is reported rather than where; fails on an error without a line and column.
+ */
+export function pathsOf(yaml: string): string[] {
+  return errorsOf(yaml).map((error) => {
+    const match = /^([^:]+):\d+:\d+: /.exec(error);
+    if (!match) throw new Error(`no line and column: ${error}`);
+    return `${match[1]}: ${error.slice(match[0].length)}`;
+  });
 }
 
 /** One valid model file → the resolved model with this label (fails on any error). */

@@ -1,0 +1,116 @@
+import type { DomainEntry } from '../runtime/domain/types.js';
+import { ROLE_CONTRACTS, type RoleField } from '../runtime/role-contracts.js';
+import type { FieldSpec, ModelSpec, Role } from '../runtime/spec.js';
+import type { ModelDef } from './language.js';
+import { ModelError, type LoadedFile } from './load.js';
+import type { ModelGraph } from './resolve.js';
+
+export type DomainFunctionKind = DomainEntry['kind'];
+
+/** The runtime's domain functions: `<module>.<function>` → kind (see domain-catalog.ts). */
+export type DomainCatalog = ReadonlyMap<string, DomainFunctionKind>;
+
+/** Reports at `models.<name>.<at>` of one model's file. */
+type ModelReporter = (at: string, message: string) => void;
+
+function forEachModel(
+  files: readonly LoadedFile[],
+  errors: ModelError[],
+  visit: (def: ModelDef, label: string, error: ModelReporter) => void,
+): void {
+  for (const file of files) {
+    for (const [name, def] of Object.entries(file.doc.models)) {
+      visit(def, `${file.doc.app}.${name}`, (at, message) => {
+        errors.push(new ModelError(file.path, `models.${name}.${at}`, message));
+      });
+    }
+  }
+}
+
+/**
+ * Checks the models that play a role against what the runtime reads and writes in them (ROLE_CONTRACTS):
+ * one model per role, each contract field present with its kind, relations to the models of their roles.
+ * Runs on a sound graph only, so that a field refused earlier is not reported again as missing.
+ */
+export function checkRoleContracts(files: readonly LoadedFile[], graph: ModelGraph): ModelError[] {
+  const errors: ModelError[] = [];
+  const byLabel = new Map(graph.models.map((m) => [m.label, m]));
+  const players = new Map<Role, string>();
+  forEachModel(files, errors, (_def, label, error) => {
+    for (const [index, role] of (byLabel.get(label)?.roles ?? []).entries()) {
+      const other = players.get(role);
+      if (other) error(`roles.${index}`, `role '${role}' is already played by '${other}'`);
+      else players.set(role, label);
+    }
+  });
+  forEachModel(files, errors, (_def, label, error) => {
+    const model = byLabel.get(label);
+    for (const [index, role] of (model?.roles ?? []).entries()) checkRole(model!, role, index, players, error);
+  });
+  return errors;
+}
+
+/** Checks that every domain function a model names exists in the runtime with the kind its use needs. */
+export function checkDomainFunctionNames(files: readonly LoadedFile[], catalog: DomainCatalog): ModelError[] {
+  const errors: ModelError[] = [];
+  forEachModel(files, errors, (def, _label, error) => checkDomainFunctions(def, catalog, error));
+  return errors;
+}
+
+function checkRole(
+  model: ModelSpec,
+  role: Role,
+  index: number,
+  players: ReadonlyMap<Role, string>,
+  error: ModelReporter,
+): void {
+  for (const [name, wanted] of Object.entries<RoleField>(ROLE_CONTRACTS[role])) {
+    const field = model.fields.find((f) => f.name === name);
+    if (!field) {
+      error(`roles.${index}`, `role '${role}' needs a field '${name}' (${describeKinds(wanted.kinds)})`);
+      continue;
+    }
+    if (!wanted.kinds.includes(field.kind)) {
+      error(
+        `fields.${name}.type`,
+        `role '${role}' needs '${name}' to be ${describeKinds(wanted.kinds)}, not ${field.kind}`,
+      );
+      continue;
+    }
+    const target = wanted.target ? players.get(wanted.target) : undefined;
+    if (target && targetOf(field) !== target) {
+      error(`fields.${name}.to`, `role '${role}' needs '${name}' to point at '${target}' (role '${wanted.target}')`);
+    }
+  }
+}
+
+function targetOf(field: FieldSpec): string | undefined {
+  return field.kind === 'fk' || field.kind === 'm2m' ? field.target : undefined;
+}
+
+function describeKinds(kinds: readonly string[]): string {
+  return kinds.map((k) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k} field`).join(' or ');
+}
+
+/** Each place a model names a domain function, with the kind the place needs. */
+function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: ModelReporter): void {
+  const check = (at: string, name: string, kind: DomainFunctionKind): void => {
+    const found = catalog.get(name);
+    if (!found) error(at, `unknown domain function '${name}'`);
+    else if (found !== kind) error(at, `'${name}' is a ${found} function, not a ${kind} function`);
+  };
+  for (const [index, name] of (def.validators ?? []).entries()) check(`validators.${index}`, name, 'validator');
+  if (def.hooks?.prepare) check('hooks.prepare', def.hooks.prepare, 'prepare');
+  if (def.hooks?.present) check('hooks.present', def.hooks.present, 'present');
+  if (typeof def.display === 'object') check('display.function', def.display.function, 'display');
+  for (const [name, field] of Object.entries(def.fields)) {
+    if (field.type === 'computed' && field.function) check(`fields.${name}.function`, field.function, 'compute');
+  }
+  for (const [name, filter] of Object.entries(def.filters ?? {})) {
+    if (filter && 'function' in filter) check(`filters.${name}.function`, filter.function, 'filter');
+  }
+  for (const [index, name] of (def.search_also ?? []).entries()) check(`search_also.${index}`, name, 'filter');
+  for (const [name, action] of Object.entries(def.actions ?? {})) {
+    check(`actions.${name}.function`, action.function, action.kind === 'allocate' ? 'allocator' : 'list');
+  }
+}
