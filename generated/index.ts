@@ -8,6 +8,7 @@ import migration2 from './migrations/0002_extras_eventrule_create_table_and_more
 import migration3 from './migrations/0003_users_user_add_column_session_generation.json' with { type: 'json' };
 import migration4 from './migrations/0004_users_signinattempt_create_table_and_more.json' with { type: 'json' };
 import migration5 from './migrations/0005_ipam_asn_add_column_role_id_and_more.json' with { type: 'json' };
+import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.json' with { type: 'json' };
 import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
@@ -22,6 +23,8 @@ import * as dcimInterface from './dcim/interface.js';
 import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
 import * as dcimPlatform from './dcim/platform.js';
+import * as dcimPowerFeed from './dcim/powerfeed.js';
+import * as dcimPowerPanel from './dcim/powerpanel.js';
 import * as dcimRack from './dcim/rack.js';
 import * as dcimRackRole from './dcim/rackrole.js';
 import * as dcimRegion from './dcim/region.js';
@@ -69,11 +72,11 @@ export const domainFunctions: DomainFunctionName[] = [
   'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
-  'circuits.validateCircuit',
-  'circuits.validateTermination',
   'core.displayObjectChange',
   'core.timeAfter',
   'core.timeBefore',
+  'dcim.checkInterfaceVlansAndDevice',
+  'dcim.checkInterfaceWireless',
   'dcim.devicesWithMac',
   'dcim.displayDevice',
   'dcim.hasPrimaryIp',
@@ -81,17 +84,13 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.interfacesWithMac',
   'dcim.interfacesWithVid',
   'dcim.interfacesWithVlanId',
-  'dcim.locationParentInSameSite',
   'dcim.platformsForDeviceType',
   'dcim.prepareDevice',
   'dcim.prepareInterface',
-  'dcim.prepareRack',
   'dcim.presentDevice',
   'dcim.rackElevation',
-  'dcim.validateDevice',
-  'dcim.validateDeviceType',
-  'dcim.validateInterface',
-  'dcim.validateRack',
+  'dcim.validateDevicePlacement',
+  'dcim.validateRackSpace',
   'extras.choiceSetChoices',
   'extras.choiceSetsWithChoice',
   'extras.choiceSetsWithColor',
@@ -107,6 +106,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'extras.validateConfigContext',
   'extras.validateCustomField',
   'extras.validateEventRule',
+  'extras.validateLocalContextData',
   'extras.validateWebhook',
   'ipam.availableIps',
   'ipam.availablePrefixes',
@@ -164,9 +164,8 @@ export const domainFunctions: DomainFunctionName[] = [
   'virtualization.allocatedDisk',
   'virtualization.allocatedMemory',
   'virtualization.allocatedVcpus',
-  'virtualization.prepareVirtualMachine',
-  'virtualization.validateVirtualMachine',
-  'virtualization.validateVmInterface',
+  'virtualization.checkVirtualMachinePrimaryIps',
+  'virtualization.checkVmInterfaceVlans',
   'virtualization.virtualMachinesWithMac',
 ];
 
@@ -198,6 +197,8 @@ export const registry: Registry = {
         'dcim.location',
         'dcim.manufacturer',
         'dcim.platform',
+        'dcim.powerfeed',
+        'dcim.powerpanel',
         'dcim.rack',
         'dcim.rackrole',
         'dcim.region',
@@ -279,6 +280,8 @@ export const registry: Registry = {
     'dcim.location': dcimLocation.locationSpec,
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
     'dcim.platform': dcimPlatform.platformSpec,
+    'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
+    'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
     'dcim.rack': dcimRack.rackSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
     'dcim.region': dcimRegion.regionSpec,
@@ -331,6 +334,8 @@ export const registry: Registry = {
     'dcim.location': dcimLocation.mountLocationRoutes,
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
+    'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
+    'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
@@ -373,6 +378,7 @@ export const registry: Registry = {
     migration3 as Migration,
     migration4 as Migration,
     migration5 as Migration,
+    migration6 as Migration,
   ],
   openapi,
 };

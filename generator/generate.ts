@@ -119,6 +119,7 @@ function emitRegistry(graph: ModelGraph, migrations: Migration[], input: Generat
 
 function collectFunctions(model: ModelSpec, into: Set<string>): void {
   for (const name of model.validators) into.add(name);
+  for (const rule of model.rules) if (rule.kind === 'validator') into.add(rule.function);
   if (model.hooks.prepare) into.add(model.hooks.prepare);
   if (model.hooks.present) into.add(model.hooks.present);
   if (model.display.kind === 'function') into.add(model.display.function);

@@ -81,6 +81,24 @@ export interface ActionDef {
   media?: string[];
 }
 
+/** Where a rule's error goes and what it says (`key` defaults to `__all__`). */
+interface RuleError {
+  key?: string;
+  message: string;
+}
+
+/**
+ * A model rule (see `RuleSpec` in runtime/spec.ts): one of `same`, `required`, `forbidden`, `invalid`,
+ * `validator` or `set` per entry.
+ */
+export type RuleDef =
+  | (RuleError & { same: [string, string]; when?: string })
+  | (RuleError & { required: string; when?: string })
+  | (RuleError & { forbidden: string; when?: string })
+  | (RuleError & { invalid: string })
+  | { validator: string }
+  | { set: string; to: string | number | boolean | null; when?: string };
+
 export interface ModelDef {
   description?: string;
   verbose_name?: string;
@@ -120,6 +138,7 @@ export interface ModelDef {
   filters?: Record<string, FilterDef | false>;
   indexes?: string[][];
   validators?: string[];
+  rules?: RuleDef[];
   hooks?: { prepare?: string; present?: string };
   actions?: Record<string, ActionDef>;
 }

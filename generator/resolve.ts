@@ -15,6 +15,7 @@ import { capitalize, defaultLabel, joinLabels, limitIdentifier, toPascalCase } f
 import { deriveFilters } from './filters.js';
 import { kindOf, kindOfType } from '../runtime/kinds/index.js';
 import { resolveActions } from './actions.js';
+import { resolveRules } from './rules.js';
 
 /** The resolved, frozen intermediate form of every model. */
 export interface ModelGraph {
@@ -91,6 +92,7 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     model.nested = resolveKeyList(entry.def.nested, 'nested', model, model.brief, report, true);
     model.filters = deriveFilters(entry.def, model, models, report);
     model.actions = resolveActions(entry.def.actions, model, models, report);
+    model.rules = resolveRules(entry.def.rules, model, models, report);
     checkDisplayPaths(model, models, report);
     checkSearch(entry.def, model, models, report);
   }
@@ -158,6 +160,7 @@ function resolveModel(
     uniques: [],
     indexes: def.indexes ?? [],
     validators: def.validators ?? [],
+    rules: [],
     hooks: { ...def.hooks },
     reverse: [],
     actions: [],

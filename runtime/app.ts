@@ -48,6 +48,7 @@ export function createContext(
   const domain = createDomainFunctions();
   for (const model of schema.models.values()) {
     for (const name of model.spec.validators) domain.check(name, 'validator');
+    for (const rule of model.spec.rules) if (rule.kind === 'validator') domain.check(rule.function, 'validator');
     if (model.spec.hooks.prepare) domain.check(model.spec.hooks.prepare, 'prepare');
     if (model.spec.hooks.present) domain.check(model.spec.hooks.present, 'present');
     if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');

@@ -452,6 +452,24 @@ export interface UniqueSpec {
   errorKey: string;
 }
 
+/**
+ * A model rule. Paths are field names joined by dots through foreign keys (`rack.site`); conditions and values
+ * are expressions of `runtime/expression.ts`. Checks report `message` under `key` (`__all__` or a field) and
+ * stop at the first failing rule, as NetBox's `clean()` does; `{path}` in a message is the value there (an
+ * object's display text when the path ends at a foreign key). `set` rules run after every check passed.
+ */
+export type RuleSpec =
+  /** The two paths end at the same value (when every key on the way to their ends is set, and `when` holds). */
+  | { kind: 'same'; paths: [string, string]; when?: string; key: string; message: string }
+  /** The field has a value (`required`), or has none (`forbidden`), when `when` holds. */
+  | { kind: 'required' | 'forbidden'; field: string; when?: string; key: string; message: string }
+  /** The object is invalid when the expression holds. */
+  | { kind: 'invalid'; when: string; key: string; message: string }
+  /** A domain validator, run at this point of the order. */
+  | { kind: 'validator'; function: string }
+  /** Computed and stored on save: the field takes the expression's value (when `when` holds). */
+  | { kind: 'set'; field: string; to: string; when?: string };
+
 export interface ReverseRelation {
   model: string;
   field: string;
@@ -528,6 +546,8 @@ export interface ModelSpec {
   /** Extra non-unique indexes (field names). */
   indexes: string[][];
   validators: string[];
+  /** Declared rules (NetBox's common `clean()` and `save()` patterns), checked in order before `validators`. */
+  rules: RuleSpec[];
   hooks: { prepare?: string; present?: string };
   /** FKs of other models that point at this one (deletion rules). */
   reverse: ReverseRelation[];

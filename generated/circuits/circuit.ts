@@ -720,7 +720,17 @@ export const circuitSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['circuits.validateCircuit'],
+  validators: [],
+  rules: [
+    {
+      kind: 'required',
+      field: 'distance_unit',
+      when: 'distance',
+      key: '__all__',
+      message: 'Must specify a unit when setting a distance',
+    },
+    { kind: 'set', field: 'distance_unit', to: 'null', when: 'distance == null' },
+  ],
   hooks: {},
   reverse: [
     { model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' },

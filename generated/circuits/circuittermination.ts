@@ -750,7 +750,15 @@ export const circuitTerminationSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['circuits.validateTermination'],
+  validators: [],
+  rules: [
+    {
+      kind: 'required',
+      field: 'termination_type',
+      key: '__all__',
+      message: 'A circuit termination must attach to a terminating object.',
+    },
+  ],
   hooks: { prepare: 'circuits.cacheTermination' },
   reverse: [],
   actions: [],

@@ -300,6 +300,7 @@ export const circuitTypeSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'circuits.circuit', field: 'type', onDelete: 'protect' }],
   actions: [],

@@ -396,6 +396,7 @@ export const providerSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'circuits.circuit', field: 'provider', onDelete: 'protect' }],
   actions: [],

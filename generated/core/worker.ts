@@ -241,6 +241,7 @@ export const workerSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

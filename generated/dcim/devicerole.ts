@@ -441,6 +441,7 @@ export const deviceRoleSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'dcim.device', field: 'role', onDelete: 'protect' },

@@ -955,7 +955,28 @@ export const deviceTypeSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['dcim.validateDeviceType'],
+  validators: [],
+  rules: [
+    {
+      kind: 'required',
+      field: 'weight_unit',
+      when: 'weight',
+      key: '__all__',
+      message: 'Must specify a unit when setting a weight',
+    },
+    {
+      kind: 'invalid',
+      when: 'u_height % 0.5',
+      key: 'u_height',
+      message: 'U height must be in increments of 0.5 rack units.',
+    },
+    {
+      kind: 'invalid',
+      when: "subdevice_role == 'child' and u_height != 0",
+      key: 'u_height',
+      message: 'Child device types must be 0U.',
+    },
+  ],
   hooks: {},
   reverse: [
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },

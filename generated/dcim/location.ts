@@ -573,7 +573,15 @@ export const locationSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['dcim.locationParentInSameSite'],
+  validators: [],
+  rules: [
+    {
+      kind: 'same',
+      paths: ['parent.site', 'site'],
+      key: '__all__',
+      message: 'Parent location ({parent}) must belong to the same site ({site}).',
+    },
+  ],
   hooks: { prepare: 'ipam.recacheScopes' },
   reverse: [
     {
@@ -589,6 +597,7 @@ export const locationSpec: ModelSpec = {
     },
     { model: 'dcim.device', field: 'location', onDelete: 'protect' },
     { model: 'dcim.location', field: 'parent', onDelete: 'cascade' },
+    { model: 'dcim.powerpanel', field: 'location', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'location', onDelete: 'set_null' },
     {
       model: 'extras.imageattachment',

@@ -309,6 +309,7 @@ export const manufacturerSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'dcim.devicetype', field: 'manufacturer', onDelete: 'protect' },

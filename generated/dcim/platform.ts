@@ -429,6 +429,7 @@ export const platformSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'dcim.device', field: 'platform', onDelete: 'set_null' },

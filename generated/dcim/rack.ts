@@ -155,7 +155,7 @@ export interface Rack {
   created: string | null;
   last_updated: string | null;
   device_count: number;
-  powerfeed_count: unknown;
+  powerfeed_count: number;
 }
 
 /** The brief representation of a rack (`?brief=true`). */
@@ -679,25 +679,18 @@ export const rackSpec: ModelSpec = {
       required: false,
       default: '',
     },
-    {
-      name: 'powerfeed_count',
-      label: 'Powerfeed count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
   ],
   counts: [
     {
       name: 'device_count',
       model: 'dcim.device',
+      field: 'rack',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'powerfeed_count',
+      model: 'dcim.powerfeed',
       field: 'rack',
       cumulative: false,
       nested: 'omit',
@@ -1139,10 +1132,47 @@ export const rackSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['dcim.validateRack'],
-  hooks: { prepare: 'dcim.prepareRack' },
+  validators: [],
+  rules: [
+    {
+      kind: 'required',
+      field: 'weight_unit',
+      when: 'weight',
+      key: '__all__',
+      message: 'Must specify a unit when setting a weight',
+    },
+    {
+      kind: 'same',
+      paths: ['location.site', 'site'],
+      key: '__all__',
+      message: 'Assigned location must belong to parent site ({site}).',
+    },
+    {
+      kind: 'required',
+      field: 'outer_unit',
+      when: 'outer_width or outer_depth or outer_height',
+      key: '__all__',
+      message: 'Must specify a unit when setting an outer dimension',
+    },
+    {
+      kind: 'required',
+      field: 'weight_unit',
+      when: 'max_weight',
+      key: '__all__',
+      message: 'Must specify a unit when setting a maximum weight',
+    },
+    { kind: 'validator', function: 'dcim.validateRackSpace' },
+    {
+      kind: 'set',
+      field: 'outer_unit',
+      to: 'null',
+      when: 'not (outer_width or outer_depth or outer_height)',
+    },
+  ],
+  hooks: {},
   reverse: [
     { model: 'dcim.device', field: 'rack', onDelete: 'protect' },
+    { model: 'dcim.powerfeed', field: 'rack', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -300,6 +300,7 @@ export const rackRoleSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'dcim.rack', field: 'role', onDelete: 'protect' }],
   actions: [],

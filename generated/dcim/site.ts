@@ -692,6 +692,7 @@ export const siteSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: { prepare: 'ipam.recacheScopes' },
   reverse: [
     {
@@ -703,6 +704,7 @@ export const siteSpec: ModelSpec = {
     { model: 'circuits.circuittermination', field: '_site', onDelete: 'set_null' },
     { model: 'dcim.device', field: 'site', onDelete: 'protect' },
     { model: 'dcim.location', field: 'site', onDelete: 'cascade' },
+    { model: 'dcim.powerpanel', field: 'site', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'site', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',

@@ -357,6 +357,7 @@ export const siteGroupSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     {

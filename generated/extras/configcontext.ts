@@ -852,6 +852,7 @@ export const configContextSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['extras.validateConfigContext'],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

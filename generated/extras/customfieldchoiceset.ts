@@ -365,6 +365,7 @@ export const customFieldChoiceSetSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['extras.validateChoiceSet'],
+  rules: [],
   hooks: { prepare: 'extras.storeChoices' },
   reverse: [{ model: 'extras.customfield', field: 'choice_set', onDelete: 'protect' }],
   actions: [

@@ -446,6 +446,7 @@ export const eventRuleSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['extras.validateEventRule'],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'core.backgroundtask', field: 'event_rule', onDelete: 'set_null' }],
   actions: [],

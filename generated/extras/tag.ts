@@ -347,6 +347,7 @@ export const tagSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'extras.taggeditem', field: 'tag', onDelete: 'cascade' }],
   actions: [],

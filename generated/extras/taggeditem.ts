@@ -173,6 +173,7 @@ export const taggedItemSpec: ModelSpec = {
   uniques: [],
   indexes: [['object_type', 'object_id']],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

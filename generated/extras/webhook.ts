@@ -436,6 +436,7 @@ export const webhookSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['extras.validateWebhook'],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'core.backgroundtask', field: 'webhook', onDelete: 'set_null' },

@@ -360,6 +360,7 @@ export const aggregateSpec: ModelSpec = {
   uniques: [],
   indexes: [],
   validators: ['ipam.validateAggregate'],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

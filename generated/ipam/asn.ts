@@ -452,6 +452,7 @@ export const aSNSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

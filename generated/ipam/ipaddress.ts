@@ -728,6 +728,7 @@ export const iPAddressSpec: ModelSpec = {
   uniques: [],
   indexes: [],
   validators: ['ipam.validateIpAddress'],
+  rules: [],
   hooks: { prepare: 'ipam.prepareIpAddress' },
   reverse: [
     { model: 'dcim.device', field: 'primary_ip4', onDelete: 'set_null' },

@@ -810,6 +810,7 @@ export const prefixSpec: ModelSpec = {
   uniques: [],
   indexes: [],
   validators: ['ipam.validatePrefix'],
+  rules: [],
   hooks: { prepare: 'ipam.cacheScope' },
   reverse: [],
   actions: [

@@ -299,6 +299,7 @@ export const rIRSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'ipam.aggregate', field: 'rir', onDelete: 'protect' },

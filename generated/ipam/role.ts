@@ -324,6 +324,7 @@ export const roleSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'ipam.asn', field: 'role', onDelete: 'set_null' },

@@ -341,6 +341,7 @@ export const routeTargetSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

@@ -463,6 +463,7 @@ export const serviceSpec: ModelSpec = {
   uniques: [],
   indexes: [],
   validators: ['ipam.validateServicePorts'],
+  rules: [],
   hooks: { prepare: 'ipam.prepareServicePorts' },
   reverse: [],
   actions: [],

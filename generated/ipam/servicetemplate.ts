@@ -306,6 +306,7 @@ export const serviceTemplateSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['ipam.validateServicePorts'],
+  rules: [],
   hooks: { prepare: 'ipam.prepareServicePorts' },
   reverse: [],
   actions: [],

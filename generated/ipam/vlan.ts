@@ -680,7 +680,24 @@ export const vLANSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['ipam.validateVlan'],
+  validators: [],
+  rules: [
+    { kind: 'validator', function: 'ipam.validateVlan' },
+    {
+      kind: 'forbidden',
+      field: 'qinq_svlan',
+      when: "qinq_role != 'cvlan'",
+      key: 'qinq_svlan',
+      message: 'Only Q-in-Q customer VLANs maybe assigned to a service VLAN.',
+    },
+    {
+      kind: 'required',
+      field: 'qinq_svlan',
+      when: "qinq_role == 'cvlan'",
+      key: 'qinq_role',
+      message: 'A Q-in-Q customer VLAN must be assigned to a service VLAN.',
+    },
+  ],
   hooks: {},
   reverse: [
     { model: 'dcim.interface', field: 'untagged_vlan', onDelete: 'set_null' },

@@ -563,6 +563,7 @@ export const vLANGroupSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['ipam.validateVlanGroup'],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'ipam.vlan', field: 'group', onDelete: 'protect' }],
   actions: [

@@ -466,6 +466,7 @@ export const vRFSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'dcim.interface', field: 'vrf', onDelete: 'set_null' },

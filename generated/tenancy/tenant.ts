@@ -405,11 +405,13 @@ export const tenantSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'circuits.circuit', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.device', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.location', field: 'tenant', onDelete: 'protect' },
+    { model: 'dcim.powerfeed', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.site', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.aggregate', field: 'tenant', onDelete: 'protect' },

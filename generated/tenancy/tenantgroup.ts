@@ -332,6 +332,7 @@ export const tenantGroupSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'tenancy.tenant', field: 'group', onDelete: 'set_null' },

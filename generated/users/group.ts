@@ -205,6 +205,7 @@ export const groupSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

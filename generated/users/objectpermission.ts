@@ -368,6 +368,7 @@ export const objectPermissionSpec: ModelSpec = {
   uniques: [],
   indexes: [],
   validators: ['users.validatePermission'],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

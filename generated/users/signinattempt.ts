@@ -170,6 +170,7 @@ export const signInAttemptSpec: ModelSpec = {
   uniques: [],
   indexes: [['address', 'time'], ['time']],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [],
   actions: [],

@@ -480,6 +480,7 @@ export const tokenSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: { prepare: 'users.prepareToken', present: 'users.presentToken' },
   reverse: [],
   actions: [],

@@ -458,6 +458,7 @@ export const userSpec: ModelSpec = {
   ],
   indexes: [],
   validators: ['users.validateUsername', 'users.validatePassword'],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'core.objectchange', field: 'user', onDelete: 'set_null' },

@@ -675,6 +675,7 @@ export const clusterSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: { prepare: 'ipam.cacheScope' },
   reverse: [
     { model: 'dcim.device', field: 'cluster', onDelete: 'set_null' },

@@ -270,6 +270,7 @@ export const clusterGroupSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },

@@ -270,6 +270,7 @@ export const clusterTypeSpec: ModelSpec = {
   ],
   indexes: [],
   validators: [],
+  rules: [],
   hooks: {},
   reverse: [{ model: 'virtualization.cluster', field: 'type', onDelete: 'protect' }],
   actions: [],

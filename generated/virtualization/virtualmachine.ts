@@ -1001,11 +1001,57 @@ export const virtualMachineSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['virtualization.validateVirtualMachine'],
-  hooks: {
-    prepare: 'virtualization.prepareVirtualMachine',
-    present: 'dcim.presentDevice',
-  },
+  validators: [],
+  rules: [
+    { kind: 'validator', function: 'extras.validateLocalContextData' },
+    {
+      kind: 'invalid',
+      when: 'not site and not cluster and not device',
+      key: '__all__',
+      message: 'A virtual machine must be assigned to a site, cluster, or device.',
+    },
+    {
+      kind: 'same',
+      paths: ['cluster._site', 'site'],
+      when: 'site and cluster._site',
+      key: 'cluster',
+      message: 'The selected cluster ({cluster}) is not assigned to this site ({site}).',
+    },
+    {
+      kind: 'same',
+      paths: ['device.site', 'site'],
+      when: 'site and device.site',
+      key: 'site',
+      message: 'The selected device ({device}) is not assigned to this site ({site}).',
+    },
+    {
+      kind: 'invalid',
+      when: 'device and not cluster and device.cluster',
+      key: 'cluster',
+      message: "Must specify the assigned device's cluster ({device.cluster}) when assigning host device {device}.",
+    },
+    {
+      kind: 'same',
+      paths: ['device.cluster', 'cluster'],
+      when: 'cluster',
+      key: 'device',
+      message: 'The selected device ({device}) is not assigned to this cluster ({cluster}).',
+    },
+    { kind: 'validator', function: 'virtualization.checkVirtualMachinePrimaryIps' },
+    {
+      kind: 'set',
+      field: 'site',
+      to: 'cluster._site',
+      when: 'not site and cluster._site',
+    },
+    {
+      kind: 'set',
+      field: 'site',
+      to: 'device.site',
+      when: 'not site and device.site',
+    },
+  ],
+  hooks: { present: 'dcim.presentDevice' },
   reverse: [
     {
       model: 'extras.imageattachment',

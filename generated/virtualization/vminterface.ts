@@ -705,7 +705,51 @@ export const vMInterfaceSpec: ModelSpec = {
     },
   ],
   indexes: [],
-  validators: ['virtualization.validateVmInterface'],
+  validators: [],
+  rules: [
+    { kind: 'validator', function: 'virtualization.checkVmInterfaceVlans' },
+    {
+      kind: 'forbidden',
+      field: 'qinq_svlan',
+      when: "mode != 'q-in-q'",
+      key: 'qinq_svlan',
+      message: 'Only Q-in-Q interfaces may specify a service VLAN.',
+    },
+    {
+      kind: 'invalid',
+      when: 'parent and parent == id',
+      key: 'parent',
+      message: 'An interface cannot be its own parent.',
+    },
+    {
+      kind: 'same',
+      paths: ['parent.virtual_machine', 'virtual_machine'],
+      key: 'parent',
+      message:
+        'The selected parent interface ({parent}) belongs to a different virtual machine ({parent.virtual_machine}).',
+    },
+    {
+      kind: 'invalid',
+      when: 'bridge and bridge == id',
+      key: 'bridge',
+      message: 'An interface cannot be bridged to itself.',
+    },
+    {
+      kind: 'same',
+      paths: ['bridge.virtual_machine', 'virtual_machine'],
+      key: 'bridge',
+      message:
+        'The selected bridge interface ({bridge}) belongs to a different virtual machine ({bridge.virtual_machine}).',
+    },
+    {
+      kind: 'same',
+      paths: ['untagged_vlan.site', 'virtual_machine.site'],
+      when: 'untagged_vlan.site',
+      key: 'untagged_vlan',
+      message:
+        "The untagged VLAN ({untagged_vlan}) must belong to the same site as the interface's parent virtual machine, or it must be global.",
+    },
+  ],
   hooks: { prepare: 'dcim.prepareInterface' },
   reverse: [
     {

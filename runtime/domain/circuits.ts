@@ -48,21 +48,6 @@ function terminationOf(side: 'A' | 'Z') {
   };
 }
 
-/** A distance needs its unit; without a distance there is no unit. */
-export function validateCircuit(item: WriteItemContext): void {
-  const { distance, distance_unit: unit } = item.values;
-  if (distance !== null && distance !== undefined && !unit)
-    item.errors.add('__all__', 'Must specify a unit when setting a distance');
-  if ((distance === null || distance === undefined) && unit) item.values.distance_unit = null;
-}
-
-/** A termination attaches to something. */
-export function validateTermination(item: WriteItemContext): void {
-  if (item.values.termination_type === null || item.values.termination_type === undefined) {
-    item.errors.add('__all__', 'A circuit termination must attach to a terminating object.');
-  }
-}
-
 const CACHED = ['_region', '_site_group', '_site', '_location'] as const;
 
 /**
@@ -127,8 +112,6 @@ export const circuitsFunctions = {
   'circuits.displayTermination': { kind: 'display', fn: displayTermination },
   'circuits.terminationA': { kind: 'compute', fn: terminationOf('A') },
   'circuits.terminationZ': { kind: 'compute', fn: terminationOf('Z') },
-  'circuits.validateCircuit': { kind: 'validator', fn: validateCircuit },
-  'circuits.validateTermination': { kind: 'validator', fn: validateTermination },
   'circuits.cacheTermination': { kind: 'prepare', fn: cacheTermination },
   'circuits.circuitsWithTerminationA': { kind: 'filter', fn: circuitsWithTermination('A') },
   'circuits.circuitsWithTerminationZ': { kind: 'filter', fn: circuitsWithTermination('Z') },

@@ -52,11 +52,6 @@ export function vlanText(row: Row): string {
   return `${String(row.name)} (${String(row.vid)})`;
 }
 
-/** `ge-0/0/0 (uplink)`: an interface as NetBox prints it. */
-export function interfaceText(row: Row): string {
-  return row.label ? `${String(row.name)} (${String(row.label)})` : String(row.name);
-}
-
 /** `AA:BB:CC:DD:EE:FF` for any of the usual spellings of a 48-bit MAC address (null when it is not one). */
 export function canonicalMac(value: string): string | null {
   const hex = value.replace(/[-:.\s]/g, '');
@@ -110,17 +105,6 @@ export async function checkTaggedVlanSites(item: WriteItemContext, site: unknown
       return;
     }
   }
-}
-
-/** The untagged VLAN must be global or at the parent's site; false when it is not (the error is added). */
-export async function checkUntaggedVlanSite(item: WriteItemContext, site: unknown, parent: string): Promise<boolean> {
-  const vlan = await rowOf(item.q, item.schema, 'ipam.vlan', item.values.untagged_vlan, ['name', 'vid', 'site_id']);
-  if (!vlan || vlan.site_id === null || Number(vlan.site_id) === Number(site)) return true;
-  item.errors.add(
-    'untagged_vlan',
-    `The untagged VLAN (${vlanText(vlan)}) must belong to the same site as the interface's parent ${parent}, or it must be global.`,
-  );
-  return false;
 }
 
 /**

@@ -591,8 +591,8 @@ export const vlanGroupContainsVid: FilterFunction = async (ctx, model, values) =
 
 /**
  * A VLAN's group agrees with its site (a site-scoped group takes no other site, a site-group-scoped one only
- * its member sites), its VID lies inside the group's ranges, and Q-in-Q customer VLANs (only they) sit in a
- * service VLAN. Like NetBox's clean(), the first broken rule is reported.
+ * its member sites) and its VID lies inside the group's ranges. Like NetBox's clean(), the first broken rule
+ * is reported; the model's declared Q-in-Q rules follow.
  */
 export async function validateVlan(item: WriteItemContext): Promise<void> {
   const { values, q, schema, errors } = item;
@@ -628,10 +628,6 @@ export async function validateVlan(item: WriteItemContext): Promise<void> {
       return;
     }
   }
-  if (!none(values.qinq_svlan) && values.qinq_role !== 'cvlan')
-    errors.add('qinq_svlan', 'Only Q-in-Q customer VLANs maybe assigned to a service VLAN.');
-  else if (values.qinq_role === 'cvlan' && none(values.qinq_svlan))
-    errors.add('qinq_role', 'A Q-in-Q customer VLAN must be assigned to a service VLAN.');
 }
 
 /** The ipam app's domain functions, by the names YAML uses. */

@@ -14,6 +14,7 @@ import type { ModelInfo, Schema } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
 import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
+import { applySetRules, checkRules } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
 import { lockForUpdate } from '../db/transaction.js';
@@ -290,7 +291,7 @@ async function insertOne(q: Knex, model: ModelInfo, row: Row): Promise<number> {
  * (declared unique constraints look at the batch too) and insert it in chunks.
  */
 function isSerial(model: ModelInfo): boolean {
-  return model.spec.validators.length > 0 || model.spec.tree;
+  return model.spec.validators.length > 0 || model.spec.rules.some((r) => r.kind === 'validator') || model.spec.tree;
 }
 
 /**
@@ -546,10 +547,13 @@ async function validateItem(
     transient: item.transient,
     earlier: earlier.filter((other) => !other.errors.has()).map((other) => ({ id: other.id, values: other.values })),
   };
+  await checkRules(ctx, itemContext);
+  if (item.errors.has()) return;
   for (const name of model.spec.validators) {
     await ctx.domain.validator(name)(itemContext);
     if (item.errors.has()) return;
   }
+  await applySetRules(ctx, itemContext);
   if (model.spec.hooks.prepare) await ctx.domain.prepare(model.spec.hooks.prepare)(itemContext);
 }
 

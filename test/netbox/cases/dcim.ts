@@ -662,4 +662,73 @@ export const dcimCases: NetBoxTestCase[] = [
     },
     leftOut: { test_trace: CABLES },
   },
+  {
+    source: 'dcim/tests/test_api.py::PowerPanelTestCase',
+    model: 'dcim.powerpanel',
+    briefFields: ['description', 'display', 'id', 'name', 'powerfeed_count', 'url'],
+    userPermissions: ['dcim.view_site'],
+    setUp: async (t) => {
+      const [site1, site2] = await t.makeAll('dcim.site', [
+        { name: 'Site 1', slug: 'site-1' },
+        { name: 'Site 2', slug: 'site-2' },
+      ]);
+      const locations = await t.makeAll('dcim.location', [
+        { name: 'Location 1', slug: 'location-1', site: site1!.id },
+        { name: 'Location 2', slug: 'location-2', site: site1!.id },
+        { name: 'Location 3', slug: 'location-3', site: site1!.id },
+        { name: 'Location 4', slug: 'location-3', site: site2!.id },
+      ]);
+      await t.makeAll(
+        'dcim.powerpanel',
+        [0, 1, 2].map((i) => ({ site: site1!.id, location: locations[i]!.id, name: `Power Panel ${i + 1}` })),
+      );
+      return {
+        createData: [0, 1, 2].map((i) => ({
+          name: `Power Panel ${i + 4}`,
+          site: site1!.id,
+          location: locations[i]!.id,
+        })),
+        // Site 2 and its location: the bulk update keeps each panel's location in its site.
+        bulkUpdateData: { site: site2!.id, location: locations[3]!.id },
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::PowerFeedTestCase',
+    model: 'dcim.powerfeed',
+    briefFields: ['_occupied', 'cable', 'description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: { status: 'planned' },
+    userPermissions: ['dcim.view_powerpanel'],
+    setUp: async (t) => {
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const location = await t.make('dcim.location', { site: site.id, name: 'Location 1', slug: 'location-1' });
+      const role = await t.make('dcim.rackrole', { name: 'Rack Role 1', slug: 'rack-role-1', color: 'ff0000' });
+      const racks = await t.makeAll(
+        'dcim.rack',
+        [1, 2, 3, 4].map((i) => ({ site: site.id, location: location.id, role: role.id, name: `Rack ${i}` })),
+      );
+      const panels = await t.makeAll(
+        'dcim.powerpanel',
+        [1, 2].map((i) => ({ site: site.id, location: location.id, name: `Power Panel ${i}` })),
+      );
+      const feed = (panel: number, rack: number, name: string, type: string): Json => ({
+        power_panel: panels[panel]!.id,
+        rack: racks[rack]!.id,
+        name,
+        type,
+      });
+      await t.makeAll('dcim.powerfeed', [
+        feed(0, 0, 'Power Feed 1A', 'primary'),
+        feed(1, 0, 'Power Feed 1B', 'redundant'),
+        feed(0, 1, 'Power Feed 2A', 'primary'),
+        feed(1, 1, 'Power Feed 2B', 'redundant'),
+        feed(0, 2, 'Power Feed 3A', 'primary'),
+        feed(1, 2, 'Power Feed 3B', 'redundant'),
+      ]);
+      return {
+        createData: [feed(0, 3, 'Power Feed 4A', 'primary'), feed(1, 3, 'Power Feed 4B', 'redundant')],
+      };
+    },
+    leftOut: { test_trace: CABLES },
+  },
 ];

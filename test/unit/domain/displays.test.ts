@@ -4,7 +4,7 @@ import { displayDevice, presentDevice } from '../../../runtime/domain/dcim.js';
 import { displayTermination } from '../../../runtime/domain/circuits.js';
 import { displayAsn } from '../../../runtime/domain/ipam.js';
 import { displayToken, displayUser, presentToken } from '../../../runtime/domain/users.js';
-import { interfaceText, vlanText } from '../../../runtime/domain/interfaces.js';
+import { vlanText } from '../../../runtime/domain/interfaces.js';
 
 /** Display texts (NetBox's `str(obj)` per model) and present hooks, from hand-written values. */
 
@@ -91,10 +91,8 @@ describe('other displays', () => {
     expect(show({ object_type_name: 'dcim | site', object_repr: 'Site A', action, user_name: user })).toBe(text);
   });
 
-  it('VLANs and interfaces as NetBox prints them in messages', () => {
+  it('VLANs as NetBox prints them in messages', () => {
     expect(vlanText({ name: 'users', vid: 10 })).toBe('users (10)');
-    expect(interfaceText({ name: 'ge-0/0/0', label: 'uplink' })).toBe('ge-0/0/0 (uplink)');
-    expect(interfaceText({ name: 'ge-0/0/0', label: '' })).toBe('ge-0/0/0');
   });
 });
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../../runtime/db/connect.js';
 import { migrate } from '../../../runtime/db/migrate.js';
-import { validateDevice, validateRack } from '../../../runtime/domain/dcim.js';
 import { migrations } from '../support/models.js';
-import { errorsAfter, writeItem } from './write-item.js';
+import { checkModelRules, writeItem } from './write-item.js';
 
 /**
  * Where a device may go (NetBox Device.clean and Rack.get_available_units) and what a rack must keep room
@@ -77,8 +76,7 @@ async function place(values: Record<string, unknown>, id?: number): Promise<Reco
     { ...base, ...values },
     id === undefined ? { q: db.knex } : { q: db.knex, id, existing: { ...base, ...values } },
   );
-  await validateDevice(item);
-  return errorsAfter(item);
+  return checkModelRules(item);
 }
 
 const occupied = (position: string, model: string, height: string) => ({
@@ -206,8 +204,7 @@ describe('a rack keeps room for its devices (Rack.clean on update)', () => {
     ],
   ])('%s', async (_name, values, errors) => {
     const item = rack(values);
-    await validateRack(item);
-    expect(errorsAfter(item)).toEqual(errors);
+    expect(await checkModelRules(item)).toEqual(errors);
   });
 
   it('keeps no room in an empty rack', async () => {
@@ -216,7 +213,6 @@ describe('a rack keeps room for its devices (Rack.clean on update)', () => {
       { u_height: 1, starting_unit: 30 },
       { id: 2, existing: { site: 1, location: null }, q: db.knex },
     );
-    await validateRack(item);
-    expect(errorsAfter(item)).toEqual({});
+    expect(await checkModelRules(item)).toEqual({});
   });
 });

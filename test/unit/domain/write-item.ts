@@ -1,6 +1,7 @@
 import knex, { type Knex } from 'knex';
 import { loadSettings, type Settings } from '../../../runtime/config.js';
-import { domainFunctions } from '../../../runtime/domain/index.js';
+import { createDomainFunctions, domainFunctions } from '../../../runtime/domain/index.js';
+import { applySetRules, checkRules } from '../../../runtime/rest/rules.js';
 import type { AuthUser, WriteItemContext } from '../../../runtime/domain/types.js';
 import { FieldErrors } from '../../../runtime/http/errors.js';
 import { schema } from '../support/models.js';
@@ -83,4 +84,16 @@ export async function runNamed(
   if (entry.kind !== 'validator' && entry.kind !== 'prepare') throw new Error(`${name} is not a validator or hook`);
   await entry.fn(item);
   return errorsAfter(item);
+}
+
+/** Checks the declared rules of the item's model (YAML `rules:`, validators among them); returns the errors. */
+export async function checkModelRules(item: WriteItemContext): Promise<Record<string, unknown>> {
+  await checkRules({ q: item.q, schema, domain: createDomainFunctions() }, item);
+  return errorsAfter(item);
+}
+
+/** Applies the `set` rules of the item's model (values computed on save) to its values. */
+export async function applyModelSetRules(item: WriteItemContext): Promise<Record<string, unknown>> {
+  await applySetRules({ q: item.q, schema, domain: createDomainFunctions() }, item);
+  return item.values;
 }

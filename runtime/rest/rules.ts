@@ -1,0 +1,175 @@
+import type { Knex } from 'knex';
+import type { DomainFunctions, WriteItemContext } from '../domain/types.js';
+import {
+  evaluateExpression,
+  expressionPaths,
+  parseExpression,
+  pythonText,
+  sameValue,
+  truthy,
+  type Expression,
+} from '../expression.js';
+import type { RuleSpec } from '../spec.js';
+import { computeDisplay } from './render.js';
+import type { ModelInfo, Schema } from './schema.js';
+import { decodeRow } from './values.js';
+
+/**
+ * Evaluates the model rules the generator emitted (`spec.rules`) on one object being written. Nothing here
+ * knows a model: field paths are followed through the schema's foreign keys, one row read per related object.
+ */
+
+const parsed = new Map<string, Expression>();
+
+/** A rule expression, parsed once (the generator has checked every expression it emitted). */
+function expressionOf(text: string): Expression {
+  let expression = parsed.get(text);
+  if (!expression) parsed.set(text, (expression = parseExpression(text)));
+  return expression;
+}
+
+/** Where a path ends: the value there, or `followed: false` when a foreign key on the way is empty. */
+type Reached = { followed: true; value: unknown; model: ModelInfo; field: string } | { followed: false };
+
+/** Reads values at field paths from an object being written, loading each related row once. */
+class PathReader {
+  private readonly rows = new Map<string, Record<string, unknown> | null>();
+
+  constructor(
+    private readonly q: Knex,
+    private readonly schema: Schema,
+    private readonly domain: DomainFunctions,
+    private readonly model: ModelInfo,
+    private readonly id: number | null,
+    private readonly values: Record<string, unknown>,
+  ) {}
+
+  /** Follows the path from the object (or from another object's values). */
+  async reach(
+    path: readonly string[],
+    model: ModelInfo = this.model,
+    values = this.values,
+    id = this.id,
+  ): Promise<Reached> {
+    const [step, ...rest] = path;
+    if (step === 'id' && rest.length === 0) return { followed: true, value: id, model, field: 'id' };
+    const value = values[step!] ?? null;
+    if (rest.length === 0) return { followed: true, value, model, field: step! };
+    const field = model.fields.get(step!);
+    if (field?.kind !== 'fk' || value === null) return { followed: false };
+    const target = this.schema.model(field.target);
+    const row = await this.row(target, Number(value));
+    return row ? this.reach(rest, target, row, Number(value)) : { followed: false };
+  }
+
+  /** The value at a path; null when it cannot be followed. */
+  async value(path: readonly string[]): Promise<unknown> {
+    const reached = await this.reach(path);
+    return reached.followed ? reached.value : null;
+  }
+
+  /** The path's value as NetBox prints it: a related object's display text, else Python's `str()`. */
+  async text(path: readonly string[]): Promise<string> {
+    const reached = await this.reach(path);
+    if (!reached.followed || reached.value === null) return 'None';
+    const field = reached.field === 'id' ? null : reached.model.fields.get(reached.field);
+    if (field?.kind !== 'fk') return pythonText(reached.value);
+    return this.display(this.schema.model(field.target), Number(reached.value));
+  }
+
+  private async display(model: ModelInfo, id: number): Promise<string> {
+    const values = await this.row(model, id);
+    if (!values) return String(id);
+    const display = model.spec.display;
+    const uses = display.kind === 'field' ? [display.field] : display.uses;
+    const found = new Map<string, unknown>();
+    for (const use of uses) {
+      const reached = await this.reach(use.split('.'), model, values, id);
+      found.set(use, reached.followed ? reached.value : null);
+    }
+    return computeDisplay(this.domain, display, (name) => found.get(name) ?? null);
+  }
+
+  private async row(model: ModelInfo, id: number): Promise<Record<string, unknown> | null> {
+    const key = `${model.label}:${id}`;
+    if (!this.rows.has(key)) {
+      const row = (await this.q(model.table).where('id', id).first()) as Record<string, unknown> | undefined;
+      this.rows.set(key, row ? { ...decodeRow(model.spec.fields, row), id } : null);
+    }
+    return this.rows.get(key)!;
+  }
+
+  /** Evaluates an expression after loading the values at its paths. */
+  async evaluate(text: string): Promise<unknown> {
+    const expression = expressionOf(text);
+    const values = new Map<string, unknown>();
+    for (const path of expressionPaths(expression)) values.set(path.join('.'), await this.value(path));
+    return evaluateExpression(expression, (path) => values.get(path.join('.')));
+  }
+}
+
+/** What rule evaluation needs besides the object: the transaction, the schema and the domain functions. */
+export interface RuleContext {
+  q: Knex;
+  schema: Schema;
+  domain: DomainFunctions;
+}
+
+function readerFor(ctx: RuleContext, item: WriteItemContext): PathReader {
+  return new PathReader(ctx.q, ctx.schema, ctx.domain, item.model, item.id, item.values);
+}
+
+/** Whether a rule's `when` holds (a rule without one always applies). */
+async function applies(reader: PathReader, when: string | undefined): Promise<boolean> {
+  return when === undefined || truthy(await reader.evaluate(when));
+}
+
+/** Whether one check fails for the object. */
+async function fails(reader: PathReader, rule: Exclude<RuleSpec, { kind: 'validator' | 'set' }>): Promise<boolean> {
+  switch (rule.kind) {
+    case 'same': {
+      const left = await reader.reach(rule.paths[0].split('.'));
+      const right = await reader.reach(rule.paths[1].split('.'));
+      if (!left.followed || !right.followed || !(await applies(reader, rule.when))) return false;
+      return !sameValue(left.value, right.value);
+    }
+    case 'required':
+      return (await applies(reader, rule.when)) && !truthy(await reader.value([rule.field]));
+    case 'forbidden':
+      return (await applies(reader, rule.when)) && truthy(await reader.value([rule.field]));
+    case 'invalid':
+      return truthy(await reader.evaluate(rule.when));
+  }
+}
+
+/** `{path}` placeholders of a message, filled with the values there. */
+async function fillMessage(reader: PathReader, message: string): Promise<string> {
+  let filled = message;
+  for (const [placeholder, path] of message.matchAll(/\{([^}]*)\}/g))
+    filled = filled.replace(placeholder, await reader.text(path!.split('.')));
+  return filled;
+}
+
+/**
+ * Checks the model's rules in order (domain validators among them), stopping at the first failure, whose
+ * message is added to the item's errors.
+ */
+export async function checkRules(ctx: RuleContext, item: WriteItemContext): Promise<void> {
+  const reader = readerFor(ctx, item);
+  for (const rule of item.model.spec.rules) {
+    if (rule.kind === 'set') continue;
+    if (rule.kind === 'validator') await ctx.domain.validator(rule.function)(item);
+    else if (await fails(reader, rule)) item.errors.add(rule.key, await fillMessage(reader, rule.message));
+    if (item.errors.has()) return;
+  }
+}
+
+/** Stores the values of the model's `set` rules (computed on save), in order. */
+export async function applySetRules(ctx: RuleContext, item: WriteItemContext): Promise<void> {
+  for (const rule of item.model.spec.rules) {
+    if (rule.kind !== 'set') continue;
+    // Each rule sees the values the rules before it set.
+    const reader = readerFor(ctx, item);
+    if (await applies(reader, rule.when)) item.values[rule.field] = await reader.evaluate(rule.to);
+  }
+}
