@@ -2,12 +2,12 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { registry } from '../generated/index.js';
-import type { AppContext } from '../runtime/app-context.js';
+import type { AppContext } from '../runtime/http/app-context.js';
 import { createApp, createContext, stopBackground } from '../runtime/app.js';
 import { loadSettings } from '../runtime/config.js';
 import { connectDatabase, type Database } from '../runtime/db/connect.js';
 import { migrate } from '../runtime/db/migrate.js';
-import { createSuperuser } from '../runtime/auth/superuser.js';
+import { createSuperuser } from '../runtime/superuser.js';
 
 /** The real service, listening on an ephemeral port of 127.0.0.1 in this process. */
 export interface RunningService {

@@ -2,9 +2,20 @@ import http from 'node:http';
 import { request } from './http-client.js';
 import type { ReceiverThread } from './receiver-thread.js';
 import type { RunningService } from './service.js';
-import { siteBody } from './site-body.js';
+import { siteBody, type SeedRefs } from './site-body.js';
 import { latencyOf, nowMs, type Latency } from './load.js';
-import type { WebhookSpec } from './webhooks.js';
+
+/** What the scenarios create. */
+export interface WebhookSpec {
+  /** Sites bulk-created for the drain scenario, so tasks queued and deliveries expected. */
+  sites: number;
+  /** Sites per bulk POST. */
+  bulkSize: number;
+  /** Single-site writes per second, and for how long, in the steady scenario. */
+  steadyRate: number;
+  steadySeconds: number;
+  refs: SeedRefs;
+}
 
 /** The steady scenario's measurements. */
 export interface SteadyResult {

@@ -5,8 +5,8 @@ import { request, requestJson } from './http-client.js';
 import { latencyOf, nowMs, type Latency } from './load.js';
 import { ReceiverThread } from './receiver-thread.js';
 import type { RunningService } from './service.js';
-import { siteBody, type SeedRefs } from './site-body.js';
-import { steadyWrites, type SteadyResult } from './webhook-steady.js';
+import { siteBody } from './site-body.js';
+import { steadyWrites, type SteadyResult, type WebhookSpec } from './webhook-steady.js';
 import type { Receipt } from './webhook-receiver.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
@@ -17,18 +17,6 @@ import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
  * the worker drains it. Then a steady stream of single-site writes at a fixed rate: how long each delivery
  * takes from its commit. Every site must arrive exactly once, as its task's first and only attempt.
  */
-
-/** What the scenarios create. */
-export interface WebhookSpec {
-  /** Sites bulk-created for the drain scenario, so tasks queued and deliveries expected. */
-  sites: number;
-  /** Sites per bulk POST. */
-  bulkSize: number;
-  /** Single-site writes per second, and for how long, in the steady scenario. */
-  steadyRate: number;
-  steadySeconds: number;
-  refs: SeedRefs;
-}
 
 /** What the scenarios measured on one database. */
 export interface WebhookResult {

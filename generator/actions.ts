@@ -1,6 +1,6 @@
 import type { ActionSpec, ActionValue, ModelSpec } from '../runtime/spec.js';
 import type { ActionDef } from './language.js';
-import type { Reporter } from './resolve.js';
+import type { Reporter } from './load.js';
 
 /** Keys of an item value that names a model's nested representation instead of giving a JSON Schema. */
 const MODEL_VALUE_KEYS = new Set(['model', 'nullable', 'description']);

@@ -1,7 +1,7 @@
 import { kindOf } from '../runtime/kinds/index.js';
 import type { FieldSpec, FilterSpec, Lookups, ModelSpec } from '../runtime/spec.js';
 import type { FieldDef, FilterDef, LookupsDef, ModelDef, PathFilterDef } from './language.js';
-import type { Reporter } from './resolve.js';
+import type { Reporter } from './load.js';
 import { walkPath } from './filter-paths.js';
 
 type ValueKind = Extract<FilterSpec, { kind: 'value' }>['valueKind'];

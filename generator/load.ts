@@ -5,6 +5,11 @@ import languageSchema from './model-language.schema.json' with { type: 'json' };
 import type { ModelFile } from './language.js';
 import { locatePath, type Position } from './locate.js';
 
+/** Context for reporting errors at a dotted path of one file. */
+export interface Reporter {
+  error(at: string, message: string): void;
+}
+
 /** A source file handed to the generator. */
 export interface SourceFile {
   /** Path as it appears in error messages, e.g. `models/dcim.yaml`. */

@@ -10,7 +10,7 @@ import type {
   UniqueSpec,
 } from '../runtime/spec.js';
 import type { FieldDef, ModelDef, ModelFile } from './language.js';
-import { ModelError, type LoadedFile } from './load.js';
+import { ModelError, type LoadedFile, type Reporter } from './load.js';
 import { capitalize, defaultLabel, joinLabels, limitIdentifier, toPascalCase } from './names.js';
 import { deriveFilters } from './filters.js';
 import { kindOf, kindOfType } from '../runtime/kinds/index.js';
@@ -28,11 +28,6 @@ export interface ModelGraph {
 
 /** Header keys every representation starts with. */
 export const HEADER_KEYS = ['id', 'url', 'display_url', 'display'] as const;
-
-/** Context for reporting errors at a dotted path of one file. */
-export interface Reporter {
-  error(at: string, message: string): void;
-}
 
 interface ModelEntry {
   label: string;

@@ -1,7 +1,7 @@
 import type { FieldSpec, ModelSpec, RuleSpec } from '../runtime/spec.js';
 import { ExpressionError, expressionPaths, parseExpression } from '../runtime/expression.js';
 import type { RuleDef } from './language.js';
-import type { Reporter } from './resolve.js';
+import type { Reporter } from './load.js';
 
 /** The end of a field path: the field there (null for `id`) and the model that holds it. */
 interface PathEnd {

@@ -9,7 +9,7 @@ import { DEFAULT_DATABASE_URL, loadSettings, SettingsError, type Settings } from
 import { connectDatabase } from './db/connect.js';
 import { describeDatabaseFailure } from './db/errors.js';
 import { migrate } from './db/migrate.js';
-import { createSuperuser } from './auth/superuser.js';
+import { createSuperuser } from './superuser.js';
 import { prepareDatabase, runWorker, serve, StartupError } from './serve.js';
 import { DEFAULT_RECEIVER_PORT, startWebhookReceiver, type WebhookReceiver } from './events/receiver.js';
 import type { Registry } from './spec.js';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { createApp, createContext, startBackground, stopBackground } from './app.js';
-import type { AppContext } from './app-context.js';
+import type { AppContext } from './http/app-context.js';
 import type { Settings } from './config.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate, pendingMigrations } from './db/migrate.js';

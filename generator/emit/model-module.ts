@@ -14,7 +14,6 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
 
   const runtimeTypes = ['ModelSpec', 'RelatedInput', 'TagInput'];
   if (model.path) runtimeTypes.push('ModelHandlers');
-  file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: 'knex', namedImports: ['Knex'] });
   if (model.path) file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: 'express', namedImports: ['Router'] });
   file.addImportDeclaration({
     isTypeOnly: true,
@@ -98,15 +97,6 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
       properties: keys.map((key) => ({ name: key, type: keyType(model, key, models) })),
     });
   }
-
-  file.addFunction({
-    isExported: true,
-    name: names.table,
-    docs: [`A query builder on table \`${model.table}\`, typed by its row.`],
-    parameters: [{ name: 'db', type: 'Knex' }],
-    returnType: `Knex.QueryBuilder<${names.row}>`,
-    statements: `return db<${names.row}>('${model.table}');`,
-  });
 
   file.addVariableStatement({
     isExported: true,

@@ -7,7 +7,7 @@ import { ensureSchema, schemaNames, type SchemaContext } from './openapi-read.js
 import { addRequestSchemas } from './openapi-write.js';
 
 /**
- * The paths of a model's actions (runtime/rest/actions.ts): `GET` (and `POST` for allocations) on
+ * The paths of a model's actions (runtime/http/actions.ts): `GET` (and `POST` for allocations) on
  * `/api/<app>/<path>/{id}/<action>/`. Item and request schemas are components named after the model and
  * the action (`PrefixAvailableIpsItem`, `PrefixAvailableIpsRequest`).
  */

@@ -2,7 +2,7 @@ import { closedObject, responseRef, schemaRef, type Json } from './openapi-json.
 
 /**
  * Components every operation shares: the security scheme, the error responses (bodies as
- * runtime/http/errors.ts and error-handler.ts produce them) and the OPTIONS metadata (runtime/rest/options.ts).
+ * runtime/errors.ts and runtime/http/error-handler.ts produce them) and the OPTIONS metadata (runtime/rest/options.ts).
  */
 
 /** `components.securitySchemes`. */

@@ -6,7 +6,7 @@ import { schemaNames, type SchemaContext } from './openapi-read.js';
 import { updateRequestName } from './openapi-write.js';
 
 /**
- * The list and detail paths of one model (runtime/rest/handlers.ts and the generated route mounting):
+ * The list and detail paths of one model (runtime/http/handlers.ts and the generated route mounting):
  * list GET/POST/PUT/PATCH/DELETE and detail GET/PUT/PATCH/DELETE, only GET for read-only models, and
  * OPTIONS on both. Object responses reference the complete representation, whose keys are all required, as
  * NetBox's document does; `fields`, `omit` and `brief` narrow it (to the `Selected…` form) when given.

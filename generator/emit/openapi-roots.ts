@@ -6,7 +6,7 @@ import { requestSchema } from './openapi-write.js';
 
 /**
  * Paths that are not a model's list or detail: the API root and app roots, status, plugins and the schema
- * (runtime/rest/roots.ts), and token provisioning (runtime/auth/provision.ts).
+ * (runtime/http/roots.ts), and token provisioning (runtime/http/provision.ts).
  */
 
 const uriMap = (keys: readonly string[], description: string): Json =>
@@ -32,7 +32,7 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
     }
   }
   const user = endpoints.find((m) => m.roles.includes('user'));
-  // The user model's app also lists the current user's preferences (runtime/auth/account.ts).
+  // The user model's app also lists the current user's preferences (runtime/http/account.ts).
   const preferences = user?.fields.some((f) => f.name === 'config') ? user : undefined;
   if (preferences) byApp.set(preferences.app, [...byApp.get(preferences.app)!, 'config']);
 
@@ -210,7 +210,7 @@ function provisionPath(ctx: SchemaContext): Record<string, Json> | null {
   };
 }
 
-/** `POST <tasks>/{id}/requeue/` and `POST <tasks>/requeue/` (runtime/events/api.ts). */
+/** `POST <tasks>/{id}/requeue/` and `POST <tasks>/requeue/` (runtime/http/task-actions.ts). */
 function requeuePaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json> {
   const base = `/api/${model.app}/${model.path!}/`;
   const id = `${model.app}_${model.path!.replace(/-/g, '_')}`;

@@ -11,7 +11,6 @@ export function modelNames(model: ModelSpec): {
   write: string;
   brief: string;
   spec: string;
-  table: string;
   mount: string;
   file: string;
 } {
@@ -23,7 +22,6 @@ export function modelNames(model: ModelSpec): {
     write: `${type}Write`,
     brief: `${type}Brief`,
     spec: `${camel}Spec`,
-    table: `${camel}Table`,
     mount: `mount${type}Routes`,
     file: `${model.app}/${model.name}`,
   };

@@ -1,19 +1,12 @@
 import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
 import { now } from '../db/clock.js';
-import type { AuthUser } from '../domain/types.js';
-import { AuthenticationError } from '../http/errors.js';
+import type { AuthToken, AuthUser } from './principal.js';
+import { AuthenticationError } from '../errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
 import { safeEqual, tokenDigest, V2_PREFIX } from './tokens.js';
 import { addressAllowed } from './networks.js';
-
-/** The token a request authenticated with. */
-export interface AuthToken {
-  id: number;
-  version: 1 | 2;
-  writeEnabled: boolean;
-}
 
 export interface Authenticated {
   user: AuthUser;

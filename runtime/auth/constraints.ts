@@ -4,9 +4,7 @@ import type { Dialect } from '../db/connect.js';
 import { escapeLike, ilike, matchCase } from '../db/sql.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import type { FieldSpec } from '../spec.js';
-
-/** A permission constraint: a dict is AND, a list of dicts is OR (Django queryset filter semantics). */
-export type Constraint = Record<string, unknown>;
+import type { Constraint } from './principal.js';
 
 const LOOKUPS = new Set([
   'exact',

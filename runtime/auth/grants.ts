@@ -1,18 +1,11 @@
 import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
-import type { AuthUser } from '../domain/types.js';
+import type { AuthUser, Constraint, Grants, Restriction } from './principal.js';
 import type { Schema } from '../rest/schema.js';
 import type { ManyToManyField } from '../spec.js';
 import { decodeJson } from '../rest/values.js';
-import type { Constraint } from './constraints.js';
-
-/** Which objects of a model a request may act on: all, or those matching any constraint. */
-export type Restriction = { all: true } | { all: false; constraints: Constraint[] };
-
-/** What a user's object permissions grant: model label → action → restriction. */
-export type Grants = ReadonlyMap<string, ReadonlyMap<string, Restriction>>;
-
+import { sqlBoolean } from '../db/sql.js';
 const CACHE_LIMIT = 10_000;
 
 /** The union of two restrictions: everything if either allows everything, else either's constraints. */
@@ -66,7 +59,7 @@ export class GrantStore {
     const memberships = userModel.fields.get('groups') as ManyToManyField | undefined;
     const q = this.q;
     const rows = (await q({ p: permissions.table })
-      .where('p.enabled', this.dialect === 'sqlite' ? 1 : true)
+      .where('p.enabled', sqlBoolean(this.dialect, true))
       .where((w) => {
         if (users) w.orWhereIn('p.id', q(users.through).select(users.fromColumn).where(users.toColumn, userId));
         if (groups && memberships) {

@@ -1,26 +1,17 @@
 import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
-import type { AuthUser } from '../domain/types.js';
-import { AuthenticationError, PermissionDeniedError } from '../http/errors.js';
+import type { Principal, Restriction } from './principal.js';
+import { AuthenticationError, PermissionDeniedError } from '../errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import type { Role } from '../spec.js';
-import type { AuthToken } from './authenticate.js';
 import { applyConstraints } from './constraints.js';
-import { unionOf, type Grants, type Restriction } from './grants.js';
+import { unionOf } from './grants.js';
 
 export type Action = 'view' | 'add' | 'change' | 'delete';
-export type { Restriction };
 
 /** Models that a wildcard in EXEMPT_VIEW_PERMISSIONS does not open (NetBox's EXEMPT_EXCLUDE_MODELS). */
 const SENSITIVE_ROLES: ReadonlySet<Role> = new Set<Role>(['user', 'group', 'object_permission', 'token']);
-
-export interface Principal {
-  user: AuthUser | null;
-  token: AuthToken | null;
-  /** The user's object permissions (loaded at authentication; absent for superusers and anonymous clients). */
-  grants?: Grants;
-}
 
 /**
  * Decides what a request may do with a model. Superusers may do everything; anonymous clients may view

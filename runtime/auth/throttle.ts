@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
 import { now, timestampAt } from '../db/clock.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
+import { lockKey } from '../db/transaction.js';
 
 /** 429 with DRF's text and a `Retry-After` header. */
 export class ThrottledError extends ApiError {
@@ -19,8 +20,6 @@ export class ThrottledError extends ApiError {
 
 /** How many more failures from one address (over all usernames) are tolerated than for one username. */
 const ADDRESS_FACTOR = 4;
-/** Arbitrary first key of the advisory locks that serialise the attempts of one address (PostgreSQL). */
-const PG_LOCK_CLASS = 4_600_002;
 
 /** A password check that was let through: report its outcome. */
 export interface SignInAttempt {
@@ -60,8 +59,7 @@ export class LoginThrottle {
     const ip = (address ?? '-').slice(0, 100);
     const user = username.toLowerCase().slice(0, 150);
     await this.q.transaction(async (trx) => {
-      if (this.dialect === 'postgres')
-        await trx.raw('select pg_advisory_xact_lock(?, hashtext(?))', [PG_LOCK_CLASS, ip]);
+      await lockKey(trx, this.dialect, `sign-in attempts ${ip}`);
       const nowMs = Date.now();
       const since = timestampAt(nowMs - this.windowSeconds * 1000);
       await trx(model.table).where(column('time'), '<=', since).delete();

@@ -1,12 +1,19 @@
 import type { UniqueSpec } from '../spec.js';
-import type { Schema } from '../rest/schema.js';
-import { ApiError, ConflictError, ServiceUnavailableError, ValidationError } from '../http/errors.js';
+import { ApiError, ConflictError, ServiceUnavailableError, ValidationError } from '../errors.js';
+
+/** What the translation needs of the models (the runtime's schema fits): their tables and unique rules. */
+export interface UniqueModels {
+  models: ReadonlyMap<
+    string,
+    { table: string; spec: { uniques: readonly UniqueSpec[] }; fields: ReadonlyMap<string, { column?: string }> }
+  >;
+}
 
 /**
  * Translates a database error caused by client input (a unique or foreign-key violation that slipped past
  * validation, e.g. in a race) into the API's error; returns null for anything else.
  */
-export function translateDatabaseError(error: unknown, schema: Schema): ApiError | null {
+export function translateDatabaseError(error: unknown, schema: UniqueModels): ApiError | null {
   const e = error as { code?: string; constraint?: string; message?: string; table?: string };
   if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     const unique = findUnique(schema, e);
@@ -96,7 +103,7 @@ export function redactUrl(url: string): string {
   }
 }
 
-function findUnique(schema: Schema, e: { constraint?: string; message?: string }): UniqueSpec | undefined {
+function findUnique(schema: UniqueModels, e: { constraint?: string; message?: string }): UniqueSpec | undefined {
   for (const model of schema.models.values()) {
     for (const unique of model.spec.uniques) {
       if (e.constraint && e.constraint === unique.name) return unique;

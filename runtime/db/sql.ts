@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Dialect } from './connect.js';
+import { regexProblem } from './regex.js';
 
 /**
  * The few SQL fragments that differ between SQLite and PostgreSQL. Everything else is written once with
@@ -160,4 +161,22 @@ export function whereJsonNestedListHasAny(
       [column, column, ...values],
     );
   }
+}
+
+/** A boolean as a query parameter: SQLite stores booleans as 1 and 0. */
+export function sqlBoolean(dialect: Dialect, value: boolean): boolean | number {
+  return dialect === 'sqlite' ? (value ? 1 : 0) : value;
+}
+
+/** The rows of a `knex.raw` SELECT: pg wraps them in a result object, better-sqlite3 gives the array. */
+export function rawRows<T>(dialect: Dialect, result: unknown): T[] {
+  return (dialect === 'postgres' ? (result as { rows: T[] }).rows : result) as T[];
+}
+
+/**
+ * Why a pattern of a `regex` lookup cannot be used, or null. PostgreSQL judges its own patterns (an invalid one
+ * is a 400 from the database error's translation); SQLite's are compiled here.
+ */
+export function regexLookupProblem(dialect: Dialect, pattern: string, insensitive: boolean): string | null {
+  return dialect === 'sqlite' ? regexProblem(pattern, insensitive) : null;
 }

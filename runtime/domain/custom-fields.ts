@@ -1,4 +1,6 @@
-import { CustomFields, safeRegExp, type CustomFieldDefinition, type CustomFieldType } from '../rest/custom-fields.js';
+import { CustomFields } from '../rest/custom-fields.js';
+import { safeRegExp } from '../rest/custom-field-validation.js';
+import { type CustomFieldDefinition, type CustomFieldType } from '../rest/custom-field-definitions.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { decodeJson } from '../rest/values.js';
 import { whereJsonNestedListHasAny } from '../db/sql.js';

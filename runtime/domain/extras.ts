@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { PATH_SEPARATOR, whereJsonListEmpty, whereJsonListHasAny } from '../db/sql.js';
+import { PATH_SEPARATOR, rawRows, sqlBoolean, whereJsonListEmpty, whereJsonListHasAny } from '../db/sql.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeJson } from '../rest/values.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
@@ -182,11 +182,9 @@ export async function configContexts(
   ids: readonly number[],
 ): Promise<Map<number, unknown>> {
   const { q, schema } = ctx;
-  const active = ctx.dialect === 'sqlite' ? 1 : true;
+  const active = sqlBoolean(ctx.dialect, true);
   const sql = contextStatement(q, schema, model, ids, active);
-  const rows = (await q
-    .raw(sql, [...ids, model.label, ...ids, active])
-    .then((r: unknown) => (ctx.dialect === 'sqlite' ? r : (r as { rows: Row[] }).rows))) as Row[];
+  const rows = rawRows<Row>(ctx.dialect, await q.raw(sql, [...ids, model.label, ...ids, active]));
   const objects: Row[] = [];
   const tagsOf = new Map<number, number[]>();
   const contexts: { id: number; data: Record<string, unknown> | null }[] = [];

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { escapeLike, ilike } from '../db/sql.js';
+import { escapeLike, ilike, rawRows } from '../db/sql.js';
 import { lockKey } from '../db/transaction.js';
 import { parseIp, type ParsedIp } from '../rest/ip.js';
 import type { ModelInfo } from '../rest/schema.js';
@@ -109,7 +109,7 @@ async function prefixRelatives(
   const counted = relation === 'children' ? '*' : `DISTINCT c.${ip.text}`;
   const sql = `SELECT p.id AS id, (SELECT count(${counted}) FROM ${model.table} c WHERE c.${ip.family} = p.${ip.family} AND ${sameVrf('c', 'p')} AND ${inside}) AS n FROM ${model.table} p WHERE p.id IN (${ids.map(() => '?').join(', ')})`;
   const result: unknown = await ctx.q.raw(sql, [...ids]);
-  const rows = (ctx.dialect === 'postgres' ? (result as { rows: Row[] }).rows : result) as Row[];
+  const rows = rawRows<Row>(ctx.dialect, result);
   return new Map(rows.map((r) => [Number(r.id), Number(r.n)]));
 }
 

@@ -1,5 +1,5 @@
 import type { ActionContext, ActionParent, DomainEntry, ListFunction } from './types.js';
-import { renderRackSvg } from './rack-svg.js';
+import { renderRackSvg, type MountedDevice } from './rack-svg.js';
 
 /**
  * A rack's elevation (NetBox's `Rack.get_rack_units`): one entry per half unit, top to bottom, with the
@@ -8,19 +8,6 @@ import { renderRackSvg } from './rack-svg.js';
  */
 
 type Row = Record<string, unknown>;
-
-/** A device mounted in the rack, as the elevation needs it. */
-export interface MountedDevice {
-  id: number;
-  position: number;
-  height: number;
-  face: string | null;
-  /** Whether the user may view it (else it is drawn as blocked space). */
-  visible: boolean;
-  color: string;
-  frontImage: string | null;
-  rearImage: string | null;
-}
 
 /** One half unit of the elevation. */
 interface RackUnit {

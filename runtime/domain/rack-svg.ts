@@ -1,4 +1,15 @@
-import type { MountedDevice } from './rack-elevation.js';
+/** A device mounted in the rack, as the elevation needs it. */
+export interface MountedDevice {
+  id: number;
+  position: number;
+  height: number;
+  face: string | null;
+  /** Whether the user may view it (else it is drawn as blocked space). */
+  visible: boolean;
+  color: string;
+  frontImage: string | null;
+  rearImage: string | null;
+}
 
 /**
  * A rack elevation drawn as SVG, laid out as NetBox's `RackElevationSVG`: unit numbers on the left, an empty

@@ -1,17 +1,9 @@
 import type { Knex } from 'knex';
-import type { Restriction } from '../auth/grants.js';
+import type { AuthUser, Restriction } from '../auth/principal.js';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-
-/** The authenticated user of a request. */
-export interface AuthUser {
-  id: number;
-  username: string;
-  isSuperuser: boolean;
-  isActive: boolean;
-}
 
 /** What a validator or prepare hook sees of one object being written. */
 export interface WriteItemContext {

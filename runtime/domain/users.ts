@@ -1,11 +1,13 @@
 import { currentPepperId, randomToken, SECRET_LENGTH, KEY_LENGTH, tokenDigest } from '../auth/tokens.js';
 import { now } from '../db/clock.js';
-import { PermissionDeniedError } from '../http/errors.js';
+import { PermissionDeniedError } from '../errors.js';
 import type { Knex } from 'knex';
-import { applyConstraints, ConstraintError, constraintProblem, type Constraint } from '../auth/constraints.js';
+import { applyConstraints, ConstraintError, constraintProblem } from '../auth/constraints.js';
+import { type Constraint } from '../auth/principal.js';
 import { unionOf } from '../auth/grants.js';
 import { parseBoolean } from '../rest/values.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
+import { whereJsonListHasAny } from '../db/sql.js';
 
 /** `username`, or `username (First Last)` when the user has a name. */
 export function displayUser(values: Record<string, unknown>): string {
@@ -171,11 +173,7 @@ export function validatePermission(item: WriteItemContext): void {
 
 /** JSON list column `column` on alias `t0` contains the value. */
 function listContains(ctx: BatchContext, column: string, value: string): (query: Knex.QueryBuilder) => void {
-  return (query) => {
-    if (ctx.dialect === 'sqlite')
-      query.whereRaw(`EXISTS (SELECT 1 FROM json_each(t0.${column}) WHERE json_each.value = ?)`, [value]);
-    else query.whereRaw(`t0.${column} @> ?::jsonb`, [JSON.stringify([value])]);
-  };
+  return (query) => whereJsonListHasAny(query, ctx.dialect, `t0.${column}`, [value]);
 }
 
 /** `can_<action>=true|false`: permissions that do (not) include the action. */

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
-import type { WriteHook, WriteRequest } from '../app-context.js';
 import type { Settings } from '../config.js';
 import type { Dialect } from '../db/connect.js';
 import { now } from '../db/clock.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { CustomFields } from '../rest/custom-fields.js';
 import { chunks, loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
-import { mergeChanges, snapshotsOf, type Snapshot } from '../rest/changelog.js';
+import { mergeChanges, snapshotsOf } from '../rest/changelog.js';
+import type { Change, Snapshot, WriteHook, WriteRequest } from '../rest/write-types.js';
 import { selectKeys } from '../rest/params.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
-import type { Change } from '../rest/write.js';
 import { evaluateConditions } from './conditions.js';
 import { createWebhookContext } from './context.js';
 import type { DeliveryQueue } from './queue.js';
 import type { QueuedTask, TaskStore } from './tasks.js';
+import { sqlBoolean } from '../db/sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -74,7 +74,7 @@ export class EventQueue {
     const field = (name: string) => model.fields.get(name)!;
     const rows = (await trx(model.table).where(
       field('enabled').column!,
-      this.options.dialect === 'sqlite' ? 1 : true,
+      sqlBoolean(this.options.dialect, true),
     )) as Row[];
     return rows
       .map((row): Record<string, unknown> => ({ id: Number(row.id), ...decodeRow(model.spec.fields, row) }))

@@ -1,12 +1,19 @@
-import type { AppContext } from '../app-context.js';
+import type { Settings } from '../config.js';
+import type { Database } from '../db/connect.js';
+import type { Schema } from '../rest/schema.js';
 import { timestampAt } from '../db/clock.js';
-import { TASK_STATES } from './tasks.js';
+import { TASK_STATES, type TaskStore } from './tasks.js';
 
 /**
  * Deletes change records older than CHANGELOG_RETENTION days (0 keeps everything), and succeeded or failed
  * background tasks older than the same limit.
  */
-export async function housekeeping(app: AppContext): Promise<{ changes: number; tasks: number }> {
+export async function housekeeping(app: {
+  settings: Settings;
+  schema: Schema;
+  db: Database;
+  tasks: TaskStore | null;
+}): Promise<{ changes: number; tasks: number }> {
   const days = app.settings.CHANGELOG_RETENTION;
   if (days <= 0) return { changes: 0, tasks: 0 };
   const cutoff = timestampAt(Date.now() - days * 86_400_000);

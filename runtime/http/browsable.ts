@@ -1,9 +1,9 @@
 import { TOKENS_PAGE } from './pages/layout.js';
 import { STATUS_CODES } from 'node:http';
 import type { Response } from 'express';
-import { principalOf } from '../app-context.js';
+import { principalOf } from './app-context.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import type { RequestState } from './middleware.js';
+import type { RequestState } from './request-state.js';
 
 /** The query line's field: a GET of the page with it is redirected to the page with its text as query. */
 export const QUERY_LINE_FIELD = '_query';

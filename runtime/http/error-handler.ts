@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Schema } from '../rest/schema.js';
 import { translateDatabaseError } from '../db/errors.js';
-import { ApiError, BadRequestError } from './errors.js';
+import { ApiError, BadRequestError } from '../errors.js';
 import { sendJson } from './respond.js';
 
 /**

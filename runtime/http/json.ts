@@ -1,4 +1,4 @@
-import { BadRequestError, ValidationError } from './errors.js';
+import { BadRequestError, ValidationError } from '../errors.js';
 
 /**
  * Request JSON that the service can store and render again on both databases. Text must be well-formed

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { AppContext } from '../app-context.js';
-import { AuthenticationError } from './errors.js';
+import type { AppContext } from './app-context.js';
+import { AuthenticationError } from '../errors.js';
 
 /**
  * Uploaded files under `<BASE_PATH>/media/`, read-only, never as HTML or script: the stored names are

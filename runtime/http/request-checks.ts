@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { BadRequestError, ValidationError } from './errors.js';
+import { BadRequestError, ValidationError } from '../errors.js';
 import { checkJsonValue, textProblem } from './json.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
 import { sendBrowsable } from './browsable.js';
-import type { RequestState } from './middleware.js';
+import type { RequestState } from './request-state.js';
 
 /**
  * Sends JSON (pretty-printed when the client asked for an indent); a browser gets the same body as the

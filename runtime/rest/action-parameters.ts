@@ -1,4 +1,4 @@
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../errors.js';
 
 const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
 const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);

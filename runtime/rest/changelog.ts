@@ -1,18 +1,15 @@
 import type { Knex } from 'knex';
-import type { WriteHook } from '../app-context.js';
 import { now } from '../db/clock.js';
 import type { Dialect } from '../db/connect.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
-import { displayOf } from './delete.js';
+import { displayOf } from './render.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { decodeColumn, decodeJson, encodeRow } from './values.js';
-import type { Change } from './write.js';
+import type { Change, Snapshot, WriteHook } from './write-types.js';
 
 type Row = Record<string, unknown>;
-/** An object's stored state: fields by name (FKs as ids, many-to-many as id lists, tags as names). */
-export type Snapshot = Record<string, unknown>;
 
 const TIMESTAMPS = new Set(['created', 'last_updated']);
 

@@ -1,13 +1,11 @@
 import type { Knex } from 'knex';
-import { ConflictError, ValidationError } from '../http/errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import { translateDatabaseError } from '../db/errors.js';
-import type { DomainFunctions } from '../domain/types.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
-import { computeDisplay } from './render.js';
-import { snapshotsBefore, type WriteContext } from './write.js';
-import type { Snapshot } from './changelog.js';
-import { decodeColumn } from './values.js';
+import { displayOf } from './render.js';
+import { snapshotsBefore } from './write.js';
+import type { Snapshot, WriteContext } from './write-types.js';
 
 type Row = Record<string, unknown>;
 
@@ -242,12 +240,4 @@ function conflictOf(error: unknown, schema: Schema): ConflictError | null {
   if (!(translated instanceof ValidationError)) return null;
   const messages = Object.values(translated.body as Record<string, unknown>).flat();
   return new ConflictError(`Unable to delete object. ${messages.map(String).join(' ')}`);
-}
-
-/** The display text of a stored row (for messages). */
-export function displayOf(domain: DomainFunctions, model: ModelInfo, row: Row): string {
-  return computeDisplay(domain, model.spec.display, (name) => {
-    const field = model.fields.get(name);
-    return field?.column ? decodeColumn(field, row[field.column]) : row[name];
-  });
 }

@@ -1,6 +1,15 @@
 import type { Knex } from 'knex';
 import type { FilterSpec } from '../spec.js';
-import { asText, descendantOrSelf, escapeLike, ilike, lower, regexMatch } from '../db/sql.js';
+import {
+  asText,
+  descendantOrSelf,
+  escapeLike,
+  ilike,
+  lower,
+  regexLookupProblem,
+  regexMatch,
+  sqlBoolean,
+} from '../db/sql.js';
 import { regexProblem, regexTest } from '../db/regex.js';
 import { parseDateInput, parseDateTimeInput } from '../db/clock.js';
 import { parseBoolean } from './values.js';
@@ -94,10 +103,9 @@ export function valueCondition(
   }
 
   if (TEXT_LOOKUPS.has(lookup)) {
-    // PostgreSQL judges its own patterns (an invalid one is a 400 from the database error's translation).
-    if (lookup.endsWith('regex') && ctx.dialect === 'sqlite') {
+    if (lookup.endsWith('regex')) {
       for (const v of values) {
-        const problem = regexProblem(v, lookup === 'iregex');
+        const problem = regexLookupProblem(ctx.dialect, v, lookup === 'iregex');
         if (problem) return problem;
       }
     }
@@ -128,7 +136,7 @@ export function valueCondition(
     return wrap((qb) => void qb.where((w) => parsed.forEach((v) => w.orWhere(column, op, v as Knex.Value))));
   }
   const encoded = parsed.map((v) =>
-    filter.valueKind === 'boolean' && ctx.dialect === 'sqlite' ? (v ? 1 : 0) : (v as Knex.Value),
+    filter.valueKind === 'boolean' ? sqlBoolean(ctx.dialect, v as boolean) : (v as Knex.Value),
   );
   const exact: Condition =
     filter.caseInsensitive && storedAsText

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { filterLookups, type FilterSpec } from '../spec.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../errors.js';
 import type { ModelInfo } from './schema.js';
 import type { Condition, FilterContext } from './filter-paths.js';
 import { networkCondition } from './filter-networks.js';

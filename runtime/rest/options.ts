@@ -1,7 +1,7 @@
 import { kindOf } from '../kinds/index.js';
 import type { FieldSpec } from '../spec.js';
 import type { ModelInfo, Schema } from './schema.js';
-import type { CustomFieldDefinition } from './custom-fields.js';
+import type { CustomFieldDefinition } from './custom-field-definitions.js';
 
 type Meta = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Settings } from '../config.js';
 import { orderColumn } from '../db/sql.js';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from '../errors.js';
 import type { ModelInfo, Schema } from './schema.js';
 import type { FieldSpec, OrderingSpec } from '../spec.js';
 

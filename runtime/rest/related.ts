@@ -3,6 +3,7 @@ import type { Dialect } from '../db/connect.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { pythonRepr } from './values.js';
 import { chunks } from './fetch.js';
+import { sqlBoolean } from '../db/sql.js';
 
 export type Resolved = { ok: true; id: number } | { ok: false; error: string };
 
@@ -102,7 +103,7 @@ export class RelatedResolver {
       }
       if (value === null) query.whereNull(column);
       else if (typeof value === 'object') return false;
-      else if (typeof value === 'boolean' && this.dialect === 'sqlite') query.where(column, value ? 1 : 0);
+      else if (typeof value === 'boolean') query.where(column, sqlBoolean(this.dialect, value));
       else query.where(column, value as string | number | boolean);
     }
     return true;

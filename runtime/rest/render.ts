@@ -3,6 +3,7 @@ import type { DomainFunctions } from '../domain/types.js';
 import { decodeColumn, presentValue } from './values.js';
 import type { KeyPlan, Plan } from './plan.js';
 import { renderTimestamp } from '../db/clock.js';
+import type { ModelInfo } from './schema.js';
 
 /** What rendering needs besides the row: URL roots, batched results and display functions. */
 export interface RenderContext {
@@ -253,4 +254,12 @@ export function computeDisplay(
     case 'function':
       return domain.display(display.function, Object.fromEntries(display.uses.map((name) => [name, value(name)])));
   }
+}
+
+/** The display text of a stored row (for messages). */
+export function displayOf(domain: DomainFunctions, model: ModelInfo, row: Record<string, unknown>): string {
+  return computeDisplay(domain, model.spec.display, (name) => {
+    const field = model.fields.get(name);
+    return field?.column ? decodeColumn(field, row[field.column]) : row[name];
+  });
 }

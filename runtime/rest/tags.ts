@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BadRequestError, type FieldErrors } from '../http/errors.js';
+import { BadRequestError, type FieldErrors } from '../errors.js';
 import { decodeJson, pythonRepr } from './values.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { asId } from './related.js';

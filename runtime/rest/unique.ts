@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { UniqueSpec } from '../spec.js';
 import type { ModelInfo } from './schema.js';
-import type { PreparedItem } from './write.js';
+import type { PreparedItem } from './write-types.js';
 import { decodeColumn } from './values.js';
 import { chunks } from './fetch.js';
 

@@ -195,7 +195,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
 
   // BUG: NetBox (DRF) authenticates and checks permissions before the view looks the object up, so a
   // non-numeric detail id is refused like any other (403); the service parses the id first and answers
-  // 404 `Not found.` to anonymous clients and users without permission alike (runtime/rest/handlers.ts:
+  // 404 `Not found.` to anonymous clients and users without permission alike (runtime/http/handlers.ts:
   // `detailId(req)` runs before `restrictionFor(...)` in retrieve, update and destroy).
   it('refuses before it parses a detail id', async () => {
     const list = `/api${models.find((m) => !m.spec.readOnly)!.listPath}`;
@@ -360,7 +360,7 @@ describe.each(DIALECTS)('authorisation matrix on %s', (dialect) => {
       // BUG: NetBox (DRF) authenticates and checks the model permission before it looks for a handler, so a
       // write to a read-only endpoint is 403 for whoever lacks the action (and through a read-only token), and
       // 405 only for those who hold it. The service answers 405 to everyone (generated router `.all(...)` →
-      // runtime/rest/handlers.ts `methodNotAllowed`, which checks neither authentication nor permission).
+      // runtime/http/handlers.ts `methodNotAllowed`, which checks neither authentication nor permission).
       it('refuses writes to a read-only endpoint with 403 before 405 to those without the action', async () => {
         await expectUnchanged(model, app.anonymous, writes, refusal(NOT_AUTHENTICATED));
         await expectUnchanged(model, none.client, writes, refusal(PERMISSION_DENIED));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
 import { translateDatabaseError } from '../../runtime/db/errors.js';
-import { ValidationError } from '../../runtime/http/errors.js';
+import { ValidationError } from '../../runtime/errors.js';
 
 /** Related objects by attributes, database-level uniqueness, and queries trimmed to the selected fields. */
 describe.each(DIALECTS)('writes and reads on %s', (dialect) => {

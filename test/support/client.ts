@@ -1,6 +1,15 @@
 import type { RequestListener } from 'node:http';
 import { inject } from './inject.js';
-import type { ResponseValidator } from './openapi.js';
+
+export interface ResponseValidator {
+  /**
+   * Throws when a JSON response of a documented operation does not match its schema. `url` is the request's
+   * absolute URL: `fields`, `omit` and `brief` narrow the documented representations to their `Selected…` form.
+   */
+  check(method: string, url: string, response: ApiResponse): void;
+  /** Operations that responses were checked against (`GET /api/dcim/sites/`). */
+  covered: Set<string>;
+}
 
 export interface ApiResponse {
   status: number;

@@ -1,16 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { ApiResponse } from './client.js';
-
-export interface ResponseValidator {
-  /**
-   * Throws when a JSON response of a documented operation does not match its schema. `url` is the request's
-   * absolute URL: `fields`, `omit` and `brief` narrow the documented representations to their `Selected…` form.
-   */
-  check(method: string, url: string, response: ApiResponse): void;
-  /** Operations that responses were checked against (`GET /api/dcim/sites/`). */
-  covered: Set<string>;
-}
+import type { ApiResponse, ResponseValidator } from './client.js';
 
 interface Operation {
   responses?: Record<string, { content?: Record<string, { schema?: unknown }>; $ref?: string }>;

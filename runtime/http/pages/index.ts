@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { AppContext } from '../../app-context.js';
-import { ApiError } from '../errors.js';
+import type { AppContext } from '../app-context.js';
+import { ApiError } from '../../errors.js';
 import type { PageFrame } from './layout.js';
 import { sendErrorPage } from './session.js';
 import { mountTaskPages } from './tasks.js';

@@ -1,6 +1,4 @@
-import { CSRF_FIELD, escapeHtml } from '../../auth/sessions.js';
-
-export { escapeHtml };
+import { CSRF_FIELD } from '../../auth/sessions.js';
 
 /** What the top bar of a page shows. */
 export interface PageFrame {
@@ -130,4 +128,9 @@ export function formatTime(value: unknown, withZone = true): string {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(value);
   const zoned = /(Z|[+-]00:00)$/.test(value);
   return match ? `${match[1]} ${match[2]}${zoned && withZone ? ' UTC' : ''}` : value;
+}
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import type { AppContext } from '../../app-context.js';
+import type { AppContext } from '../app-context.js';
 
 /**
  * Where the links of this service lead a browser: `/` to the API root, and every object's `display_url`

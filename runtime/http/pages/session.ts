@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
-import type { AppContext } from '../../app-context.js';
-import type { Principal } from '../../auth/permissions.js';
+import type { AppContext } from '../app-context.js';
 import { cookiesOf, csrfTokenFor, isFormCsrfValid, SESSION_COOKIE } from '../../auth/sessions.js';
-import type { AuthUser } from '../../domain/types.js';
-import { stateOf } from '../middleware.js';
+import type { AuthUser, Principal } from '../../auth/principal.js';
+import { stateOf } from '../request-state.js';
 import { escapeHtml, renderPage, type PageFrame } from './layout.js';
 
 /** The signed-in user of a page request, with what the page and its top bar need. */

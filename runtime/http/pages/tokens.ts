@@ -1,19 +1,20 @@
-import { readContextFor } from '../../app-context.js';
+import { readContextFor } from '../app-context.js';
 import { formBody } from '../request-checks.js';
 import type { Request, Response, Router } from 'express';
 import type { Knex } from 'knex';
-import type { AppContext } from '../../app-context.js';
-import type { Restriction } from '../../auth/permissions.js';
+import type { AppContext } from '../app-context.js';
+import type { Restriction } from '../../auth/principal.js';
 import { V2_PREFIX } from '../../auth/tokens.js';
 import { baseQuery, loadObjects, loadObjectsByIds, type ReadContext } from '../../rest/fetch.js';
 import { deleteObjects } from '../../rest/delete.js';
-import { runWrite } from '../../rest/handlers.js';
+import { runWrite } from '../writes.js';
 import { applyOrdering } from '../../rest/params.js';
 import type { ModelInfo } from '../../rest/schema.js';
 import { createObjects } from '../../rest/write.js';
-import { NotFoundError, PermissionDeniedError, ValidationError } from '../errors.js';
+import { NotFoundError, PermissionDeniedError, ValidationError } from '../../errors.js';
 import { csrfField, escapeHtml, formatTime, TOKENS_PAGE } from './layout.js';
 import { openSession, sendPage, type PageSession } from './session.js';
+import { lockForUpdate } from '../../db/transaction.js';
 
 type Row = Record<string, unknown>;
 
@@ -112,7 +113,7 @@ export function mountTokenPages(router: Router, app: AppContext): void {
       { requestId: session.requestId, method: 'DELETE', path: req.originalUrl, principal: session.principal },
       async (ctx) => {
         const query = ownTokens(ctx.q, session, restriction).where('t0.id', id).select('t0.id');
-        if (app.db.dialect === 'postgres') query.forUpdate('t0');
+        lockForUpdate(query, app.db.dialect, 't0');
         if (!(await query.first())) throw new NotFoundError('No such token.');
         await deleteObjects(ctx, model, [id]);
       },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../support/models.js';
-import { applyConstraints, constraintProblem, type Constraint } from '../../../runtime/auth/constraints.js';
+import { applyConstraints, constraintProblem } from '../../../runtime/auth/constraints.js';
+import { type Constraint } from '../../../runtime/auth/principal.js';
 import { connectDatabase, type Database } from '../../../runtime/db/connect.js';
 import { migrate } from '../../../runtime/db/migrate.js';
 import { validatePermission } from '../../../runtime/domain/users.js';

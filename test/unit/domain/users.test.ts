@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenDigest } from '../../../runtime/auth/tokens.js';
 import { prepareToken, validatePassword, validateUsername } from '../../../runtime/domain/users.js';
-import { PermissionDeniedError } from '../../../runtime/http/errors.js';
+import { PermissionDeniedError } from '../../../runtime/errors.js';
 import { errorsAfter, writeItem, type ItemOptions } from './write-item.js';
 
 /** Users and tokens: Django's username and NetBox's password rules, token creation (NetBox Token.clean/save). */

@@ -2,8 +2,9 @@ import knex, { type Knex } from 'knex';
 import { loadSettings, type Settings } from '../../../runtime/config.js';
 import { createDomainFunctions, domainFunctions } from '../../../runtime/domain/index.js';
 import { applySetRules, checkRules } from '../../../runtime/rest/rules.js';
-import type { AuthUser, WriteItemContext } from '../../../runtime/domain/types.js';
-import { FieldErrors } from '../../../runtime/http/errors.js';
+import type { WriteItemContext } from '../../../runtime/domain/types.js';
+import type { AuthUser } from '../../../runtime/auth/principal.js';
+import { FieldErrors } from '../../../runtime/errors.js';
 import { schema } from '../support/models.js';
 
 /**

@@ -131,13 +131,15 @@ describe('the role contracts cover what the runtime names', () => {
     ['runtime/http/pages/tasks.ts', ['background_task']],
     ['runtime/events/worker.ts', ['worker']],
     ['runtime/events/watch.ts', ['worker']],
-    ['runtime/rest/roots.ts', ['worker']],
+    ['runtime/http/roots.ts', ['worker']],
     ['runtime/auth/throttle.ts', ['sign_in_attempt']],
     ['runtime/rest/filter-relations.ts', ['change_record']],
-    ['runtime/rest/custom-fields.ts', ['custom_field']],
+    ['runtime/rest/custom-field-definitions.ts', ['custom_field']],
+    ['runtime/rest/custom-field-changes.ts', ['custom_field']],
     ['runtime/auth/grants.ts', ['object_permission', 'user']],
     ['runtime/auth/sessions.ts', ['user']],
-    ['runtime/auth/account.ts', ['user']],
+    ['runtime/http/pages/sign-in.ts', ['user']],
+    ['runtime/http/account.ts', ['user']],
     ['runtime/http/pages/tokens.ts', ['token']],
   ])('%s', (file, roles) => {
     const text = fs.readFileSync(path.join(root, file), 'utf8');

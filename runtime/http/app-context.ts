@@ -1,36 +1,25 @@
-import type { Knex } from 'knex';
 import type { Response } from 'express';
-import type { Settings } from './config.js';
-import type { Database } from './db/connect.js';
-import type { DomainFunctions } from './domain/types.js';
-import type { PermissionService, Principal } from './auth/permissions.js';
-import type { Authenticator } from './auth/authenticate.js';
-import type { GrantStore } from './auth/grants.js';
-import type { Sessions } from './auth/sessions.js';
-import type { LoginThrottle } from './auth/throttle.js';
-import type { Signals } from './db/signals.js';
-import type { EventQueue } from './events/enqueue.js';
-import type { DeliveryQueue } from './events/queue.js';
-import type { TaskStore } from './events/tasks.js';
-import type { WorkerWatch } from './events/watch.js';
-import type { Worker } from './events/worker.js';
-import type { CustomFields } from './rest/custom-fields.js';
-import type { ReadContext } from './rest/fetch.js';
-import type { Schema } from './rest/schema.js';
-import type { Change } from './rest/write.js';
-import type { RequestState } from './http/middleware.js';
-import type { Registry } from './spec.js';
-
-/** What a write hook learns about the request that made the changes. */
-export interface WriteRequest {
-  requestId: string;
-  method: string;
-  path: string;
-  principal: Principal;
-}
-
-/** Runs inside a write's transaction after its changes (change records, event jobs). */
-export type WriteHook = (trx: Knex.Transaction, changes: readonly Change[], request: WriteRequest) => Promise<void>;
+import type { Settings } from '../config.js';
+import type { Database } from '../db/connect.js';
+import type { DomainFunctions } from '../domain/types.js';
+import type { PermissionService } from '../auth/permissions.js';
+import type { Principal } from '../auth/principal.js';
+import type { Authenticator } from '../auth/authenticate.js';
+import type { GrantStore } from '../auth/grants.js';
+import type { Sessions } from '../auth/sessions.js';
+import type { LoginThrottle } from '../auth/throttle.js';
+import type { Signals } from '../db/signals.js';
+import type { EventQueue } from '../events/enqueue.js';
+import type { DeliveryQueue } from '../events/queue.js';
+import type { TaskStore } from '../events/tasks.js';
+import type { WorkerWatch } from '../events/watch.js';
+import type { Worker } from '../events/worker.js';
+import type { CustomFields } from '../rest/custom-fields.js';
+import type { ReadContext } from '../rest/fetch.js';
+import type { Schema } from '../rest/schema.js';
+import type { Change, WriteHook } from '../rest/write-types.js';
+import type { RequestState } from './request-state.js';
+import type { Registry } from '../spec.js';
 
 /** Everything the HTTP layer needs, assembled once at start-up by the composition root. */
 export interface AppContext {
@@ -72,8 +61,6 @@ export interface AppContext {
 export function principalOf(res: Response): Principal {
   return (res.locals.principal as Principal | undefined) ?? { user: null, token: null };
 }
-
-export type { RequestState };
 
 /** How a request renders objects: the app's models and settings, with the request's absolute URL roots. */
 export function readContextFor(app: AppContext, res: Response): ReadContext {

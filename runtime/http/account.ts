@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
-import type { AppContext } from '../app-context.js';
-import { principalOf, readContextFor } from '../app-context.js';
-import { sendJson } from '../http/respond.js';
-import { AuthenticationError, MethodNotAllowedError, PermissionDeniedError, ValidationError } from '../http/errors.js';
+import type { AppContext } from './app-context.js';
+import { principalOf, readContextFor } from './app-context.js';
+import { sendJson } from './respond.js';
+import { AuthenticationError, MethodNotAllowedError, PermissionDeniedError, ValidationError } from '../errors.js';
 import { lockForUpdate, runTransaction } from '../db/transaction.js';
 import { loadObjectsByIds } from '../rest/fetch.js';
 import { decodeJson } from '../rest/values.js';

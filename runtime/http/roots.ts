@@ -2,12 +2,12 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import type { Request, Response, Router } from 'express';
 import { stringify as toYaml } from 'yaml';
-import type { AppContext } from '../app-context.js';
-import { principalOf } from '../app-context.js';
+import type { AppContext } from './app-context.js';
+import { principalOf } from './app-context.js';
 import { timestampAt } from '../db/clock.js';
-import { stateOf } from '../http/middleware.js';
-import { sendDocument, sendJson, staticDocument, type StaticDocument } from '../http/respond.js';
-import { MethodNotAllowedError } from '../http/errors.js';
+import { stateOf } from './request-state.js';
+import { sendDocument, sendJson, staticDocument, type StaticDocument } from './respond.js';
+import { MethodNotAllowedError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,15 +1,15 @@
-import { readContextFor } from '../app-context.js';
+import { readContextFor } from './app-context.js';
 import type { Router } from 'express';
-import type { AppContext } from '../app-context.js';
-import { stateOf } from '../http/middleware.js';
-import { sendJson } from '../http/respond.js';
-import { AuthenticationError, MethodNotAllowedError, ValidationError } from '../http/errors.js';
+import type { AppContext } from './app-context.js';
+import { stateOf } from './request-state.js';
+import { sendJson } from './respond.js';
+import { AuthenticationError, MethodNotAllowedError, ValidationError } from '../errors.js';
 import { loadObjectsByIds } from '../rest/fetch.js';
-import { runWrite } from '../rest/handlers.js';
+import { runWrite } from './writes.js';
 import { createObjects } from '../rest/write.js';
-import { clientIp } from '../http/client-ip.js';
-import { checkCredentials } from './sessions.js';
-import type { Principal } from './permissions.js';
+import { clientIp } from './client-ip.js';
+import { checkCredentials } from '../auth/sessions.js';
+import type { Principal } from '../auth/principal.js';
 import { TOKEN_PROVISION_KEYS } from '../spec.js';
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../app-context.js';
-import { ValidationError } from '../http/errors.js';
-import { runWrite } from '../rest/handlers.js';
-import { createObjects } from '../rest/write.js';
-import { V2_PREFIX } from './tokens.js';
+import type { AppContext } from './http/app-context.js';
+import { ValidationError } from './errors.js';
+import { runWrite } from './http/writes.js';
+import { createObjects } from './rest/write.js';
+import { V2_PREFIX } from './auth/tokens.js';
 
 /**
  * Creates a superuser through the same validation as the API (and optionally a v2 token for it).

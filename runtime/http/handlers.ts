@@ -1,32 +1,28 @@
 import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
-import type { AppContext, WriteRequest } from '../app-context.js';
-import { principalOf, readContextFor } from '../app-context.js';
-import type { Action, Principal, Restriction } from '../auth/permissions.js';
+import type { AppContext } from './app-context.js';
+import type { WriteContext, WriteResult } from '../rest/write-types.js';
+import { principalOf, readContextFor } from './app-context.js';
+import type { Action } from '../auth/permissions.js';
+import type { Restriction } from '../auth/principal.js';
 import { isoformatTimestamp } from '../db/clock.js';
-import {
-  MethodNotAllowedError,
-  NotFoundError,
-  PermissionDeniedError,
-  PreconditionFailedError,
-  ValidationError,
-} from '../http/errors.js';
-import { stateOf, type RequestState } from '../http/middleware.js';
-import { sendJson } from '../http/respond.js';
-import { checkJsonValue } from '../http/json.js';
+import { MethodNotAllowedError, NotFoundError, PreconditionFailedError, ValidationError } from '../errors.js';
+import { stateOf } from './request-state.js';
+import { sendJson } from './respond.js';
+import { checkJsonValue } from './json.js';
 import type { ModelHandlers } from '../spec.js';
-import { deleteObjects } from './delete.js';
-import { baseQuery, loadObjects, loadObjectsByIds } from './fetch.js';
-import { applyFilters } from './filters.js';
-import { describeEndpoint } from './options.js';
-import { applyOrdering, parsePagination, selectKeys } from './params.js';
-import { RelatedResolver } from './related.js';
-import type { ModelInfo } from './schema.js';
-import { createObjects, updateObjects, type Change, type WriteContext, type WriteResult } from './write.js';
-import { pythonType } from './parse-field.js';
-import { removeStoredFile } from './images.js';
-import { lockForUpdate, runTransaction } from '../db/transaction.js';
+import { deleteObjects } from '../rest/delete.js';
+import { baseQuery, loadObjects, loadObjectsByIds } from '../rest/fetch.js';
+import { applyFilters } from '../rest/filters.js';
+import { describeEndpoint } from '../rest/options.js';
+import { applyOrdering, parsePagination, selectKeys } from '../rest/params.js';
+import type { ModelInfo } from '../rest/schema.js';
+import { createObjects, updateObjects } from '../rest/write.js';
+import { pythonType } from '../rest/parse-field.js';
+import { lockForUpdate } from '../db/transaction.js';
 import { createActionHandlers } from './actions.js';
+import { assertWithin, runRequestWrite } from './writes.js';
+import { pageLinks, presentObjects } from './listing.js';
 
 type Row = Record<string, unknown>;
 
@@ -298,118 +294,6 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
   return handlers;
 }
 
-/** Applies a model's `present` hook to rendered objects (`transient`: per-object data of the write). */
-export function presentObjects(
-  app: AppContext,
-  model: ModelInfo,
-  objects: Row[],
-  transient?: Map<number, Record<string, unknown>>,
-): Row[] {
-  const hook = model.spec.hooks.present;
-  if (hook) {
-    const fn = app.domain.present(hook);
-    for (const object of objects) fn(object, transient?.get(object.id as number));
-  }
-  return objects;
-}
-
-/** After a create or update: every written object must still be within the user's constraints (else 403). */
-export async function assertWithin(
-  app: AppContext,
-  principal: Principal,
-  q: Knex,
-  model: ModelInfo,
-  ids: readonly number[],
-  restriction: Restriction,
-): Promise<void> {
-  if (restriction.all || ids.length === 0) return;
-  const query = baseQuery(q, model).whereIn('t0.id', ids);
-  app.permissions.apply(query, model, restriction, principal);
-  const row = (await query.count({ n: '*' }).first()) as { n: number | string };
-  if (Number(row.n) !== new Set(ids).size) throw new PermissionDeniedError();
-}
-
-/** `runWrite` for an HTTP request: its id, method, path and principal go with the change records. */
-export function runRequestWrite<T>(
-  app: AppContext,
-  req: Request,
-  res: Response,
-  body: (ctx: WriteContext) => Promise<T>,
-): Promise<T> {
-  return runWrite(
-    app,
-    {
-      requestId: stateOf(res).requestId,
-      method: req.method,
-      path: req.originalUrl.split('?')[0]!,
-      principal: principalOf(res),
-    },
-    body,
-  );
-}
-
-/**
- * Runs a write in one transaction: the body's changes, then the write hooks (change records, event jobs),
- * all committed together or not at all; run again from the start when the database aborted it for a
- * conflict with a concurrent write (a deadlock, a busy SQLite file).
- */
-export async function runWrite<T>(
-  app: AppContext,
-  request: WriteRequest,
-  body: (ctx: WriteContext) => Promise<T>,
-): Promise<T> {
-  const { schema, db, settings } = app;
-  const { principal } = request;
-  let changes: readonly Change[] = [];
-  let files = { written: [] as string[], obsolete: [] as string[] };
-  const result = await runTransaction(
-    db,
-    async (trx) => {
-      files = { written: [], obsolete: [] };
-      const ctx: WriteContext = {
-        q: trx,
-        schema,
-        dialect: db.dialect,
-        settings,
-        domain: app.domain,
-        user: principal.user,
-        grantOf: (target, action) => app.permissions.grantOf(principal, target, action),
-        resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
-          // Objects given by attributes are looked up only among those the user may view.
-          let restriction: Restriction;
-          try {
-            restriction = app.permissions.require(principal, target, 'view');
-          } catch {
-            query.whereRaw('1 = 0');
-            return;
-          }
-          if (!restriction.all) {
-            const scoped = trx({ t0: target.table }).select('t0.id');
-            app.permissions.apply(scoped, target, restriction, principal);
-            query.whereIn('r0.id', scoped);
-          }
-        }),
-        customFields: (m, input, existing, errors, id) =>
-          app.customFields.validate(trx, m, input, existing, errors, id, ctx.resolver.restrictView),
-        changes: [],
-        files,
-        representDeleted: async (model, ids) =>
-          (await app.events.wantsDeletions(trx, model)) ? app.events.represent(trx, model, ids) : null,
-      };
-      const result = await body(ctx);
-      for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
-      changes = ctx.changes;
-      return result;
-    },
-    // Nothing was stored: neither are the files.
-    () => files.written.forEach((file) => removeStoredFile(settings.MEDIA_ROOT, file)),
-  );
-  // Files of deleted or replaced images go once the change is committed.
-  for (const file of files.obsolete) removeStoredFile(settings.MEDIA_ROOT, file);
-  for (const hook of app.commitHooks) await hook(changes);
-  return result;
-}
-
 /** The action a method needs (for refusing methods only after authentication and permissions). */
 const METHOD_ACTIONS: Record<string, Action> = { POST: 'add', PUT: 'change', PATCH: 'change', DELETE: 'delete' };
 
@@ -484,39 +368,4 @@ function deleteMessage(body: unknown): string {
 function allowHeader(model: ModelInfo, kind: 'list' | 'detail'): string {
   if (model.spec.readOnly) return 'GET, HEAD, OPTIONS';
   return kind === 'list' ? 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS' : 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS';
-}
-
-/** Absolute `next`/`previous` links that keep every other parameter once. */
-export function pageLinks(
-  state: RequestState,
-  pagination: ReturnType<typeof parsePagination>,
-  count: number | null,
-  results: readonly unknown[],
-): { next: string | null; previous: string | null } {
-  const link = (changes: Record<string, string | null>): string => {
-    const url = new URL(state.url.href);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value === null) url.searchParams.delete(name);
-      else url.searchParams.set(name, value);
-    }
-    return url.href;
-  };
-  const limit = pagination.limit;
-  if (pagination.mode === 'cursor') {
-    if (limit === null || results.length < limit) return { next: null, previous: null };
-    const lastId = (results[results.length - 1] as { id?: number }).id;
-    if (lastId === undefined) return { next: null, previous: null };
-    return { next: link({ start: String(lastId + 1), limit: String(limit), offset: null }), previous: null };
-  }
-  if (limit === null) return { next: null, previous: null };
-  const offset = pagination.offset;
-  const next =
-    count !== null && offset + limit < count ? link({ limit: String(limit), offset: String(offset + limit) }) : null;
-  let previous: string | null = null;
-  if (offset > 0)
-    previous =
-      offset - limit <= 0
-        ? link({ limit: String(limit), offset: null })
-        : link({ limit: String(limit), offset: String(offset - limit) });
-  return { next, previous };
 }

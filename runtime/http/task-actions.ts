@@ -1,9 +1,9 @@
 import type { Router } from 'express';
-import type { AppContext } from '../app-context.js';
-import { principalOf, readContextFor } from '../app-context.js';
-import { MethodNotAllowedError, NotFoundError, ValidationError } from '../http/errors.js';
-import { stateOf } from '../http/middleware.js';
-import { sendJson } from '../http/respond.js';
+import type { AppContext } from './app-context.js';
+import { principalOf, readContextFor } from './app-context.js';
+import { MethodNotAllowedError, NotFoundError, ValidationError } from '../errors.js';
+import { stateOf } from './request-state.js';
+import { sendJson } from './respond.js';
 import { loadObjectsByIds } from '../rest/fetch.js';
 import { selectKeys } from '../rest/params.js';
 

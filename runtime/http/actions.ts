@@ -1,21 +1,22 @@
 import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
-import type { AppContext } from '../app-context.js';
-import { principalOf, readContextFor } from '../app-context.js';
+import type { AppContext } from './app-context.js';
+import { principalOf, readContextFor } from './app-context.js';
 import { lockTransaction } from '../db/lock.js';
 import type { ActionContext, ActionParent } from '../domain/types.js';
-import { ConflictError, MethodNotAllowedError, NotFoundError, ValidationError } from '../http/errors.js';
-import { stateOf } from '../http/middleware.js';
-import { sendJson } from '../http/respond.js';
+import { ConflictError, MethodNotAllowedError, NotFoundError, ValidationError } from '../errors.js';
+import { stateOf } from './request-state.js';
+import { sendJson } from './respond.js';
 import type { ActionHandlers, ActionSpec } from '../spec.js';
-import { baseQuery, loadObjectsByIds } from './fetch.js';
-import { assertWithin, pageLinks, presentObjects, runRequestWrite } from './handlers.js';
-import { parseQueryParameters } from './action-parameters.js';
-import { parsePagination, selectKeys } from './params.js';
-import { pythonType } from './parse-field.js';
-import type { ModelInfo } from './schema.js';
-import { decodeRow } from './values.js';
-import { createObjects } from './write.js';
+import { baseQuery, loadObjectsByIds } from '../rest/fetch.js';
+import { pageLinks, presentObjects } from './listing.js';
+import { assertWithin, runRequestWrite } from './writes.js';
+import { parseQueryParameters } from '../rest/action-parameters.js';
+import { parsePagination, selectKeys } from '../rest/params.js';
+import { pythonType } from '../rest/parse-field.js';
+import type { ModelInfo } from '../rest/schema.js';
+import { decodeRow } from '../rest/values.js';
+import { createObjects } from '../rest/write.js';
 
 /** NetBox's answer when an allocation does not fit. */
 const INSUFFICIENT = 'Insufficient resources are available to satisfy the request';
