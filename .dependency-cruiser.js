@@ -11,7 +11,7 @@
 //   auth | events   permissions, tokens, sessions | event rules, queues, the worker (neither imports the other)
 //   domain the model-specific functions that YAML names
 //   http   Express: middleware, handlers, pages, the app context
-//   app    the composition root: app.ts, serve.ts, cli.ts, superuser.ts (the only runtime modules that may
+//   app    the composition root: app.ts, serve.ts, cli.ts, superuser.ts, plugins.ts (the only runtime modules that may
 //          import generated/)
 // A module may import from its own layer and those below it; type-only imports count as much as values.
 
@@ -34,7 +34,7 @@ const LAYERS = [
   { name: 'events', rank: 3, path: ['^runtime/events/'] },
   { name: 'domain', rank: 4, path: ['^runtime/domain/'] },
   { name: 'http', rank: 5, path: ['^runtime/http/'] },
-  { name: 'app', rank: 6, path: ['^runtime/(app|serve|cli|superuser)\\.ts$'] },
+  { name: 'app', rank: 6, path: ['^runtime/(app|serve|cli|superuser|plugins)\\.ts$'] },
 ];
 
 /**

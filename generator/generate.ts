@@ -1,7 +1,8 @@
 import Handlebars from 'handlebars';
 import { format } from 'prettier';
-import type { Migration, ModelSpec } from '../runtime/spec.js';
+import type { Migration, ModelSpec, PluginSpec } from '../runtime/spec.js';
 import type { SourceFile } from './load.js';
+import type { PluginSource } from './plugins.js';
 import type { ModelGraph } from './resolve.js';
 import { compileModels } from './compile.js';
 import type { DomainCatalog } from './contracts.js';
@@ -12,11 +13,17 @@ import { emitOpenApi } from './emit/openapi.js';
 import { GENERATED_HEADER, GENERATED_JSON_COMMENT } from './emit/header.js';
 import { toLiteral } from './literal.js';
 import { modelNames } from './emit/types.js';
+import { toCamelCase } from './names.js';
 
 export interface GenerateInput {
   /** YAML model files, e.g. `models/dcim.yaml`. */
   models: readonly SourceFile[];
-  /** Migrations already emitted, with paths relative to the output folder (`migrations/0001_initial.json`). */
+  /** Plugin folders (`models/plugins/<name>/`): a manifest and model files each. */
+  plugins?: readonly PluginSource[];
+  /**
+   * Migrations already emitted, with paths relative to the output folder: `migrations/0001_initial.json`
+   * for the core models, `plugins/<name>/migrations/0001_initial.json` for a plugin's.
+   */
   migrations: readonly SourceFile[];
   /** Package version, e.g. 4.6.0. */
   version: string;
@@ -36,38 +43,65 @@ const PRETTIER_OPTIONS = { parser: 'typescript', singleQuote: true, printWidth: 
 
 /** The generator's pure core: model files in, generated files out. No I/O, no clock, no module state. */
 export async function generate(input: GenerateInput): Promise<GenerateResult> {
-  const { graph, errors } = compileModels(input.models, input.domainFunctions);
+  const { graph, manifests, errors } = compileModels(
+    input.models,
+    input.domainFunctions,
+    input.plugins ?? [],
+    input.version,
+  );
   if (errors.length > 0) return { files: new Map(), errors: errors.map(String) };
 
-  const migrations = parseMigrations(input.migrations);
-  if ('error' in migrations) return { files: new Map(), errors: [migrations.error] };
-
+  // The core models and each plugin have their own migrations: a plugin's run when it is first enabled.
+  const owners = [
+    { prefix: 'migrations/', models: graph.models.filter((m) => !m.plugin) },
+    ...[...manifests.keys()].sort().map((name) => ({
+      prefix: `plugins/${name}/migrations/`,
+      models: graph.models.filter((m) => m.plugin?.name === name),
+    })),
+  ];
   const files = new Map<string, string>();
-  const tables = buildTables(graph.models);
-  let ops;
-  try {
-    ops = diffSchemas(replayMigrations(migrations.list), tables);
-  } catch (error) {
-    return { files: new Map(), errors: [`models: ${(error as Error).message}`] };
+  const migrationsOf = new Map<string, Migration[]>();
+  for (const owner of owners) {
+    const parsed = parseMigrations(input.migrations.filter((m) => isMigrationOf(m.path, owner.prefix)));
+    if ('error' in parsed) return { files: new Map(), errors: [parsed.error] };
+    let ops;
+    try {
+      ops = diffSchemas(replayMigrations(parsed.list), buildTables(graph.models, owner.models));
+    } catch (error) {
+      return { files: new Map(), errors: [`models: ${(error as Error).message}`] };
+    }
+    const all = [...parsed.list];
+    if (ops.length > 0) all.push({ name: nameMigration(all.length + 1, ops), ops });
+    for (const migration of all) {
+      files.set(`${owner.prefix}${migration.name}.json`, toJson({ $comment: GENERATED_JSON_COMMENT, ...migration }));
+    }
+    migrationsOf.set(owner.prefix, all);
   }
-  const allMigrations = [...migrations.list];
-  if (ops.length > 0) allMigrations.push({ name: nameMigration(allMigrations.length + 1, ops), ops });
-  for (const migration of allMigrations) {
-    files.set(`migrations/${migration.name}.json`, toJson({ $comment: GENERATED_JSON_COMMENT, ...migration }));
-  }
+  const plugins: PluginSpec[] = [...manifests.values()]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((manifest) => ({
+      ...manifest,
+      models: graph.models.filter((m) => m.plugin?.name === manifest.name).map((m) => m.label),
+      migrations: migrationsOf.get(`plugins/${manifest.name}/migrations/`) ?? [],
+    }));
 
   const byLabel = new Map(graph.models.map((m) => [m.label, m]));
   for (const model of graph.models) {
     const source = graph.sources.get(model.label) ?? '';
     files.set(`${modelNames(model).file}.ts`, emitModelModule(model, byLabel, source));
   }
-  files.set('openapi.json', toJson(emitOpenApi(graph, input.version)));
-  files.set('index.ts', emitRegistry(graph, allMigrations, input));
+  files.set('openapi.json', toJson(emitOpenApi(graph, input.version, plugins)));
+  files.set('index.ts', emitRegistry(graph, migrationsOf.get('migrations/') ?? [], plugins, input));
 
   for (const [path, text] of files) {
     if (path.endsWith('.ts')) files.set(path, await format(text, PRETTIER_OPTIONS));
   }
   return { files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))), errors: [] };
+}
+
+/** Whether a migration file belongs to the folder `prefix` itself (not to a folder below it). */
+function isMigrationOf(path: string, prefix: string): boolean {
+  return path.startsWith(prefix) && !path.slice(prefix.length).includes('/');
 }
 
 function toJson(value: unknown): string {
@@ -93,7 +127,7 @@ function parseMigrations(sources: readonly SourceFile[]): { list: Migration[] } 
   return { list };
 }
 
-function emitRegistry(graph: ModelGraph, migrations: Migration[], input: GenerateInput): string {
+function emitRegistry(graph: ModelGraph, migrations: Migration[], plugins: PluginSpec[], input: GenerateInput): string {
   const template = Handlebars.compile(input.registryTemplate, { noEscape: true, strict: true });
   const functions = new Set<string>();
   for (const model of graph.models) collectFunctions(model, functions);
@@ -101,7 +135,17 @@ function emitRegistry(graph: ModelGraph, migrations: Migration[], input: Generat
     header: GENERATED_HEADER,
     sources: [...new Set(graph.sources.values())].sort().join(', '),
     version: input.version,
-    migrations: migrations.map((m, index) => ({ variable: `migration${index + 1}`, file: `${m.name}.json` })),
+    migrations: migrations.map((m, index) => ({
+      variable: `migration${index + 1}`,
+      file: `migrations/${m.name}.json`,
+    })),
+    plugins: plugins.map((plugin) => ({
+      manifest: toLiteral({ ...plugin, migrations: undefined }),
+      migrations: plugin.migrations.map((m, index) => ({
+        variable: `${toCamelCase(plugin.name)}Migration${index + 1}`,
+        file: `plugins/${plugin.name}/migrations/${m.name}.json`,
+      })),
+    })),
     models: graph.models.map((model) => {
       const names = modelNames(model);
       return {

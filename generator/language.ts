@@ -149,5 +149,7 @@ export interface ModelFile {
   description?: string;
   templates?: Record<string, unknown>;
   choices?: Record<string, [string | number, string][]>;
+  /** A plugin's additions to core models, by label. */
+  extends?: Record<string, { counts: Record<string, CountDef> }>;
   models: Record<string, ModelDef>;
 }

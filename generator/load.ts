@@ -23,6 +23,8 @@ export interface LoadedFile {
   doc: ModelFile;
   /** The position of the node at a dotted path (see locatePath). */
   locate(at: string): Position | undefined;
+  /** The plugin whose folder holds the file; absent for core model files. */
+  plugin?: { name: string; baseUrl: string };
 }
 
 /**

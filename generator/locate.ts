@@ -16,9 +16,17 @@ export interface Position {
 export function locatePath(doc: Document, lines: LineCounter, path: readonly string[]): Position | undefined {
   let node: unknown = doc.contents;
   let at: { range?: [number, number, number] | null } | undefined = doc.contents ?? undefined;
-  for (const segment of path) {
+  for (let i = 0; i < path.length; i++) {
     node = resolveAlias(doc, node);
-    const step = stepInto(doc, node, segment);
+    // A key may itself hold dots (a model label such as `dcim.device`): a segment that is no key is tried
+    // joined with the next ones.
+    let segment = path[i]!;
+    let step = stepInto(doc, node, segment);
+    for (let j = i + 1; !step && j < path.length; j++) {
+      segment = `${segment}.${path[j]!}`;
+      step = stepInto(doc, node, segment);
+      if (step) i = j;
+    }
     if (!step) break;
     node = step.value;
     at = step.key ?? (resolveAlias(doc, step.value) as Node | undefined) ?? at;

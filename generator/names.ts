@@ -43,3 +43,13 @@ export function limitIdentifier(name: string): string {
   const suffix = hash.toString(36).padStart(7, '0');
   return `${name.slice(0, 55)}_${suffix}`;
 }
+
+/** Where a model's endpoint lives below `/api/`: its app (`dcim`), or `plugins/<base_url>` for a plugin's model. */
+export function apiSegment(model: { app: string; plugin?: { baseUrl: string } }): string {
+  return model.plugin ? `plugins/${model.plugin.baseUrl}` : model.app;
+}
+
+/** The OpenAPI tag of a model's operations: its app, or `plugins`. */
+export function apiTag(model: { app: string; plugin?: { baseUrl: string } }): string {
+  return model.plugin ? 'plugins' : model.app;
+}

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from './generate.js';
+import type { SourceFile } from './load.js';
+import { MANIFEST_FILE, type PluginSource } from './plugins.js';
 import { typecheckGenerated } from './typecheck.js';
 import { readDomainCatalog } from './domain-catalog.js';
 
@@ -28,29 +30,52 @@ export interface GenerateOutcome {
 export async function generateProject(options: GenerateOptions): Promise<GenerateOutcome> {
   const { root, modelsDir, outDir } = options;
   const relativeName = (file: string): string => path.relative(root, file) || file;
-  const models = fs
-    .readdirSync(modelsDir)
-    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
-    .sort()
-    .map((f) => {
-      const full = path.join(modelsDir, f);
-      return {
-        path: relativeName(full).startsWith('..') ? full : relativeName(full),
-        text: fs.readFileSync(full, 'utf8'),
-      };
-    });
-  const migrationsDir = path.join(outDir, 'migrations');
-  const migrations = fs.existsSync(migrationsDir)
+  const readYaml = (dir: string): SourceFile[] =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+      .sort()
+      .map((f) => {
+        const full = path.join(dir, f);
+        return {
+          path: relativeName(full).startsWith('..') ? full : relativeName(full),
+          text: fs.readFileSync(full, 'utf8'),
+        };
+      });
+  const models = readYaml(modelsDir);
+  const pluginsDir = path.join(modelsDir, 'plugins');
+  const plugins: PluginSource[] = fs.existsSync(pluginsDir)
     ? fs
-        .readdirSync(migrationsDir)
-        .filter((f) => f.endsWith('.json'))
-        .map((f) => ({ path: `migrations/${f}`, text: fs.readFileSync(path.join(migrationsDir, f), 'utf8') }))
+        .readdirSync(pluginsDir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
+        .map((name) => {
+          const files = readYaml(path.join(pluginsDir, name));
+          const isManifest = (f: SourceFile): boolean => path.basename(f.path) === MANIFEST_FILE;
+          const manifestPath = path.join(pluginsDir, name, MANIFEST_FILE);
+          return {
+            name,
+            manifest: files.find(isManifest) ?? { path: relativeName(manifestPath), text: '' },
+            models: files.filter((f) => !isManifest(f)),
+          };
+        })
     : [];
+  const migrations = listFiles(outDir)
+    .filter((f) => /^(plugins\/[^/]+\/)?migrations\/[^/]+\.json$/.test(f))
+    .map((f) => ({ path: f, text: fs.readFileSync(path.join(outDir, f), 'utf8') }));
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const registryTemplate = fs.readFileSync(path.join(root, 'templates', 'registry.ts.hbs'), 'utf8');
 
   const domainFunctions = readDomainCatalog(root);
-  const result = await generate({ models, migrations, version: pkg.version, registryTemplate, domainFunctions });
+  const result = await generate({
+    models,
+    plugins,
+    migrations,
+    version: pkg.version,
+    registryTemplate,
+    domainFunctions,
+  });
   if (result.errors.length > 0) return { ok: false, messages: result.errors, written: [] };
   if (!options.skipTypecheck) {
     const diagnostics = typecheckGenerated(root, result.files);

@@ -9,7 +9,7 @@ import type {
   ReverseRelation,
   UniqueSpec,
 } from '../runtime/spec.js';
-import type { FieldDef, ModelDef, ModelFile } from './language.js';
+import type { CountDef, FieldDef, ModelDef, ModelFile } from './language.js';
 import { ModelError, type LoadedFile, type Reporter } from './load.js';
 import { capitalize, defaultLabel, joinLabels, limitIdentifier, toPascalCase } from './names.js';
 import { deriveFilters } from './filters.js';
@@ -36,6 +36,7 @@ interface ModelEntry {
   file: string;
   def: ModelDef;
   doc: ModelFile;
+  plugin?: { name: string; baseUrl: string };
 }
 
 /** Resolves schema-valid model files into the model graph; reports every semantic error. */
@@ -46,23 +47,36 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
   const apps: AppSpec[] = [];
   const seenApps = new Map<string, string>();
 
-  for (const { path, doc } of files) {
-    if (seenApps.has(doc.app)) {
+  for (const { path, doc, plugin } of files) {
+    if (plugin && doc.app !== plugin.name) {
+      errors.push(new ModelError(path, 'app', `must be the plugin's name '${plugin.name}'`));
+      continue;
+    }
+    // A plugin's model files share its app; a core app is one file.
+    const sameApp = apps.find((a) => a.name === doc.app);
+    const samePlugin = plugin && sameApp && entries.get(sameApp.models[0] ?? '')?.plugin?.name === plugin.name;
+    if (seenApps.has(doc.app) && !samePlugin) {
       errors.push(new ModelError(path, 'app', `app '${doc.app}' is already defined in ${seenApps.get(doc.app)}`));
       continue;
     }
-    seenApps.set(doc.app, path);
+    seenApps.set(doc.app, seenApps.get(doc.app) ?? path);
     for (const [name, choices] of Object.entries(doc.choices ?? {})) choiceSets.set(`${doc.app}.${name}`, choices);
     for (const [name, def] of Object.entries(doc.models)) {
-      entries.set(`${doc.app}.${name}`, { label: `${doc.app}.${name}`, app: doc.app, name, file: path, def, doc });
+      const label = `${doc.app}.${name}`;
+      if (entries.has(label))
+        errors.push(new ModelError(path, `models.${name}`, `model '${label}' is already defined`));
+      else entries.set(label, { label, app: doc.app, name, file: path, def, doc, ...(plugin ? { plugin } : {}) });
+    }
+    const labels = Object.keys(doc.models).map((m) => `${doc.app}.${m}`);
+    if (sameApp) {
+      sameApp.models = [...new Set([...sameApp.models, ...labels])].sort();
+      continue;
     }
     apps.push({
       name: doc.app,
       verboseName: doc.verbose_name ?? capitalize(doc.app),
       ...(doc.description ? { description: doc.description } : {}),
-      models: Object.keys(doc.models)
-        .map((m) => `${doc.app}.${m}`)
-        .sort(),
+      models: labels.sort(),
     });
   }
 
@@ -74,6 +88,7 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
         errors.push(new ModelError(entry.file, `models.${entry.name}${at ? `.${at}` : ''}`, message)),
     };
     models.set(entry.label, resolveModel(entry, entries, choiceSets, report));
+    checkPluginDependencies(entry, entries, report);
   }
   for (const entry of entries.values()) {
     const report: Reporter = {
@@ -90,6 +105,14 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     model.rules = resolveRules(entry.def.rules, model, models, report);
     checkDisplayPaths(model, models, report);
     checkSearch(entry.def, model, models, report);
+  }
+  for (const { path, doc, plugin } of files) {
+    for (const [label, extension] of Object.entries(doc.extends ?? {})) {
+      const report: Reporter = {
+        error: (at, message) => errors.push(new ModelError(path, `extends.${label}${at ? `.${at}` : ''}`, message)),
+      };
+      extendModel(label, extension.counts, plugin?.name, entries, models, report);
+    }
   }
   for (const model of models.values()) {
     model.reverse = collectReverse(model.label, models);
@@ -159,6 +182,7 @@ function resolveModel(
     hooks: { ...def.hooks },
     reverse: [],
     actions: [],
+    ...(entry.plugin ? { plugin: entry.plugin } : {}),
   };
   spec.display = resolveDisplay(def, spec, report);
   spec.ordering = resolveOrdering(def, spec, report);
@@ -506,6 +530,60 @@ function collectReverse(label: string, models: Map<string, ModelSpec>): ReverseR
     }
   }
   return reverse;
+}
+
+/**
+ * Core models never name a plugin's model, and a plugin names only core models and its own: each plugin
+ * can be disabled on its own. (Relations chosen by feature, such as the objects tags may be applied to,
+ * include plugin models; the runtime leaves out those of disabled plugins.)
+ */
+function checkPluginDependencies(entry: ModelEntry, entries: Map<string, ModelEntry>, report: Reporter): void {
+  const allowed = (label: string): boolean => {
+    const owner = entries.get(label)?.plugin?.name;
+    return owner === undefined || owner === entry.plugin?.name;
+  };
+  const problem = (label: string): string => {
+    const owner = entries.get(label)!.plugin!.name;
+    return entry.plugin
+      ? `'${label}' belongs to plugin '${owner}'; a plugin may name core models and its own`
+      : `'${label}' belongs to plugin '${owner}'; core models never depend on a plugin`;
+  };
+  for (const [name, def] of Object.entries(entry.def.fields)) {
+    if (def.to && !allowed(def.to)) report.error(`fields.${name}.to`, problem(def.to));
+    for (const label of def.types ?? []) if (!allowed(label)) report.error(`fields.${name}.types`, problem(label));
+  }
+  for (const [name, def] of Object.entries(entry.def.counts ?? {})) {
+    if (!allowed(def.model)) report.error(`counts.${name}.model`, problem(def.model));
+  }
+}
+
+/** A plugin's reverse counts on a core model: counted models are the plugin's own, keys come last. */
+function extendModel(
+  label: string,
+  counts: Record<string, CountDef>,
+  plugin: string | undefined,
+  entries: Map<string, ModelEntry>,
+  models: Map<string, ModelSpec>,
+  report: Reporter,
+): void {
+  const target = entries.get(label);
+  if (!plugin) return report.error('', 'only a plugin extends models');
+  if (!target) return report.error('', `unknown model '${label}'`);
+  if (target.plugin) return report.error('', `'${label}' is not a core model`);
+  for (const [name, def] of Object.entries(counts)) {
+    if (entries.get(def.model)?.plugin?.name !== plugin)
+      report.error(`counts.${name}.model`, `'${def.model}' is not a model of plugin '${plugin}'`);
+  }
+  const model = models.get(label)!;
+  const added = resolveCounts({ ...target, def: { ...target.def, counts } }, models, {
+    error: (at, message) => report.error(at, message),
+  });
+  for (const count of added) {
+    if (model.output.includes(count.name) || model.counts.some((c) => c.name === count.name))
+      report.error(`counts.${count.name}`, `'${label}' already has a key '${count.name}'`);
+    model.counts.push({ ...count, plugin });
+    model.output.push(count.name);
+  }
 }
 
 function deepFreeze<T>(value: T): T {

@@ -2,10 +2,13 @@ import { kindOf, ownsColumn } from '../runtime/kinds/index.js';
 import type { ColumnSpec, ColumnType, FieldSpec, IndexSpec, ModelSpec, TableSpec } from '../runtime/spec.js';
 import { limitIdentifier } from './names.js';
 
-/** The database tables of the model graph, in dependency order (referenced tables first). */
-export function buildTables(models: readonly ModelSpec[]): TableSpec[] {
+/**
+ * The database tables of the model graph, in dependency order (referenced tables first): of every model,
+ * or of the `owned` ones only (a plugin's), still referencing tables of the others.
+ */
+export function buildTables(models: readonly ModelSpec[], owned: readonly ModelSpec[] = models): TableSpec[] {
   const byLabel = new Map(models.map((m) => [m.label, m]));
-  const tables = models.flatMap((model) => [buildTable(model, byLabel), ...buildThroughTables(model, byLabel)]);
+  const tables = owned.flatMap((model) => [buildTable(model, byLabel), ...buildThroughTables(model, byLabel)]);
   return orderByDependency(tables);
 }
 

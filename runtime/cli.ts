@@ -13,6 +13,7 @@ import { createSuperuser } from './superuser.js';
 import { prepareDatabase, runWorker, serve, StartupError } from './serve.js';
 import { DEFAULT_RECEIVER_PORT, startWebhookReceiver, type WebhookReceiver } from './events/receiver.js';
 import type { Registry } from './spec.js';
+import { enablePlugins } from './plugins.js';
 
 /**
  * The command-line interface and composition root: the only runtime module that imports the generated
@@ -43,8 +44,10 @@ async function main(argv: string[]): Promise<number> {
   // Needs no settings or database: a developer tool that runs anywhere.
   if (command === 'webhook_receiver') return runWebhookReceiver(rest);
   let settings: Settings;
+  let reg: Registry;
   try {
     settings = withLocalPeppers(loadSettings());
+    reg = enablePlugins(registry, settings.PLUGINS);
   } catch (error) {
     if (error instanceof SettingsError) {
       console.error(error.message);
@@ -53,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
   try {
-    return await run(command, rest, settings);
+    return await run(command, rest, reg, settings);
   } catch (error) {
     // What an operator can fix in the environment is one line, without a stack trace.
     const message =
@@ -64,15 +67,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function run(command: string, rest: string[], settings: Settings): Promise<number> {
+async function run(command: string, rest: string[], reg: Registry, settings: Settings): Promise<number> {
   switch (command) {
     case 'serve':
-      await serve(registry, settings);
+      await serve(reg, settings);
       return 0;
     case 'migrate': {
       const db = connectDatabase(settings.DATABASE_URL);
       try {
-        const applied = await migrate(db, registry.migrations);
+        const applied = await migrate(db, reg.migrations);
         console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No migrations to apply.');
         return 0;
       } finally {
@@ -80,12 +83,12 @@ async function run(command: string, rest: string[], settings: Settings): Promise
       }
     }
     case 'createsuperuser':
-      return runCreateSuperuser(settings, rest);
+      return runCreateSuperuser(reg, settings, rest);
     case 'worker':
-      await runWorker(registry, settings);
+      await runWorker(reg, settings);
       return 0;
     case 'housekeeping':
-      return runHousekeeping(registry, settings);
+      return runHousekeeping(reg, settings);
     default:
       console.error(`Unknown command '${command}'.\n\n${USAGE}`);
       return 1;
@@ -125,7 +128,7 @@ async function runHousekeeping(reg: Registry, settings: Settings): Promise<numbe
   }
 }
 
-async function runCreateSuperuser(settings: Settings, args: string[]): Promise<number> {
+async function runCreateSuperuser(reg: Registry, settings: Settings, args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
@@ -139,9 +142,9 @@ async function runCreateSuperuser(settings: Settings, args: string[]): Promise<n
     console.error('createsuperuser needs --username and --password');
     return 1;
   }
-  const db = await prepareDatabase(settings, registry);
+  const db = await prepareDatabase(settings, reg);
   try {
-    const result = await createSuperuser(createContext(registry, settings, db), {
+    const result = await createSuperuser(createContext(reg, settings, db), {
       username: values.username,
       password: values.password,
       email: values.email ?? '',

@@ -83,6 +83,8 @@ export interface Settings {
   WORKER_POLL_INTERVAL: number;
   /** Days change records are kept (`svc housekeeping` deletes older ones); 0 keeps them for ever. */
   CHANGELOG_RETENTION: number;
+  /** Generated plugins (folders of `models/plugins/`) this server loads, by name. */
+  PLUGINS: string[];
 }
 
 /** The embedded default: a SQLite file in `data/` of the working directory (created when missing). */
@@ -246,6 +248,8 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
     default: () => 90,
     check: (v: number) => (v >= 0 ? null : 'must be 0 or more'),
   },
+  // Whether each name is a generated plugin is checked against the registry (runtime/plugins.ts).
+  PLUGINS: { kind: 'string-list', default: () => [] },
 };
 
 function isNetwork(text: string): boolean {

@@ -276,6 +276,8 @@ export interface CountSpec {
   /** In nested representations: omit the key, or count there too. */
   nested: 'omit' | 'include';
   description?: string;
+  /** The plugin that adds this count to a core model: shown while the plugin is enabled. */
+  plugin?: string;
 }
 
 export type DisplaySpec =
@@ -553,6 +555,8 @@ export interface ModelSpec {
   reverse: ReverseRelation[];
   /** Endpoints below each object (`available-ips`, `elevation`). */
   actions: ActionSpec[];
+  /** The plugin that defines the model; its endpoint is then under `/plugins/<baseUrl>/`. */
+  plugin?: { name: string; baseUrl: string };
 }
 
 export interface AppSpec {
@@ -560,6 +564,27 @@ export interface AppSpec {
   verboseName: string;
   description?: string;
   models: string[];
+}
+
+/** A plugin: a folder of model files under `models/plugins/<name>/`, loaded when `PLUGINS` names it. */
+export interface PluginSpec {
+  /** The folder name, the app label of its models and the name `PLUGINS` uses. */
+  name: string;
+  verboseName: string;
+  version: string;
+  /** URL segment of its API: `/api/plugins/<baseUrl>/`. */
+  baseUrl: string;
+  description: string;
+  author?: string;
+  /** Service versions it supports (inclusive), as NetBox's `min_version`/`max_version`. */
+  minVersion?: string;
+  maxVersion?: string;
+  /** Labels of its models. */
+  models: string[];
+  /** Its own migrations, applied when it is first enabled. */
+  migrations: Migration[];
+  /** Whether `PLUGINS` names it (set by the runtime's enablePlugins; generated plugins are off). */
+  enabled?: boolean;
 }
 
 export interface MigrationOp {
@@ -585,6 +610,8 @@ export interface Registry {
   /** Express route mounting per model label (only models with an endpoint). */
   routes: Record<string, MountRoutes>;
   migrations: Migration[];
+  /** Every generated plugin, enabled or not, sorted by name. */
+  plugins: PluginSpec[];
   /** The OpenAPI 3 document. */
   openapi: Record<string, unknown>;
 }

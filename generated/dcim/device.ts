@@ -156,6 +156,7 @@ export interface Device {
   device_bay_count: unknown;
   module_bay_count: unknown;
   inventory_item_count: unknown;
+  bgp_session_count: number;
 }
 
 /** The brief representation of a device (`?brief=true`). */
@@ -837,6 +838,15 @@ export const deviceSpec: ModelSpec = {
       cumulative: false,
       nested: 'omit',
     },
+    {
+      name: 'bgp_session_count',
+      model: 'bgp.bgpsession',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+      description: 'BGP sessions of the device',
+      plugin: 'bgp',
+    },
   ],
   output: [
     'id',
@@ -887,6 +897,7 @@ export const deviceSpec: ModelSpec = {
     'device_bay_count',
     'module_bay_count',
     'inventory_item_count',
+    'bgp_session_count',
   ],
   brief: ['id', 'url', 'display', 'name', 'description'],
   nested: ['id', 'url', 'display', 'name', 'description'],
@@ -1622,6 +1633,7 @@ export const deviceSpec: ModelSpec = {
   ],
   hooks: { prepare: 'dcim.prepareDevice', present: 'dcim.presentDevice' },
   reverse: [
+    { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

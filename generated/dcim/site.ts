@@ -689,6 +689,8 @@ export const siteSpec: ModelSpec = {
   rules: [],
   hooks: { prepare: 'ipam.recacheScopes' },
   reverse: [
+    { model: 'bgp.bgpsession', field: 'site', onDelete: 'set_null' },
+    { model: 'bgp.community', field: 'site', onDelete: 'protect' },
     {
       model: 'circuits.circuittermination',
       field: 'termination',

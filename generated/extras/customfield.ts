@@ -253,6 +253,13 @@ export const customFieldSpec: ModelSpec = {
       kind: 'content_type',
       required: false,
       targets: [
+        'bgp.bgppeergroup',
+        'bgp.bgpsession',
+        'bgp.community',
+        'bgp.communitylist',
+        'bgp.prefixlist',
+        'bgp.routingpolicy',
+        'bgp.routingpolicyrule',
         'circuits.circuit',
         'circuits.circuittermination',
         'circuits.circuittype',

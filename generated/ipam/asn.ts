@@ -448,7 +448,10 @@ export const aSNSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [],
+  reverse: [
+    { model: 'bgp.bgpsession', field: 'local_as', onDelete: 'protect' },
+    { model: 'bgp.bgpsession', field: 'remote_as', onDelete: 'protect' },
+  ],
   actions: [],
 };
 

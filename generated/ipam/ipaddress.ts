@@ -725,6 +725,8 @@ export const iPAddressSpec: ModelSpec = {
   rules: [],
   hooks: { prepare: 'ipam.prepareIpAddress' },
   reverse: [
+    { model: 'bgp.bgpsession', field: 'local_address', onDelete: 'protect' },
+    { model: 'bgp.bgpsession', field: 'remote_address', onDelete: 'protect' },
     { model: 'dcim.device', field: 'primary_ip4', onDelete: 'set_null' },
     { model: 'dcim.device', field: 'primary_ip6', onDelete: 'set_null' },
     { model: 'dcim.device', field: 'oob_ip', onDelete: 'set_null' },

@@ -321,6 +321,7 @@ export const roleSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    { model: 'bgp.community', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.asn', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.prefix', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.vlan', field: 'role', onDelete: 'set_null' },

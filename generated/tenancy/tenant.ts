@@ -402,6 +402,8 @@ export const tenantSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    { model: 'bgp.bgpsession', field: 'tenant', onDelete: 'protect' },
+    { model: 'bgp.community', field: 'tenant', onDelete: 'protect' },
     { model: 'circuits.circuit', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.device', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.location', field: 'tenant', onDelete: 'protect' },

@@ -1047,6 +1047,7 @@ export const virtualMachineSpec: ModelSpec = {
   ],
   hooks: { present: 'dcim.presentDevice' },
   reverse: [
+    { model: 'bgp.bgpsession', field: 'virtualmachine', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -2,6 +2,7 @@ import { ownsColumn } from '../../runtime/kinds/index.js';
 import { Project, VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import type { FieldSpec, ModelSpec } from '../../runtime/spec.js';
 import { toLiteral } from '../literal.js';
+import { apiSegment } from '../names.js';
 import { GENERATED_HEADER } from './header.js';
 import { choiceTypeName, choiceUnion, modelNames, readType, rowType, writeType } from './types.js';
 
@@ -17,7 +18,7 @@ export function emitModelModule(model: ModelSpec, models: Map<string, ModelSpec>
   if (model.path) file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: 'express', namedImports: ['Router'] });
   file.addImportDeclaration({
     isTypeOnly: true,
-    moduleSpecifier: '../../runtime/spec.js',
+    moduleSpecifier: relativeModule(modelNames(model).file, 'runtime/spec', '..'),
     namedImports: runtimeTypes.sort(),
   });
   addNestedImports(file, model, models);
@@ -166,13 +167,13 @@ function addNestedImports(file: SourceFile, model: ModelSpec, models: Map<string
     if (target) targets.set(target.label, target);
   }
   for (const target of [...targets.values()].sort((a, b) => a.label.localeCompare(b.label))) {
-    const path = target.app === model.app ? `./${target.name}.js` : `../${target.app}/${target.name}.js`;
+    const path = relativeModule(modelNames(model).file, modelNames(target).file);
     file.addImportDeclaration({ isTypeOnly: true, moduleSpecifier: path, namedImports: [`${target.className}Nested`] });
   }
 }
 
 function addRouteMounting(file: SourceFile, model: ModelSpec, name: string): void {
-  const list = `/${model.app}/${model.path}/`;
+  const list = `/${apiSegment(model)}/${model.path}/`;
   const writes = model.readOnly
     ? ''
     : '\n    .post(handlers.create)\n    .put(handlers.bulkUpdate)\n    .patch(handlers.bulkUpdate)\n    .delete(handlers.bulkDelete)';
@@ -202,4 +203,18 @@ function addRouteMounting(file: SourceFile, model: ModelSpec, name: string): voi
       ...actions,
     ],
   });
+}
+
+/** The import specifier of `to` (a path under the output folder, or above it with `up`) from module `from`. */
+function relativeModule(from: string, to: string, up = ''): string {
+  const depth = from.split('/').length - 1;
+  const target = up ? `${up}/${to}` : to;
+  const fromParts = from.split('/').slice(0, depth);
+  const toParts = target.split('/');
+  while (fromParts.length > 0 && toParts.length > 1 && fromParts[0] === toParts[0]) {
+    fromParts.shift();
+    toParts.shift();
+  }
+  const prefix = fromParts.length === 0 ? './' : '../'.repeat(fromParts.length);
+  return `${prefix}${toParts.join('/')}.js`;
 }

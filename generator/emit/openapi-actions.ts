@@ -1,5 +1,5 @@
 import type { ActionSpec, ActionValue, ModelSpec } from '../../runtime/spec.js';
-import { toPascalCase } from '../names.js';
+import { apiSegment, apiTag, toPascalCase } from '../names.js';
 import { errorResponses, jsonContent } from './openapi-components.js';
 import { closedObject, described, schemaRef, withNull, type Json } from './openapi-json.js';
 import { SELECTION_PARAMETERS, sharedParameters } from './openapi-parameters.js';
@@ -14,17 +14,17 @@ import { addRequestSchemas } from './openapi-write.js';
 export function actionPaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const action of model.actions) {
-    paths[`/api/${model.app}/${model.path!}/{id}/${action.name}/`] = actionPath(ctx, model, action);
+    paths[`/api/${apiSegment(model)}/${model.path!}/{id}/${action.name}/`] = actionPath(ctx, model, action);
   }
   return paths;
 }
 
 function actionPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): Json {
   const base = `${ctx.baseNames.get(model.label)!}${toPascalCase(action.name.replace(/-/g, ' '))}`;
-  const id = `${model.app}_${model.path!.replace(/-/g, '_')}_${action.name.replace(/-/g, '_')}`;
+  const id = `${apiSegment(model).replace('/', '_')}_${model.path!.replace(/-/g, '_')}_${action.name.replace(/-/g, '_')}`;
   const itemName = ensureSchema(ctx, `${base}Item`, () => itemSchema(ctx, action));
   const shared = sharedParameters();
-  const tags = [model.app];
+  const tags = [apiTag(model)];
   const item: Json = {
     parameters: [
       {

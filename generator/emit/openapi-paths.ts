@@ -1,4 +1,5 @@
 import type { ModelSpec } from '../../runtime/spec.js';
+import { apiSegment, apiTag } from '../names.js';
 import { errorResponses, jsonContent } from './openapi-components.js';
 import { schemaRef, type Json } from './openapi-json.js';
 import { listParameters, SELECTION_PARAMETERS, sharedParameters } from './openapi-parameters.js';
@@ -13,8 +14,8 @@ import { updateRequestName } from './openapi-write.js';
  */
 export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json> {
   const names = schemaNames(ctx, model);
-  const id = `${model.app}_${model.path!.replace(/-/g, '_')}`;
-  const tags = [model.app];
+  const id = `${apiSegment(model).replace('/', '_')}_${model.path!.replace(/-/g, '_')}`;
+  const tags = [apiTag(model)];
   const plural = model.verboseNamePlural;
   const one = model.verboseName;
   const shared = sharedParameters();
@@ -152,5 +153,6 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
   }
   list.options = options(`${id}_list_options`, false);
   detail.options = options(`${id}_options`, true);
-  return { [`/api/${model.app}/${model.path}/`]: list, [`/api/${model.app}/${model.path}/{id}/`]: detail };
+  const base = `/api/${apiSegment(model)}/${model.path}/`;
+  return { [base]: list, [`${base}{id}/`]: detail };
 }

@@ -240,9 +240,11 @@ function readProperty(
   }
   const count = model.counts.find((c) => c.name === key);
   if (count) {
-    if (depth === 'top') return { schema: described({ type: 'integer', minimum: 0 }, count.description), always: true };
+    // A plugin's count says whose it is: the runtime drops it from the document while the plugin is off.
+    const schema = { type: 'integer', minimum: 0, ...(count.plugin ? { 'x-plugin': count.plugin } : {}) };
+    if (depth === 'top') return { schema: described(schema, count.description), always: true };
     if (count.nested === 'omit') return null;
-    return { schema: described({ type: 'integer', minimum: 0 }, count.description), always: true };
+    return { schema: described(schema, count.description), always: true };
   }
   const description = HEADER_DESCRIPTIONS[key];
   const linked = model.path !== null;

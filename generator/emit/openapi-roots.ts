@@ -1,4 +1,5 @@
-import { TOKEN_PROVISION_KEYS, type ModelSpec } from '../../runtime/spec.js';
+import { TOKEN_PROVISION_KEYS, type ModelSpec, type PluginSpec } from '../../runtime/spec.js';
+import { apiSegment } from '../names.js';
 import { errorResponses, jsonContent } from './openapi-components.js';
 import { closedObject, schemaRef, sortKeys, type Json } from './openapi-json.js';
 import { ensureSchema, representation, schemaNames, type SchemaContext } from './openapi-read.js';
@@ -13,7 +14,11 @@ const uriMap = (keys: readonly string[], description: string): Json =>
   closedObject(Object.fromEntries(keys.map((k) => [k, { type: 'string', format: 'uri' }])), keys, description);
 
 /** Every root path, by path. */
-export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): Record<string, Json> {
+export function rootPaths(
+  ctx: SchemaContext,
+  endpoints: readonly ModelSpec[],
+  plugins: readonly PluginSpec[] = [],
+): Record<string, Json> {
   const get = (operationId: string, summary: string, tag: string, schema: Json, extra: Json = {}): Json => ({
     get: {
       operationId,
@@ -25,7 +30,7 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
   });
   const byApp = new Map<string, string[]>();
   for (const model of endpoints) {
-    byApp.set(model.app, [...(byApp.get(model.app) ?? []), model.path!]);
+    byApp.set(apiSegment(model), [...(byApp.get(apiSegment(model)) ?? []), model.path!]);
     for (const alias of model.aliases) {
       const [app, path] = alias.split('/') as [string, string];
       byApp.set(app, [...(byApp.get(app) ?? []), path]);
@@ -37,7 +42,7 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
   if (preferences) byApp.set(preferences.app, [...byApp.get(preferences.app)!, 'config']);
 
   const paths: Record<string, Json> = {};
-  const rootKeys = [...new Set([...byApp.keys(), 'plugins', 'status'])].sort();
+  const rootKeys = [...new Set([...byApp.keys(), 'plugins', 'status'])].filter((k) => !k.includes('/')).sort();
   paths['/api/'] = get(
     'root_retrieve',
     'The API root: the URL of every app root',
@@ -45,19 +50,47 @@ export function rootPaths(ctx: SchemaContext, endpoints: readonly ModelSpec[]): 
     uriMap(rootKeys, 'App name → URL of its root.'),
   );
   for (const [app, endpointPaths] of byApp) {
+    const plugin = app.startsWith('plugins/');
     paths[`/api/${app}/`] = get(
-      `${app}_root_retrieve`,
-      `The ${app} root: the URL of every endpoint`,
-      app,
+      `${app.replace('/', '_')}_root_retrieve`,
+      `The ${plugin ? `${app.slice('plugins/'.length)} plugin's` : app} root: the URL of every endpoint`,
+      plugin ? 'plugins' : app,
       uriMap([...endpointPaths].sort(), 'Endpoint → list URL.'),
     );
   }
   paths['/api/status/'] = get('status_retrieve', 'Service status and versions', 'status', statusSchema());
+  // Only enabled plugins are listed (the runtime leaves disabled plugins' paths out of this document).
+  const pluginRoots = Object.fromEntries(plugins.map((p) => [p.baseUrl, { type: 'string', format: 'uri' }]));
   paths['/api/plugins/'] = get(
     'plugins_retrieve',
-    'Installed plugins (none)',
+    "The enabled plugins' API roots, by base URL",
     'plugins',
-    closedObject({}, [], 'Always empty.'),
+    closedObject(
+      { 'installed-plugins': { type: 'string', format: 'uri' }, ...pluginRoots },
+      ['installed-plugins'],
+      'installed-plugins, then base URL → URL of the plugin API root.',
+    ),
+  );
+  paths['/api/plugins/installed-plugins/'] = get(
+    'plugins_installed_plugins_retrieve',
+    'The enabled plugins (superusers only)',
+    'plugins',
+    {
+      type: 'array',
+      items: closedObject(
+        {
+          name: { type: 'string' },
+          package: { type: 'string' },
+          author: { type: ['string', 'null'] },
+          author_email: { type: 'null' },
+          description: { type: 'string' },
+          version: { type: 'string' },
+          release_track: { type: 'string' },
+        },
+        ['name', 'package', 'author', 'author_email', 'description', 'version', 'release_track'],
+        'An enabled plugin.',
+      ),
+    },
   );
   paths['/api/schema/'] = {
     get: {

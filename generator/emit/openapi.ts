@@ -1,5 +1,6 @@
 import type { ModelGraph } from '../resolve.js';
-import type { ModelSpec } from '../../runtime/spec.js';
+import type { ModelSpec, PluginSpec } from '../../runtime/spec.js';
+import { apiSegment } from '../names.js';
 import { securitySchemes, sharedResponses, sharedSchemas } from './openapi-components.js';
 import { sortKeys, type Json } from './openapi-json.js';
 import { modelPaths } from './openapi-paths.js';
@@ -27,7 +28,11 @@ filter ORs its values (tags: AND). Lookups are appended to the filter name: \`na
  * detail endpoints of every model with a path, the API and app roots, status, plugins, the schema itself
  * and token provisioning. Pure and deterministic; maps whose order carries no meaning are sorted.
  */
-export function emitOpenApi(graph: ModelGraph, version: string): Record<string, unknown> {
+export function emitOpenApi(
+  graph: ModelGraph,
+  version: string,
+  plugins: readonly PluginSpec[] = [],
+): Record<string, unknown> {
   const ctx: SchemaContext = {
     models: new Map(graph.models.map((m) => [m.label, m])),
     baseNames: assignBaseNames(graph.models),
@@ -41,14 +46,14 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
     const own = modelPaths(ctx, model);
     paths = { ...paths, ...own, ...aliasPaths(model, own), ...actionPaths(ctx, model) };
   }
-  paths = { ...paths, ...rootPaths(ctx, endpoints) };
+  paths = { ...paths, ...rootPaths(ctx, endpoints, plugins) };
 
-  const appsWithEndpoints = new Set(endpoints.map((m) => m.app));
+  const appsWithEndpoints = new Set(endpoints.filter((m) => !m.plugin).map((m) => m.app));
   const tags = [
     ...graph.apps
       .filter((a) => appsWithEndpoints.has(a.name))
       .map((a) => ({ name: a.name, description: a.description ?? a.verboseName })),
-    { name: 'plugins', description: 'Plugins (none are installed).' },
+    { name: 'plugins', description: 'Plugins: the models of each enabled plugin, under its base URL.' },
     { name: 'schema', description: 'This OpenAPI document.' },
     { name: 'status', description: 'The API root and the service status.' },
   ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -70,8 +75,8 @@ export function emitOpenApi(graph: ModelGraph, version: string): Record<string, 
 /** The model's operations again under each of its aliases (`<app>/<path>`), with their own operation ids. */
 function aliasPaths(model: ModelSpec, own: Record<string, Json>): Record<string, Json> {
   const result: Record<string, Json> = {};
-  const prefix = `/api/${model.app}/${model.path!}/`;
-  const idPrefix = `${model.app}_${model.path!.replace(/-/g, '_')}_`;
+  const prefix = `/api/${apiSegment(model)}/${model.path!}/`;
+  const idPrefix = `${apiSegment(model).replace('/', '_')}_${model.path!.replace(/-/g, '_')}_`;
   for (const alias of model.aliases) {
     const [app, path] = alias.split('/') as [string, string];
     const aliasIdPrefix = `${app}_${path.replace(/-/g, '_')}_`;

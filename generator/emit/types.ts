@@ -23,7 +23,7 @@ export function modelNames(model: ModelSpec): {
     brief: `${type}Brief`,
     spec: `${camel}Spec`,
     mount: `mount${type}Routes`,
-    file: `${model.app}/${model.name}`,
+    file: model.plugin ? `plugins/${model.app}/${model.name}` : `${model.app}/${model.name}`,
   };
 }
 

@@ -7,7 +7,7 @@ import { principalOf } from './app-context.js';
 import { timestampAt } from '../db/clock.js';
 import { stateOf } from './request-state.js';
 import { sendDocument, sendJson, staticDocument, type StaticDocument } from './respond.js';
-import { MethodNotAllowedError } from '../errors.js';
+import { AuthenticationError, MethodNotAllowedError, PermissionDeniedError } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,9 +36,11 @@ export function mountRoots(
 ): void {
   const apps = new Map<string, Record<string, string>>();
   for (const model of app.schema.endpoints()) {
-    const endpoints = apps.get(model.spec.app) ?? {};
+    // A plugin's endpoints have their root at /plugins/<base_url>/.
+    const root = model.listPath!.slice(1, -(model.spec.path!.length + 2));
+    const endpoints = apps.get(root) ?? {};
     endpoints[model.spec.path!] = model.listPath!;
-    apps.set(model.spec.app, endpoints);
+    apps.set(root, endpoints);
     for (const alias of model.spec.aliases) {
       const [appName, path] = alias.split('/') as [string, string];
       apps.set(appName, { ...(apps.get(appName) ?? {}), [path]: `/${alias}/` });
@@ -47,6 +49,7 @@ export function mountRoots(
   for (const [appName, endpoints] of Object.entries(extraEndpoints)) {
     apps.set(appName, { ...(apps.get(appName) ?? {}), ...endpoints });
   }
+  const plugins = app.registry.plugins.filter((p) => p.enabled);
   const readOnly = (handler: (req: Request, res: Response) => void | Promise<void>) => ({
     get: handler,
     other: (req: Request) => {
@@ -61,7 +64,7 @@ export function mountRoots(
   route('/', (_req, res) => {
     app.permissions.requireLogin(principalOf(res));
     const { apiRoot } = stateOf(res);
-    const names = [...new Set([...apps.keys(), 'plugins', 'status'])].sort();
+    const names = [...new Set([...apps.keys(), 'plugins', 'status'])].filter((n) => !n.includes('/')).sort();
     res.setHeader('Allow', 'GET, HEAD, OPTIONS');
     sendJson(res, 200, Object.fromEntries(names.map((name) => [name, `${apiRoot}/${name}/`])));
   });
@@ -76,7 +79,7 @@ export function mountRoots(
       'netbox-version': app.registry.version,
       'netbox-full-version': app.registry.version,
       'node-version': process.versions.node,
-      plugins: {},
+      plugins: Object.fromEntries(plugins.map((p) => [p.name, p.version])),
       'python-version': null,
       'rq-workers-running': background.workers.length,
       database: app.db.dialect,
@@ -87,7 +90,34 @@ export function mountRoots(
   });
   route('/plugins/', (_req, res) => {
     app.permissions.requireLogin(principalOf(res));
-    sendJson(res, 200, {});
+    const { apiRoot } = stateOf(res);
+    res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+    sendJson(res, 200, {
+      'installed-plugins': `${apiRoot}/plugins/installed-plugins/`,
+      ...Object.fromEntries(
+        plugins
+          .filter((p) => apps.has(`plugins/${p.baseUrl}`))
+          .map((p) => [p.baseUrl, `${apiRoot}/plugins/${p.baseUrl}/`]),
+      ),
+    });
+  });
+  route('/plugins/installed-plugins/', (_req, res) => {
+    const { user } = principalOf(res);
+    if (!user) throw new AuthenticationError();
+    if (!user.isSuperuser) throw new PermissionDeniedError();
+    sendJson(
+      res,
+      200,
+      plugins.map((p) => ({
+        name: p.verboseName,
+        package: p.name,
+        author: p.author ?? null,
+        author_email: null,
+        description: p.description,
+        version: p.version,
+        release_track: '',
+      })),
+    );
   });
   for (const [name, endpoints] of apps) {
     route(`/${name}/`, (_req, res) => {

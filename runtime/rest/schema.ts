@@ -1,4 +1,4 @@
-import type { CountSpec, FieldSpec, FilterSpec, ModelSpec, Registry, Role } from '../spec.js';
+import type { CountSpec, FieldSpec, FilterSpec, Migration, ModelSpec, Registry, Role } from '../spec.js';
 
 /** A model spec with the lookups the runtime needs, computed once at start-up. */
 export interface ModelInfo {
@@ -65,16 +65,26 @@ export class Schema {
 /**
  * Object type ids number the models in the order their tables were first created by the migrations, which
  * never change once written: an id stays the same across versions, and a new model takes the next one.
+ * The models of the n-th generated plugin (by name, enabled or not) are numbered from n × 1000 + 1 the
+ * same way, so that neither a new core model nor enabling another plugin renumbers them.
  */
 function objectTypeIds(registry: Registry): Map<string, number> {
   const byTable = new Map(Object.values(registry.models).map((spec) => [spec.table, spec.label]));
   const ids = new Map<string, number>();
-  for (const migration of registry.migrations) {
-    for (const op of migration.ops) {
-      const label = op.op === 'createTable' ? byTable.get(op.table) : undefined;
-      if (label && !ids.has(label)) ids.set(label, ids.size + 1);
+  const number = (migrations: readonly Migration[], base: number): void => {
+    let next = base + 1;
+    for (const migration of migrations) {
+      for (const op of migration.ops) {
+        const label = op.op === 'createTable' ? byTable.get(op.table) : undefined;
+        if (label && !ids.has(label)) ids.set(label, next++);
+      }
     }
-  }
+  };
+  number(
+    registry.migrations.filter((m) => !m.name.startsWith('plugins/')),
+    0,
+  );
+  registry.plugins.forEach((plugin, index) => number(plugin.migrations, (index + 1) * 1000));
   return ids;
 }
 
@@ -90,7 +100,7 @@ function describe(spec: ModelSpec): ModelInfo {
     hasTags: spec.features.includes('tags'),
     hasCustomFields: spec.features.includes('custom_fields'),
     hasTimestamps: spec.features.includes('change_logging'),
-    listPath: spec.path ? `/${spec.app}/${spec.path}/` : null,
+    listPath: spec.path ? `/${spec.plugin ? `plugins/${spec.plugin.baseUrl}` : spec.app}/${spec.path}/` : null,
     outputKeys: new Set(spec.output),
   };
 }

@@ -30,7 +30,9 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
       devices: `${app.baseUrl}/api/dcim/devices/`,
     });
     expect(Object.keys((await app.api.get('/api/tenancy/')).body)).toEqual(['tenant-groups', 'tenants']);
-    expect((await app.api.get('/api/plugins/')).body).toEqual({});
+    expect((await app.api.get('/api/plugins/')).body).toMatchObject({
+      'installed-plugins': `${app.baseUrl}/api/plugins/installed-plugins/`,
+    });
   });
 
   it('reports its status', async () => {

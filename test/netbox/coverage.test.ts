@@ -10,8 +10,10 @@ const schema = new Schema(registry);
 describe('the ported NetBox API tests', () => {
   it('cover every model with an endpoint', () => {
     const covered = new Set(NETBOX_CASES.map((c) => c.model));
+    // A plugin's models are not NetBox's: test/api/plugins.test.ts and the generic suites cover them.
     const missing = schema
       .endpoints()
+      .filter((m) => !m.spec.plugin)
       .map((m) => m.label)
       .filter((label) => !covered.has(label) && !(label in NOT_PORTED));
     expect(missing).toEqual([]);

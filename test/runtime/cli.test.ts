@@ -67,6 +67,12 @@ describe('settings', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('Invalid setting MAX_PAGE_SIZE: must be 0 or more');
   });
+
+  it('stop start-up on a PLUGINS name that is no generated plugin', () => {
+    const result = run(['serve'], { PLUGINS: '["bgp", "netbox_dns"]' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Invalid setting PLUGINS: unknown plugin 'netbox_dns' (generated plugins: bgp)");
+  });
 });
 
 describe('the CLI', () => {

@@ -14,6 +14,7 @@ import { connectDatabase, type Database, type Dialect } from '../../runtime/db/c
 import { migrate } from '../../runtime/db/migrate.js';
 import { createSuperuser } from '../../runtime/superuser.js';
 import type { Registry } from '../../runtime/spec.js';
+import { enablePlugins } from '../../runtime/plugins.js';
 import { ApiClient } from './client.js';
 import { responseValidator } from './openapi.js';
 
@@ -105,19 +106,30 @@ export interface TestAppOptions {
   skipValidation?: boolean;
   /** Serve this existing database (of another test app) instead of a new one. */
   databaseUrl?: string;
+  /** Start from an empty database (migrated by this app) instead of a copy of the migrated template. */
+  emptyDatabase?: boolean;
 }
+
+/** Tests load every generated plugin unless their settings name `PLUGINS`. */
+export const ALL_PLUGINS = defaultRegistry.plugins.map((p) => p.name);
 
 /** Starts the real service on a fresh database and an ephemeral port. */
 export async function startTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
-  const registry = options.registry ?? defaultRegistry;
+  const generated = options.registry ?? defaultRegistry;
   const database = options.databaseUrl
     ? { url: options.databaseUrl, drop: async () => undefined }
-    : await createTestDatabase(dialect, { migrated: registry === defaultRegistry });
+    : await createTestDatabase(dialect, { migrated: generated === defaultRegistry && !options.emptyDatabase });
   const media = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
   const settings = loadSettings(
     { DATABASE_URL: database.url },
-    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, MEDIA_ROOT: media, ...options.settings },
+    {
+      API_TOKEN_PEPPERS: { '1': TEST_PEPPER },
+      MEDIA_ROOT: media,
+      PLUGINS: generated.plugins.map((p) => p.name),
+      ...options.settings,
+    },
   );
+  const registry = enablePlugins(generated, settings.PLUGINS);
   const db = connectDatabase(database.url);
   await migrate(db, registry.migrations);
   const context = createContext(registry, settings, db, () => undefined);

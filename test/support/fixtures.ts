@@ -116,6 +116,12 @@ export class Fixtures {
     switch (field.kind) {
       case 'string': {
         const text = (base: string): string => base.slice(0, field.maxLength ?? 100);
+        if (field.pattern) {
+          // A patterned field takes the first of a few shapes that its pattern accepts (`65000:7`, `7`…).
+          const shapes = [`${seq}`, `65000:${seq}`, `${seq}.${seq}`, `${field.name}-${seq}`];
+          const fits = shapes.find((shape) => new RegExp(field.pattern!, 'u').test(shape));
+          if (fits) return text(fits);
+        }
         switch (field.format) {
           case 'slug':
           case 'unicode-slug':

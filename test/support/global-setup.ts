@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { registry } from '../../generated/index.js';
 import { connectDatabase } from '../../runtime/db/connect.js';
 import { migrate } from '../../runtime/db/migrate.js';
+import { enablePlugins } from '../../runtime/plugins.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,11 +28,16 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const cleanups: (() => Promise<void>)[] = [];
+  // The template holds the tables of every generated plugin: test apps load them all by default.
+  const { migrations } = enablePlugins(
+    registry,
+    registry.plugins.map((p) => p.name),
+  );
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-template-'));
   const file = path.join(dir, 'template.sqlite3');
   const sqlite = connectDatabase(`sqlite:${file}`);
-  await migrate(sqlite, registry.migrations);
+  await migrate(sqlite, migrations);
   await sqlite.knex.raw('PRAGMA wal_checkpoint(TRUNCATE)');
   await sqlite.close();
   project.provide('sqliteTemplate', file);
@@ -62,7 +68,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const templateUrl = new URL(pgUrl);
     templateUrl.pathname = `/${name}`;
     const db = connectDatabase(templateUrl.href);
-    await migrate(db, registry.migrations);
+    await migrate(db, migrations);
     await db.close();
     project.provide('pgTemplate', name);
     cleanups.push(async () => {

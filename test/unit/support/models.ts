@@ -44,4 +44,4 @@ export const migrations: Migration[] = fs
   .map((file) => JSON.parse(fs.readFileSync(path.join(generated, 'migrations', file), 'utf8')) as Migration);
 
 /** The runtime's view of the models (what `Schema` reads of the registry: its models and migrations). */
-export const schema = new Schema({ models, migrations } as unknown as Registry);
+export const schema = new Schema({ models, migrations, plugins: [] } as unknown as Registry);
