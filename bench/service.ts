@@ -7,6 +7,7 @@ import { createApp, createContext, stopBackground } from '../runtime/app.js';
 import { loadSettings } from '../runtime/config.js';
 import { connectDatabase, type Database } from '../runtime/db/connect.js';
 import { migrate } from '../runtime/db/migrate.js';
+import { enablePlugins } from '../runtime/plugins.js';
 import { createSuperuser } from '../runtime/superuser.js';
 
 /** The real service, listening on an ephemeral port of 127.0.0.1 in this process. */
@@ -34,13 +35,15 @@ export async function startService(databaseUrl: string): Promise<RunningService>
     { DATABASE_URL: databaseUrl },
     { API_TOKEN_PEPPERS: { 1: randomBytes(48).toString('base64url') }, EMBEDDED_WORKER: true },
   );
+  // As `svc serve` runs: only the plugins PLUGINS names (none here), the others' models and counts left out.
+  const served = enablePlugins(registry, settings.PLUGINS);
   const db = connectDatabase(settings.DATABASE_URL);
-  await migrate(db, registry.migrations);
+  await migrate(db, served.migrations);
   // A worker error repeats for every task: each distinct message is printed once, and all are counted.
   const seen = new Set<string>();
   let count = 0;
   let latest: string | null = null;
-  const context = createContext(registry, settings, db, (message) => {
+  const context = createContext(served, settings, db, (message) => {
     count += 1;
     latest = message;
     if (seen.has(message)) return;
