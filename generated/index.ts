@@ -86,7 +86,6 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.checkInterfaceVlansAndDevice',
   'dcim.checkInterfaceWireless',
   'dcim.devicesWithMac',
-  'dcim.displayDevice',
   'dcim.hasPrimaryIp',
   'dcim.interfaceKind',
   'dcim.interfacesWithMac',

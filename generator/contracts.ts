@@ -102,7 +102,8 @@ function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: Mode
   for (const [index, name] of (def.validators ?? []).entries()) check(`validators.${index}`, name, 'validator');
   if (def.hooks?.prepare) check('hooks.prepare', def.hooks.prepare, 'prepare');
   if (def.hooks?.present) check('hooks.present', def.hooks.present, 'present');
-  if (typeof def.display === 'object') check('display.function', def.display.function, 'display');
+  if (typeof def.display === 'object' && !Array.isArray(def.display))
+    check('display.function', def.display.function, 'display');
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.type === 'computed' && field.function) check(`fields.${name}.function`, field.function, 'compute');
   }

@@ -107,7 +107,7 @@ export interface ModelDef {
   path?: string | null;
   read_only?: boolean;
   tree?: boolean;
-  display?: string | { function: string; uses: string[] };
+  display?: string | string[] | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
   roles?: (

@@ -314,6 +314,11 @@ function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): v
 
 function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): DisplaySpec {
   const display = def.display ?? (model.fields.some((f) => f.name === 'name') ? 'name' : 'id');
+  if (Array.isArray(display)) {
+    const uses = [...new Set(display.flatMap((template) => [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!)))];
+    for (const used of uses) checkColumnField(model, used.split('.')[0]!, 'display', report);
+    return { kind: 'first', templates: display, uses };
+  }
   if (typeof display === 'object') {
     // Dotted uses follow FKs (checked against the targets once every model is resolved).
     for (const used of display.uses) checkColumnField(model, used.split('.')[0]!, 'display.uses', report);
@@ -328,8 +333,12 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
   return { kind: 'field', field: display };
 }
 
+/** A display template's `{field}` or `{fk.field}` placeholder. */
+const PLACEHOLDER = /\{([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\}/g;
+
 function checkDisplayPaths(model: ModelSpec, models: Map<string, ModelSpec>, report: Reporter): void {
-  if (model.display.kind !== 'function') return;
+  if (model.display.kind !== 'function' && model.display.kind !== 'first') return;
+  const at = model.display.kind === 'first' ? 'display' : 'display.uses';
   for (const used of model.display.uses) {
     const segments = used.split('.');
     let current: ModelSpec | undefined = model;
@@ -338,12 +347,12 @@ function checkDisplayPaths(model: ModelSpec, models: Map<string, ModelSpec>, rep
       const field: FieldSpec | undefined = current?.fields.find((f) => f.name === segment);
       if (!field?.column) {
         // resolveDisplay has reported an unknown first segment already.
-        if (index > 0) report.error('display.uses', `unknown field '${segment}' in '${used}'`);
+        if (index > 0) report.error(at, `unknown field '${segment}' in '${used}'`);
         break;
       }
       if (index < segments.length - 1) {
         if (field.kind !== 'fk') {
-          report.error('display.uses', `'${segment}' in '${used}' is not an fk`);
+          report.error(at, `'${segment}' in '${used}' is not an fk`);
           break;
         }
         current = models.get(field.target);

@@ -283,6 +283,11 @@ export interface CountSpec {
 export type DisplaySpec =
   | { kind: 'field'; field: string }
   | { kind: 'template'; template: string; uses: string[] }
+  /**
+   * The first template whose fields (outside `[optional parts]`) are all set; `uses` may follow FKs
+   * (`device_type.model`). Read plans fetch a path that only later templates use just for the rows that need it.
+   */
+  | { kind: 'first'; templates: string[]; uses: string[] }
   | { kind: 'function'; function: string; uses: string[] };
 
 export interface OrderingSpec {

@@ -193,9 +193,14 @@ export const deviceSpec: ModelSpec = {
   features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
   roles: [],
   display: {
-    kind: 'function',
-    function: 'dcim.displayDevice',
-    uses: ['id', 'name', 'asset_tag', 'device_type.model', 'device_type.manufacturer.name'],
+    kind: 'first',
+    templates: [
+      '{name}[ ({asset_tag})]',
+      '{device_type.manufacturer.name} {device_type.model} ({asset_tag})',
+      '{device_type.manufacturer.name} {device_type.model} ({id})',
+      '{device_type.manufacturer.name} {device_type.model}',
+    ],
+    uses: ['name', 'asset_tag', 'device_type.manufacturer.name', 'device_type.model', 'id'],
   },
   ordering: [{ field: 'name', descending: false }],
   fields: [

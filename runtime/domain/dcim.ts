@@ -76,19 +76,6 @@ export async function validateRackSpace(item: WriteItemContext): Promise<void> {
   }
 }
 
-/**
- * NetBox's `str(device)`: the name (with the asset tag if any); an unnamed device shows its manufacturer and
- * model with its asset tag or id.
- */
-export function displayDevice(values: Record<string, unknown>): string {
-  const name = values.name as string | null;
-  const assetTag = values.asset_tag as string | null;
-  if (name) return assetTag ? `${name} (${assetTag})` : name;
-  const model =
-    `${String(values['device_type.manufacturer.name'] ?? '')} ${String(values['device_type.model'] ?? '')}`.trim();
-  return assetTag ? `${model} (${assetTag})` : `${model} (${String(values.id ?? '')})`.replace(' ()', '');
-}
-
 /** `primary_ip` is the primary IPv6 address if there is one, else the IPv4 one. */
 export function presentDevice(object: Record<string, unknown>): void {
   if ('primary_ip' in object) object.primary_ip = object.primary_ip6 ?? object.primary_ip4 ?? null;
@@ -275,7 +262,6 @@ export function checkInterfaceWireless(item: WriteItemContext): void {
 /** The dcim app's domain functions, by the names YAML uses. */
 export const dcimFunctions = {
   'dcim.validateRackSpace': { kind: 'validator', fn: validateRackSpace },
-  'dcim.displayDevice': { kind: 'display', fn: displayDevice },
   'dcim.presentDevice': { kind: 'present', fn: presentDevice },
   'dcim.validateDevicePlacement': { kind: 'validator', fn: validateDevicePlacement },
   'dcim.prepareDevice': { kind: 'prepare', fn: prepareDevice },

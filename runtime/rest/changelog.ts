@@ -3,7 +3,7 @@ import { now } from '../db/clock.js';
 import type { Dialect } from '../db/connect.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
-import { displayOf } from './render.js';
+import { displayOf } from './display.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { decodeColumn, decodeJson, encodeRow } from './values.js';

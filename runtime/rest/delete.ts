@@ -3,7 +3,7 @@ import { ConflictError, ValidationError } from '../errors.js';
 import { translateDatabaseError } from '../db/errors.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
-import { displayOf } from './render.js';
+import { displayOf } from './display.js';
 import { snapshotsBefore } from './write.js';
 import type { Snapshot, WriteContext } from './write-types.js';
 

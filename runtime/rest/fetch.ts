@@ -94,7 +94,7 @@ async function selectRows(
   if (!compiled) {
     const bare = baseQuery(q, model).toSQL().sql;
     const headQuery = baseQuery(q, model);
-    applySelection(headQuery, selection);
+    applySelection(q, headQuery, selection);
     const head = headQuery.toSQL();
     compiled = { bare, head: head.sql, statements: new Map() };
     // Only a selection without bindings can be spliced in front of a base query's.
@@ -104,7 +104,7 @@ async function selectRows(
   const base = query.toSQL();
   const marks = base.sql.split('?').length - 1;
   if (!base.sql.startsWith(compiled.bare) || marks !== base.bindings.length || base.sql.includes('??')) {
-    applySelection(query, selection);
+    applySelection(q, query, selection);
     return (await query) as Row[];
   }
   let sql = compiled.statements.get(base.sql);
@@ -296,9 +296,16 @@ function withId(keys: readonly string[]): readonly string[] {
   return keys.includes('id') ? keys : ['id', ...keys];
 }
 
-export function applySelection(query: Knex.QueryBuilder, selection: Selection): void {
+export function applySelection(q: Knex, query: Knex.QueryBuilder, selection: Selection): void {
   for (const join of selection.joins) query.leftJoin({ [join.alias]: join.table }, `${join.alias}.id`, join.from);
-  query.select(selection.columns);
+  query.select(
+    Object.fromEntries(
+      Object.entries(selection.columns).map(([name, column]) => [
+        name,
+        typeof column === 'string' ? column : q.raw(column.sql),
+      ]),
+    ),
+  );
 }
 
 /** Splits a list for `IN (…)` clauses that stay under the databases' parameter limits. */
@@ -325,7 +332,7 @@ async function loadTags(
     .where('ti.object_type', model.label)
     .whereIn('ti.object_id', ids)
     .select({ ti__object_id: 'ti.object_id' });
-  applySelection(query, selection);
+  applySelection(q, query, selection);
   for (const order of tagModel.spec.ordering) query.orderBy(`t0.${order.field}`, order.descending ? 'desc' : 'asc');
   query.orderBy('t0.id');
   for (const row of (await query) as Row[]) {

@@ -1,4 +1,5 @@
 import type { CountSpec, FieldSpec } from '../spec.js';
+import { requiredFields } from './display.js';
 import type { ModelInfo, Schema } from './schema.js';
 
 /**
@@ -41,8 +42,8 @@ export interface Join {
 export interface Selection {
   plan: Plan;
   joins: Join[];
-  /** Select alias → `<table alias>.<column>`. */
-  columns: Record<string, string>;
+  /** Select alias → `<table alias>.<column>`, or an SQL expression (`{ sql }`). */
+  columns: Record<string, string | { sql: string }>;
 }
 
 const MAX_NESTING = 3;
@@ -69,7 +70,7 @@ interface BuildState {
   joins: Join[];
   /** `<alias>.<column>` → the alias of the table joined on it: a display path and a nested object share it. */
   joined: Map<string, string>;
-  columns: Record<string, string>;
+  columns: Record<string, string | { sql: string }>;
   aliases: number;
   related: boolean;
 }
@@ -104,6 +105,70 @@ function selectPath(schema: Schema, state: BuildState, model: ModelInfo, alias: 
   }
   const last = segments[segments.length - 1]!;
   return select(state, currentAlias, current.fields.get(last)?.column ?? last);
+}
+
+/**
+ * The FK paths of a `first` display that only later templates use, each with the SQL condition under which
+ * a row needs it: every earlier template lacks one of its own fields (device displays follow their type's
+ * manufacturer and model only when unnamed). Paths used as soon as a template needing a path is reached
+ * are joined as usual.
+ */
+function deferredPaths(
+  schema: Schema,
+  model: ModelInfo,
+  alias: string,
+  templates: readonly string[],
+): Map<string, string> {
+  const deferred = new Map<string, string>();
+  const failed: string[] = [];
+  for (const template of templates) {
+    const required = requiredFields(template);
+    const paths = [...template.matchAll(/\{([a-z0-9_.]+)\}/g)].map((m) => m[1]!).filter((f) => f.includes('.'));
+    if (failed.length > 0) for (const path of paths) if (!deferred.has(path)) deferred.set(path, failed.join(' AND '));
+    if (required.some((name) => name.includes('.'))) break;
+    failed.push(`(${required.map((name) => isEmpty(model, alias, name)).join(' OR ')})`);
+  }
+  return deferred;
+}
+
+/** SQL: the field of the row is empty (null, or an empty string for text). */
+function isEmpty(model: ModelInfo, alias: string, name: string): string {
+  const field = model.fields.get(name);
+  const column = `${alias}.${field?.column ?? name}`;
+  const text = field?.kind === 'string';
+  return text ? `${column} IS NULL OR ${column} = ''` : `${column} IS NULL`;
+}
+
+/** Selects the FK path `a.b.c` through a subquery evaluated only for rows where `when` holds. */
+function selectWhen(
+  schema: Schema,
+  state: BuildState,
+  model: ModelInfo,
+  alias: string,
+  path: string,
+  when: string,
+): string {
+  const segments = path.split('.');
+  let current = model;
+  let from = '';
+  let previous = alias;
+  let on = '';
+  for (const [index, segment] of segments.slice(0, -1).entries()) {
+    const field = current.fields.get(segment);
+    if (field?.kind !== 'fk') throw new Error(`${current.label}.${segment} is not an fk`);
+    current = schema.model(field.target);
+    const sub = `${alias}_${index}`;
+    if (index === 0) {
+      from = `${current.table} ${sub}`;
+      on = `${sub}.id = ${previous}.${field.column}`;
+    } else from += ` JOIN ${current.table} ${sub} ON ${sub}.id = ${previous}.${field.column}`;
+    previous = sub;
+  }
+  const last = segments[segments.length - 1]!;
+  const name = `${alias}__${segments.join('__')}`;
+  const column = `${previous}.${current.fields.get(last)?.column ?? last}`;
+  state.columns[name] = { sql: `CASE WHEN ${when} THEN (SELECT ${column} FROM ${from} WHERE ${on}) END` };
+  return name;
 }
 
 function buildPlan(
@@ -179,7 +244,14 @@ function buildPlan(
         const display = model.spec.display;
         const uses = display.kind === 'field' ? [display.field] : display.uses;
         const columns: Record<string, string> = {};
-        for (const name of uses) columns[name] = selectPath(schema, state, model, alias, name);
+        const deferred =
+          display.kind === 'first' ? deferredPaths(schema, model, alias, display.templates) : new Map<string, string>();
+        for (const name of uses) {
+          const when = deferred.get(name);
+          columns[name] = when
+            ? selectWhen(schema, state, model, alias, name, when)
+            : selectPath(schema, state, model, alias, name);
+        }
         plan.keys.push({ key, kind: 'display', columns });
         break;
       }

@@ -1,9 +1,9 @@
-import type { DisplaySpec, FieldSpec } from '../spec.js';
+import type { FieldSpec } from '../spec.js';
 import type { DomainFunctions } from '../domain/types.js';
 import { decodeColumn, presentValue } from './values.js';
 import type { KeyPlan, Plan } from './plan.js';
+import { compileDisplay, computeDisplay } from './display.js';
 import { renderTimestamp } from '../db/clock.js';
-import type { ModelInfo } from './schema.js';
 
 /** What rendering needs besides the row: URL roots, batched results and display functions. */
 export interface RenderContext {
@@ -91,8 +91,8 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
         const raw = row[columns[field]!];
         return spec ? decodeColumn(spec, raw) : raw;
       };
-      if (display.kind === 'template') {
-        const render = compileTemplate(display.template);
+      if (display.kind === 'template' || display.kind === 'first') {
+        const render = compileDisplay(display);
         return (row, _id, out) => {
           out.display = render((field) => valueOf(row, field));
         };
@@ -183,83 +183,4 @@ function valueConverter(field: FieldSpec): (raw: unknown) => unknown {
     default:
       return (raw) => presentValue(field, decodeColumn(field, raw));
   }
-}
-
-/** A display template's parts, parsed once: text, a field, or an optional group of both. */
-type TemplatePart = { text: string } | { field: string } | { optional: TemplatePart[]; fields: string[] };
-
-const PLACEHOLDER = /\{([a-z_][a-z0-9_]*)\}/g;
-
-function parseParts(text: string): TemplatePart[] {
-  const parts: TemplatePart[] = [];
-  let last = 0;
-  for (const match of text.matchAll(PLACEHOLDER)) {
-    if (match.index > last) parts.push({ text: text.slice(last, match.index) });
-    parts.push({ field: match[1]! });
-    last = match.index + match[0].length;
-  }
-  if (last < text.length) parts.push({ text: text.slice(last) });
-  return parts;
-}
-
-/** `renderTemplate` compiled: the template is parsed once, each object only fills it in. */
-function compileTemplate(template: string): (value: (name: string) => unknown) => string {
-  const parts: TemplatePart[] = [];
-  let last = 0;
-  for (const match of template.matchAll(/\[([^\]]*)\]/g)) {
-    parts.push(...parseParts(template.slice(last, match.index)));
-    const optional = parseParts(match[1]!);
-    parts.push({ optional, fields: optional.flatMap((p) => ('field' in p ? [p.field] : [])) });
-    last = match.index + match[0].length;
-  }
-  parts.push(...parseParts(template.slice(last)));
-  const fill = (list: readonly TemplatePart[], text: (name: string) => string): string => {
-    let out = '';
-    for (const part of list) {
-      if ('text' in part) out += part.text;
-      else if ('field' in part) out += text(part.field);
-      else if (part.fields.every((name) => text(name) !== '')) out += fill(part.optional, text);
-    }
-    return out;
-  };
-  return (value) => fill(parts, (name) => String(value(name) ?? ''));
-}
-
-/**
- * `{field}` placeholders; a `[bracketed part]` is left out when any field in it is empty, so that
- * `{name}[ ({label})]` renders `eth0 (uplink)` or just `eth0`.
- */
-function renderTemplate(template: string, value: (name: string) => unknown): string {
-  const text = (name: string): string => String(value(name) ?? '');
-  const fill = (part: string): string => part.replace(/\{([a-z_][a-z0-9_]*)\}/g, (_, name: string) => text(name));
-  return template
-    .replace(/\[([^\]]*)\]/g, (_, part: string) => {
-      const names = [...part.matchAll(/\{([a-z_][a-z0-9_]*)\}/g)].map((m) => m[1]!);
-      return names.every((name) => text(name) !== '') ? fill(part) : '';
-    })
-    .replace(/\{([a-z_][a-z0-9_]*)\}/g, (_, name: string) => text(name));
-}
-
-/** A model's display text from its field values (a field, a `{field}` template or a domain function). */
-export function computeDisplay(
-  domain: DomainFunctions,
-  display: DisplaySpec,
-  value: (name: string) => unknown,
-): string {
-  switch (display.kind) {
-    case 'field':
-      return String(value(display.field) ?? '');
-    case 'template':
-      return renderTemplate(display.template, value);
-    case 'function':
-      return domain.display(display.function, Object.fromEntries(display.uses.map((name) => [name, value(name)])));
-  }
-}
-
-/** The display text of a stored row (for messages). */
-export function displayOf(domain: DomainFunctions, model: ModelInfo, row: Record<string, unknown>): string {
-  return computeDisplay(domain, model.spec.display, (name) => {
-    const field = model.fields.get(name);
-    return field?.column ? decodeColumn(field, row[field.column]) : row[name];
-  });
 }

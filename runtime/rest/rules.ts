@@ -10,7 +10,7 @@ import {
   type Expression,
 } from '../expression.js';
 import type { RuleSpec } from '../spec.js';
-import { computeDisplay } from './render.js';
+import { computeDisplay } from './display.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { decodeRow } from './values.js';
 

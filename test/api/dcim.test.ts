@@ -324,6 +324,18 @@ describe.each(DIALECTS)('dcim on %s', (dialect) => {
         asset_tag: 'AT-10',
       });
       expect(duplicateTag.body).toEqual({ asset_tag: ['device with this asset tag already exists.'] });
+      // In a list the type's manufacturer and model are read only for the unnamed devices of the page, and
+      // objects nested in others show the same text.
+      const page = await app.api.get(
+        `/api/dcim/devices/?brief=1&id=${tagged.id}&id=${unnamed.id}&id=${unnamedTagged.id}&ordering=id`,
+      );
+      expect(page.body.results.map((d: { display: string }) => d.display)).toEqual([
+        'edge9 (AT-9)',
+        `Arista DCS-7050 (${unnamed.id})`,
+        'Arista DCS-7050 (AT-10)',
+      ]);
+      const port = await app.api.post('/api/dcim/interfaces/', { device: unnamed.id, name: 'eth0', type: 'virtual' });
+      expect(port.body.device.display).toBe(`Arista DCS-7050 (${unnamed.id})`);
       const brief = (await app.api.get(`/api/dcim/devices/${unnamed.id}/?brief=1`)).body;
       expect(brief).toEqual({
         id: unnamed.id,

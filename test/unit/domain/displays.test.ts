@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { domainFunctions } from '../../../runtime/domain/index.js';
-import { displayDevice, presentDevice } from '../../../runtime/domain/dcim.js';
+import { presentDevice } from '../../../runtime/domain/dcim.js';
+import { computeDisplay } from '../../../runtime/rest/display.js';
+import { createDomainFunctions } from '../../../runtime/domain/index.js';
+import { registry } from '../../../generated/index.js';
 import { displayTermination } from '../../../runtime/domain/circuits.js';
 import { displayAsn } from '../../../runtime/domain/ipam.js';
 import { displayToken, displayUser, presentToken } from '../../../runtime/domain/users.js';
@@ -14,7 +17,9 @@ const display = (name: keyof typeof domainFunctions) => {
   return entry.fn;
 };
 
-describe('displayDevice (NetBox Device.__str__ without virtual chassis)', () => {
+describe("the device's display templates (NetBox Device.__str__ without virtual chassis)", () => {
+  const displayDevice = (values: Record<string, unknown>): string =>
+    computeDisplay(createDomainFunctions(), registry.models['dcim.device']!.display, (name) => values[name]);
   const type = { 'device_type.manufacturer.name': 'Acme', 'device_type.model': 'X100', id: 7 };
   it.each([
     ['the name', { ...type, name: 'core1', asset_tag: null }, 'core1'],

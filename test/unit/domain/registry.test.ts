@@ -26,8 +26,8 @@ describe('domain functions', () => {
 
   it('refuse a name of another kind or an unknown name', () => {
     const domain = createDomainFunctions();
-    expect(() => domain.check('dcim.displayDevice', 'validator')).toThrow(
-      'domain function dcim.displayDevice is not a validator function',
+    expect(() => domain.check('ipam.displayAsn', 'validator')).toThrow(
+      'domain function ipam.displayAsn is not a validator function',
     );
     expect(() => domain.validator('dcim.nope')).toThrow('domain function dcim.nope is not a validator function');
     expect(domain.display('ipam.displayAsn', { asn: 1 })).toBe('AS1');

@@ -75,8 +75,8 @@ describe('import rules', () => {
     const dir = copyOfRepository();
     // 1. The REST layer reaching for the HTTP layer's app context (which imports the REST layer back).
     prepend(dir, 'runtime/rest/fetch.ts', "import type { AppContext } from '../http/app-context.js';");
-    // 2. A cycle inside one layer: render.ts imports values.ts, and now values.ts imports render.ts.
-    prepend(dir, 'runtime/rest/values.ts', "import type { displayOf } from './render.js';");
+    // 2. A cycle inside one layer: display.ts imports values.ts, and now values.ts imports display.ts.
+    prepend(dir, 'runtime/rest/values.ts', "import type { displayOf } from './display.js';");
     // 3. A lower layer importing a higher one, without a cycle.
     prepend(dir, 'runtime/db/sql.ts', "import { SIGNATURE_HEADER } from '../events/signature.js';");
     // 4. Generated code imported below the composition root.
@@ -99,7 +99,7 @@ describe('import rules', () => {
 
     const withinRest = cycles('runtime/rest/values.ts');
     expect(withinRest.map((v) => v.cycle!.map((step) => step.name).sort())).toContainEqual([
-      'runtime/rest/render.ts',
+      'runtime/rest/display.ts',
       'runtime/rest/values.ts',
     ]);
     expect(from('runtime/rest/values.ts').filter((v) => !v.startsWith('no-circular'))).toEqual([]);
