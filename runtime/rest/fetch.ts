@@ -9,6 +9,7 @@ import { batchKey, renderObject, type RenderContext } from './render.js';
 import type { ModelInfo, Schema } from './schema.js';
 import type { CustomFields } from './custom-fields.js';
 import { decodeJson } from './values.js';
+import { runShaped } from './shaped.js';
 
 /** What reading needs: the database dialect, the schema and how to render. */
 export interface ReadContext {
@@ -186,11 +187,19 @@ async function loadRelated(
   const target = ctx.schema.model(field.target);
   const { fromColumn, toColumn } = field;
   const pairs: { from_id: number; to_id: number }[] = [];
+  const build = (fromIds: readonly number[]): Knex.QueryBuilder =>
+    q(field.through)
+      .whereIn(fromColumn, [...fromIds])
+      .select({ from_id: fromColumn, to_id: toColumn });
   for (const chunk of chunks(ids, 500)) {
     pairs.push(
-      ...((await q(field.through)
-        .whereIn(fromColumn, chunk)
-        .select({ from_id: fromColumn, to_id: toColumn })) as typeof pairs),
+      ...(await runShaped<(typeof pairs)[number]>(
+        q,
+        ctx.dialect,
+        `pairs:${field.through}:${fromColumn}:${toColumn}`,
+        chunk,
+        build,
+      )),
     );
   }
   const targetIds = [...new Set(pairs.map((p) => Number(p.to_id)))];
@@ -327,15 +336,23 @@ async function loadTags(
   const result = new Map<number, unknown>();
   if (!tagModel || !itemModel) return result;
   const selection = planSelection(ctx.schema, tagModel, tagModel.spec.nested);
-  const query = q({ ti: itemModel.table })
-    .join({ t0: tagModel.table }, 't0.id', 'ti.tag_id')
-    .where('ti.object_type', model.label)
-    .whereIn('ti.object_id', ids)
-    .select({ ti__object_id: 'ti.object_id' });
-  applySelection(q, query, selection);
-  for (const order of tagModel.spec.ordering) query.orderBy(`t0.${order.field}`, order.descending ? 'desc' : 'asc');
-  query.orderBy('t0.id');
-  for (const row of (await query) as Row[]) {
+  const build = (objectIds: readonly number[]): Knex.QueryBuilder => {
+    const query = q({ ti: itemModel.table })
+      .join({ t0: tagModel.table }, 't0.id', 'ti.tag_id')
+      .where('ti.object_type', model.label)
+      .whereIn('ti.object_id', [...objectIds])
+      .select({ ti__object_id: 'ti.object_id' });
+    applySelection(q, query, selection);
+    for (const order of tagModel.spec.ordering) query.orderBy(`t0.${order.field}`, order.descending ? 'desc' : 'asc');
+    return query.orderBy('t0.id');
+  };
+  for (const row of await runShaped<Row>(
+    q,
+    ctx.dialect,
+    `tags:${planNumber(selection.plan)}:${model.label}`,
+    ids,
+    build,
+  )) {
     const objectId = Number(row.ti__object_id);
     const list = (result.get(objectId) ?? []) as unknown[];
     list.push(renderObject(selection.plan, row, ctx.render));
@@ -358,27 +375,51 @@ async function loadCounts(
   planIds: ReadonlyMap<Plan, readonly number[]>,
 ): Promise<Map<string, Map<number, number>>> {
   const result = new Map<string, Map<number, number>>();
-  const parts: { query: Knex.QueryBuilder; bindings: number }[] = [];
+  const parts: { plan: Plan; count: CountSpec; label: string; ids: number[] }[] = [];
   for (const [plan, ids] of planIds) {
     for (const key of plan.keys) {
       if (key.kind !== 'count') continue;
       const label = batchKey(plan, key.key);
       result.set(label, new Map());
-      for (const chunk of chunks(ids, 500))
-        parts.push({ query: countQuery(q, ctx, plan.model, key.count, chunk, label), bindings: chunk.length + 2 });
+      for (const chunk of chunks(ids, 500)) parts.push({ plan, count: key.count, label, ids: chunk });
     }
   }
   let start = 0;
   while (start < parts.length) {
     let end = start + 1;
-    let bindings = parts[start]!.bindings;
-    while (end < parts.length && bindings + parts[end]!.bindings <= COUNT_BINDINGS) bindings += parts[end++]!.bindings;
-    const [first, ...rest] = parts.slice(start, end).map((part, i) => q.select('*').from(part.query.as(`u${i}`)));
-    const rows = (await (rest.length > 0 ? first!.unionAll(rest) : first!)) as Row[];
+    let bindings = parts[start]!.ids.length + 2;
+    while (end < parts.length && bindings + parts[end]!.ids.length + 2 <= COUNT_BINDINGS)
+      bindings += parts[end++]!.ids.length + 2;
+    const statement = parts.slice(start, end);
+    const shape = `counts:${statement.map((p) => `${planNumber(p.plan)}.${p.label}.${p.ids.length}`).join(',')}`;
+    const build = (ids: readonly number[]): Knex.QueryBuilder => {
+      let at = 0;
+      const [first, ...rest] = statement.map((part, i) => {
+        const chunk = ids.slice(at, (at += part.ids.length));
+        return q.select('*').from(countQuery(q, ctx, part.plan.model, part.count, chunk, part.label).as(`u${i}`));
+      });
+      return rest.length > 0 ? first!.unionAll(rest) : first!;
+    };
+    const rows = await runShaped<Row>(
+      q,
+      ctx.dialect,
+      shape,
+      statement.flatMap((p) => p.ids),
+      build,
+    );
     for (const row of rows) result.get(String(row.c))!.set(Number(row.k), Number(row.n));
     start = end;
   }
   return result;
+}
+
+/** A number per plan, for the shapes of the statements built on it (plans live as long as their selection). */
+const planNumbers = new WeakMap<Plan, number>();
+let plansNumbered = 0;
+function planNumber(plan: Plan): number {
+  let number = planNumbers.get(plan);
+  if (number === undefined) planNumbers.set(plan, (number = ++plansNumbered));
+  return number;
 }
 
 /** `c` (the key), `k` (the counted-for id) and `n` (how many) for one reverse count. */
