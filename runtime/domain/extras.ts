@@ -85,15 +85,7 @@ const NUMBER_COLUMNS = [
   'cluster_group',
   'tenant_group',
 ] as const;
-const TEXT_COLUMNS = [
-  't',
-  'n',
-  'region_path',
-  'site_group_path',
-  'location_path',
-  'role_path',
-  'platform_path',
-] as const;
+const TEXT_COLUMNS = ['t', 'region_path', 'site_group_path', 'location_path', 'role_path', 'platform_path'] as const;
 type Column = (typeof NUMBER_COLUMNS)[number] | (typeof TEXT_COLUMNS)[number];
 
 /** What each part of the statement is. */
@@ -115,7 +107,7 @@ function part(q: Knex, values: Partial<Record<Column, string>>): Record<string, 
  * follow from the ids (`[...ids, label, ...ids, active]`). One UNION ALL of: the objects with what the criteria
  * look at (their own FKs, their site's region and group, their cluster's type and group, their tenant's group,
  * the tree paths of regions, site groups, locations, roles and platforms: a node matches its ancestors'
- * contexts) and their local data; their tags; the active contexts in weight and name order; and every
+ * contexts) and their local data; their tags; the active contexts ranked by weight and name; and every
  * assignment of a context (one part per criterion's join table).
  */
 const statements = new WeakMap<ModelInfo, Map<number, string>>();
@@ -156,15 +148,20 @@ function contextStatement(q: Knex, schema: Schema, model: ModelInfo, ids: readon
   const contextModel = schema.model('extras.configcontext');
   const contexts = q({ cc: contextModel.table })
     .where('cc.is_active', active as boolean)
-    .select(part(q, { k: String(CONTEXT), id: 'cc.id', t: 'cc.data', w: 'cc.weight', n: 'cc.name' }));
+    // Ranked by weight and name in the database's collation; the other parts need no order.
+    .select(
+      part(q, {
+        k: String(CONTEXT),
+        id: 'cc.id',
+        t: 'cc.data',
+        w: 'ROW_NUMBER() OVER (ORDER BY cc.weight, cc.name, cc.id)',
+      }),
+    );
   const assignments = CRITERIA.map(([field], i) => {
     const through = (contextModel.fields.get(field) as { through: string }).through;
     return q({ x: through }).select(part(q, { k: String(ASSIGNMENT), id: 'x.from_id', a: String(i), b: 'x.to_id' }));
   });
-  const compiled = facts
-    .unionAll([tags, contexts, ...assignments])
-    .orderBy([{ column: 'k' }, { column: 'w' }, { column: 'n' }, { column: 'id' }])
-    .toSQL();
+  const compiled = facts.unionAll([tags, contexts, ...assignments]).toSQL();
   const expected = [...ids, model.label, ...ids, active];
   if (JSON.stringify(compiled.bindings) !== JSON.stringify(expected))
     throw new Error('the config context statement binds its values in an unexpected order');
@@ -187,7 +184,7 @@ export async function configContexts(
   const rows = rawRows<Row>(ctx.dialect, await q.raw(sql, [...ids, model.label, ...ids, active]));
   const objects: Row[] = [];
   const tagsOf = new Map<number, number[]>();
-  const contexts: { id: number; data: Record<string, unknown> | null }[] = [];
+  const contexts: { id: number; rank: number; data: Record<string, unknown> | null }[] = [];
   const assignments = new Map<string, Map<number, Set<number>>>(CRITERIA.map(([field]) => [field, new Map()]));
   for (const row of rows) {
     switch (Number(row.k)) {
@@ -201,7 +198,11 @@ export async function configContexts(
         break;
       }
       case CONTEXT:
-        contexts.push({ id: Number(row.id), data: decodeJson(row.t) as Record<string, unknown> | null });
+        contexts.push({
+          id: Number(row.id),
+          rank: Number(row.w),
+          data: decodeJson(row.t) as Record<string, unknown> | null,
+        });
         break;
       default: {
         const byContext = assignments.get(CRITERIA[Number(row.a)]![0])!;
@@ -212,6 +213,15 @@ export async function configContexts(
       }
     }
   }
+  // Merged in weight and name order.
+  contexts.sort((a, b) => a.rank - b.rank);
+  // Each context's criteria that have assignments (a criterion without any matches every object).
+  const restricted = contexts.map((context) =>
+    CRITERIA.flatMap(([field, fact]) => {
+      const assigned = assignments.get(field)!.get(context.id);
+      return assigned ? [{ fact, assigned }] : [];
+    }),
+  );
   // Objects that match the same contexts share one merge (a page's devices mostly match alike); the
   // merged dictionaries are never mutated afterwards (local data merges into a copy).
   const mergedByMatch = new Map<string, Record<string, unknown>>();
@@ -235,12 +245,7 @@ export async function configContexts(
         tenant: one(object.tenant),
         tag: tagsOf.get(Number(object.id)) ?? [],
       };
-      const matched = contexts.filter((context) =>
-        CRITERIA.every(([field, fact]) => {
-          const assigned = assignments.get(field)!.get(context.id);
-          return !assigned || facts[fact].some((v) => assigned.has(v));
-        }),
-      );
+      const matched = contexts.filter((_context, i) => restricted[i]!.every((r) => matches(facts[r.fact], r.assigned)));
       const key = matched.map((c) => c.id).join(',');
       const found = mergedByMatch.get(key);
       if (found) merged = found;
@@ -254,6 +259,12 @@ export async function configContexts(
     result.set(Number(object.id), merged);
   }
   return result;
+}
+
+/** Whether any of an object's ids for a criterion is assigned to the context. */
+function matches(ids: readonly number[], assigned: ReadonlySet<number>): boolean {
+  for (const id of ids) if (assigned.has(id)) return true;
+  return false;
 }
 
 const NOT_AN_OBJECT = 'JSON data must be in object form. Example: {"foo": 123}';
