@@ -239,6 +239,11 @@ export interface ComputedField extends FieldBase {
   schema: Record<string, unknown>;
   /** Leave the key out unless the request renders the full representation (`exclude=` names it). */
   excludable: boolean;
+  /**
+   * Computed only for the objects that a relation of another model points at (counted with the page's other
+   * counts, in the same statement); the others get `otherwise`, at no cost.
+   */
+  referencedBy?: { model: string; field: string; otherwise: unknown };
 }
 
 export type FieldSpec =

@@ -357,6 +357,7 @@ export const iPAddressSpec: ModelSpec = {
         },
       },
       excludable: false,
+      referencedBy: { model: 'ipam.ipaddress', field: 'nat_inside', otherwise: [] },
     },
     {
       name: 'dns_name',

@@ -79,6 +79,7 @@ export interface FieldDef {
   schema?: Record<string, unknown>;
   function?: string;
   excludable?: boolean;
+  referenced_by?: { model: string; field: string; otherwise: unknown };
   natural?: boolean;
   case?: 'upper' | 'lower';
   pattern?: string;

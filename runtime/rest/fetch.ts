@@ -4,7 +4,7 @@ import type { Settings } from '../config.js';
 import type { ComputedField, CountSpec, ManyToManyField } from '../spec.js';
 import { applyOrdering } from './params.js';
 import { descendantOrSelf } from '../db/sql.js';
-import { planSelection, type Plan, type Selection } from './plan.js';
+import { planSelection, type KeyPlan, type Plan, type Selection } from './plan.js';
 import { batchKey, renderObject, type RenderContext } from './render.js';
 import type { ModelInfo, Schema } from './schema.js';
 import type { CustomFields } from './custom-fields.js';
@@ -145,13 +145,24 @@ async function loadBatched(
         batched.set(name(key.key), await loadRelated(q, ctx, key.field as ManyToManyField, ids));
         break;
       case 'computed': {
-        const compute = ctx.render.domain.compute((key.field as ComputedField).function);
+        const field = key.field as ComputedField;
+        const compute = ctx.render.domain.compute(field.function);
         const load = (label: string, objectKeys: readonly string[], objectIds: readonly number[]) =>
           loadObjectsByIds(q, ctx, ctx.schema.model(label), objectKeys, objectIds, true);
-        batched.set(
-          name(key.key),
-          await compute({ q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, load }, model, ids),
-        );
+        // Only the objects something refers to, when the field says so (the others get its `otherwise`).
+        const references = field.referencedBy ? batched.get(referencesKey(plan, key.key)) : undefined;
+        const computed = references ? ids.filter((id) => Number(references.get(id) ?? 0) > 0) : ids;
+        const values =
+          computed.length > 0
+            ? await compute(
+                { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, load },
+                model,
+                computed,
+              )
+            : new Map<number, unknown>();
+        if (field.referencedBy)
+          for (const id of ids) if (!values.has(id)) values.set(id, structuredClone(field.referencedBy.otherwise));
+        batched.set(name(key.key), values);
         break;
       }
       case 'generic': {
@@ -378,10 +389,11 @@ async function loadCounts(
   const parts: { plan: Plan; count: CountSpec; label: string; ids: number[] }[] = [];
   for (const [plan, ids] of planIds) {
     for (const key of plan.keys) {
-      if (key.kind !== 'count') continue;
-      const label = batchKey(plan, key.key);
+      const count = key.kind === 'count' ? key.count : referencesOf(key);
+      if (!count) continue;
+      const label = key.kind === 'count' ? batchKey(plan, key.key) : referencesKey(plan, key.key);
       result.set(label, new Map());
-      for (const chunk of chunks(ids, 500)) parts.push({ plan, count: key.count, label, ids: chunk });
+      for (const chunk of chunks(ids, 500)) parts.push({ plan, count, label, ids: chunk });
     }
   }
   let start = 0;
@@ -411,6 +423,18 @@ async function loadCounts(
     start = end;
   }
   return result;
+}
+
+/** How many objects refer to each object of a page, for a computed key with `referencedBy`. */
+function referencesOf(key: KeyPlan): CountSpec | null {
+  if (key.kind !== 'computed') return null;
+  const by = (key.field as ComputedField).referencedBy;
+  return by ? { name: key.key, model: by.model, field: by.field, cumulative: false, nested: 'include' } : null;
+}
+
+/** Where those counts are kept among the batched values. */
+function referencesKey(plan: Plan, key: string): string {
+  return `${batchKey(plan, key)}#references`;
 }
 
 /** A number per plan, for the shapes of the statements built on it (plans live as long as their selection). */

@@ -979,6 +979,12 @@ describe.each(DIALECTS)('IPAM on %s', (dialect) => {
         outside.id,
         second.id,
       ]);
+      // In a page, only the addresses something names as NAT inside list addresses; the others list none.
+      const page = await list(`/api/ipam/ip-addresses/?id=${inside.id}&id=${outside.id}&ordering=id`);
+      expect(page.map((a) => [a.id, (a.nat_outside as { id: number }[]).map((o) => o.id)])).toEqual([
+        [inside.id, [outside.id, second.id]],
+        [outside.id, []],
+      ]);
       // Deleting the inside address releases the outside ones.
       expect((await app.api.delete(`/api/ipam/ip-addresses/${inside.id}/`)).status).toBe(204);
       expect((await app.api.get(`/api/ipam/ip-addresses/${outside.id}/`)).body.nat_inside).toBeNull();

@@ -66,6 +66,19 @@ describe('model validation', () => {
       SITE.replace('region: { type: fk, to: dcim.region, nullable: true }', 'status: { type: choice, choices: nope }'),
       "models/dcim.yaml:10:31: models.site.fields.status.choices: unknown choice set 'nope'",
     ],
+    [
+      'a computed field referenced by something other than an FK to its model',
+      SITE.replace(
+        'name: { type: string, max_length: 100 }\n  site',
+        'name: { type: string, max_length: 100 }\n      sites: { type: computed, function: dcim.x, referenced_by: { model: dcim.site, field: name, otherwise: [] } }\n  site',
+      ),
+      "models/dcim.yaml:7:85: models.region.fields.sites.referenced_by.field: 'dcim.site.name' is not an fk to dcim.region",
+    ],
+    [
+      'a display template following a path that does not exist',
+      `${SITE}    display: ['{name}', '{region.nope}']\n`,
+      "models/dcim.yaml:11:5: models.site.display: unknown field 'nope' in 'region.nope'",
+    ],
     ['invalid YAML', 'app: [dcim', 'models/dcim.yaml:1:'],
   ])('reports %s with the file, the line, the column and the path', (_name, text, expected) => {
     const errors = errorsOf({ 'models/dcim.yaml': text });
