@@ -96,11 +96,20 @@ export function rootPaths(
     get: {
       operationId: 'schema_retrieve',
       summary: 'This OpenAPI document',
-      description: 'YAML by default; JSON with `format=json` or `Accept: application/json`.',
+      description:
+        'YAML by default; JSON with `format=json` or `Accept: application/json`. OpenAPI 3.1, or 3.0.3 with ' +
+        '`oas=3.0` (what NetBox serves, and what Swagger UI reads).',
       tags: ['schema'],
       security: [],
       parameters: [
         { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'yaml'] } },
+        {
+          name: 'oas',
+          in: 'query',
+          required: false,
+          description: 'The OpenAPI version of the document: `3.0` for OpenAPI 3.0.3; 3.1 without it.',
+          schema: { type: 'string', enum: ['3.0'] },
+        },
       ],
       responses: {
         '200': {

@@ -6,8 +6,10 @@ import type { AppContext } from './app-context.js';
 import { principalOf } from './app-context.js';
 import { timestampAt } from '../db/clock.js';
 import { stateOf } from './request-state.js';
-import { sendDocument, sendJson, staticDocument, type StaticDocument } from './respond.js';
-import { AuthenticationError, MethodNotAllowedError, PermissionDeniedError } from '../errors.js';
+import { sendDocument, sendJson, staticDocument } from './respond.js';
+import { AuthenticationError, MethodNotAllowedError, PermissionDeniedError, ValidationError } from '../errors.js';
+import { invalidChoice } from '../rest/filter-values.js';
+import { convertToOpenApi30 } from './openapi-30.js';
 
 const require = createRequire(import.meta.url);
 
@@ -129,24 +131,42 @@ export function mountRoots(
     });
   }
 
-  // The document (1.6 MB of JSON) is encoded and compressed once, on first use, and revalidated by its ETag.
-  let jsonDocument: StaticDocument | undefined;
-  let yamlDocument: StaticDocument | undefined;
+  // Each rendering of the document (2.7 MB of JSON) is converted, encoded and compressed once, on first use, and
+  // revalidated by its ETag. `oas=3.0` asks for OpenAPI 3.0.3 (what NetBox serves, and what Swagger UI reads).
+  const renderings = {
+    '3.1': documentRendering(() => app.registry.openapi),
+    '3.0': documentRendering(() => convertToOpenApi30(app.registry.openapi)),
+  };
   route('/schema/', (req, res) => {
     const state = stateOf(res);
+    const oas = state.params.get('oas') || null; // empty is absent, as for every query parameter
+    if (oas !== null && oas !== '3.0') throw new ValidationError({ oas: [invalidChoice(oas)] });
+    const rendering = renderings[oas ?? '3.1'];
     const format = state.params.get('format');
     const wantsJson = format === 'json' || (format === null && (req.get('accept') ?? '').includes('application/json'));
-    if (wantsJson) {
-      if (state.browsable || state.indent !== undefined) return sendJson(res, 200, app.registry.openapi);
-      jsonDocument ??= staticDocument('application/json', JSON.stringify(app.registry.openapi));
-      return sendDocument(req, res, jsonDocument);
-    }
-    yamlDocument ??= staticDocument(
-      'application/vnd.oai.openapi; charset=utf-8',
-      toYaml(app.registry.openapi, { aliasDuplicateObjects: false }),
-    );
-    sendDocument(req, res, yamlDocument);
+    if (!wantsJson) return sendDocument(req, res, rendering.yaml());
+    if (state.browsable || state.indent !== undefined) return sendJson(res, 200, rendering.document());
+    sendDocument(req, res, rendering.json());
   });
+}
+
+/** A rendering of the OpenAPI document and its JSON and YAML encodings, each made on first use. */
+function documentRendering(render: () => Record<string, unknown>) {
+  const once = <T>(make: () => T): (() => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  const document = once(render);
+  return {
+    document,
+    json: once(() => staticDocument('application/json', JSON.stringify(document()))),
+    yaml: once(() =>
+      staticDocument(
+        'application/vnd.oai.openapi; charset=utf-8',
+        toYaml(document(), { aliasDuplicateObjects: false }),
+      ),
+    ),
+  };
 }
 
 /** Workers seen in the last 30 seconds and the number of tasks per queue and state. */

@@ -4,7 +4,7 @@ import express, { type Router } from 'express';
 
 const require = createRequire(import.meta.url);
 
-/** Swagger UI from the locally installed swagger-ui-dist (no CDN), reading `/api/schema/?format=json`. */
+/** Swagger UI from the locally installed swagger-ui-dist (no CDN), reading `/api/schema/?format=json&oas=3.0`. */
 export function mountSwaggerUi(router: Router, basePath: string): void {
   const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const page = `<!doctype html>
@@ -24,7 +24,9 @@ export function mountSwaggerUi(router: Router, basePath: string): void {
 </html>
 `;
   const init = `window.ui = SwaggerUIBundle({
-  url: ${JSON.stringify(`${basePath}/api/schema/?format=json`)},
+  // The document as OpenAPI 3.0.3: Swagger UI resolves a 3.1 document with its ApiDOM resolver, which takes
+  // about six times as long for ours (8 s instead of 1.4 s before the tags are listed).
+  url: ${JSON.stringify(`${basePath}/api/schema/?format=json&oas=3.0`)},
   dom_id: '#swagger-ui',
   deepLinking: true,
   persistAuthorization: true,
