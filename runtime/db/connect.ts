@@ -72,7 +72,10 @@ export function connectDatabase(url: string): Database {
       client: 'pg',
       connection: {
         connectionString: url,
-        options: '-c timezone=UTC',
+        // Prepared statements keep one generic plan: planning a device page's 17 joins costs more than running
+        // it, and with the default `auto` PostgreSQL re-plans a statement every time that the generic plan's
+        // estimate (its LIMIT unknown) looks costlier than a custom one, as it does for a device page.
+        options: '-c timezone=UTC -c plan_cache_mode=force_generic_plan',
         types: PG_TYPES,
         connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
         keepAlive: true,
