@@ -14,7 +14,8 @@ export function sendJson(res: Response, status: number, body: unknown, headers: 
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   if (state?.browsable) return sendBrowsable(res, state, body);
   res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify(body, null, state?.indent));
+  // Encoded first: Node writes the headers and a buffer together, where a string would be copied behind them.
+  res.end(Buffer.from(JSON.stringify(body, null, state?.indent)));
 }
 
 /** A large document that never changes while the process runs, encoded once. */

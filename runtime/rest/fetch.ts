@@ -160,8 +160,11 @@ async function loadBatched(
                 computed,
               )
             : new Map<number, unknown>();
-        if (field.referencedBy)
-          for (const id of ids) if (!values.has(id)) values.set(id, structuredClone(field.referencedBy.otherwise));
+        if (field.referencedBy) {
+          // One value for all of them, frozen: rendering only serialises it.
+          const otherwise = Object.freeze(structuredClone(field.referencedBy.otherwise));
+          for (const id of ids) if (!values.has(id)) values.set(id, otherwise);
+        }
         batched.set(name(key.key), values);
         break;
       }
