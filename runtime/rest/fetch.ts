@@ -55,8 +55,12 @@ export async function loadObjects(
   // other batched key of each.
   const planIds = new Map<Plan, number[]>();
   for (const plan of plansOf(selection.plan)) {
-    const ids = [...new Set(rows.flatMap((r) => (r[plan.idColumn] === null ? [] : [Number(r[plan.idColumn])])))];
-    if (ids.length > 0) planIds.set(plan, ids);
+    const ids = new Set<number>();
+    for (const row of rows) {
+      const id = row[plan.idColumn];
+      if (id !== null && id !== undefined) ids.add(Number(id));
+    }
+    if (ids.size > 0) planIds.set(plan, [...ids]);
   }
   for (const [key, values] of await loadCounts(q, ctx, planIds)) batched.set(key, values);
   for (const [plan, ids] of planIds) await loadBatched(q, ctx, plan, rows, ids, batched, generic);

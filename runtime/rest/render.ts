@@ -1,6 +1,6 @@
 import type { FieldSpec } from '../spec.js';
 import type { DomainFunctions } from '../domain/types.js';
-import { decodeColumn, presentValue } from './values.js';
+import { columnDecoder, columnPresenter } from './values.js';
 import type { KeyPlan, Plan } from './plan.js';
 import { compileDisplay, computeDisplay } from './display.js';
 import { renderTimestamp } from '../db/clock.js';
@@ -81,15 +81,17 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
       const fields = plan.model.fields;
       if (display.kind === 'field') {
         const column = columns[display.field]!;
-        const field = fields.get(display.field);
+        const decode = columnDecoder(fields.get(display.field));
         return (row, _id, out) => {
-          out.display = String((field ? decodeColumn(field, row[column]) : row[column]) ?? '');
+          out.display = String(decode(row[column]) ?? '');
         };
       }
+      const decoders = new Map(
+        Object.entries(columns).map(([field, column]) => [field, { column, decode: columnDecoder(fields.get(field)) }]),
+      );
       const valueOf = (row: Row, field: string): unknown => {
-        const spec = fields.get(field);
-        const raw = row[columns[field]!];
-        return spec ? decodeColumn(spec, raw) : raw;
+        const used = decoders.get(field)!;
+        return used.decode(row[used.column]);
       };
       if (display.kind === 'template' || display.kind === 'first') {
         const render = compileDisplay(display);
@@ -181,6 +183,6 @@ function valueConverter(field: FieldSpec): (raw: unknown) => unknown {
     case 'decimal':
       return (raw) => (raw === null || raw === undefined ? null : typeof raw === 'number' ? raw : Number(raw));
     default:
-      return (raw) => presentValue(field, decodeColumn(field, raw));
+      return columnPresenter(field);
   }
 }

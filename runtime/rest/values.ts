@@ -11,6 +11,20 @@ export function decodeColumn(field: FieldSpec, raw: unknown): unknown {
   return kind.decode ? kind.decode(field, raw) : raw;
 }
 
+/** `decodeColumn` for one field, with its kind looked up once (for code that decodes many rows). */
+export function columnDecoder(field: FieldSpec | undefined): (raw: unknown) => unknown {
+  const kind = field ? kindOf(field) : undefined;
+  if (!field || !kind?.decode) return (raw) => raw ?? null;
+  return (raw) => (raw === null || raw === undefined ? null : kind.decode!(field, raw));
+}
+
+/** `presentValue(field, decodeColumn(field, raw))`, with the kind looked up once. */
+export function columnPresenter(field: FieldSpec): (raw: unknown) => unknown {
+  const decode = columnDecoder(field);
+  const kind = kindOf(field);
+  return kind.present ? (raw) => kind.present!(field, decode(raw)) : decode;
+}
+
 /** A stored row's field values by name (FKs as ids; the id itself is not a field). */
 export function decodeRow(fields: readonly FieldSpec[], row: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
