@@ -23,8 +23,6 @@ export interface RenderContext {
 
 type Row = Record<string, unknown>;
 type Out = Record<string, unknown>;
-/** Writes one key of the representation. */
-type KeyWriter = (row: Row, id: number, out: Out, ctx: RenderContext) => void;
 type Renderer = (row: Row, ctx: RenderContext) => Out;
 
 const renderers = new WeakMap<Plan, Renderer>();
@@ -42,39 +40,44 @@ export function renderObject(plan: Plan, row: Row, ctx: RenderContext): Out {
 }
 
 /**
- * One function per plan, built once: list pages render thousands of keys, so no per-key dispatch. Every
- * object starts as a copy of the plan's template (its keys in order): objects of one plan share one shape,
- * where keys added one by one would turn a wide object into a slow dictionary (and slow its serialisation).
+ * One function per plan, built once: list pages render thousands of keys, so no per-key dispatch. It returns
+ * an object literal with the plan's keys in order, compiled for the plan: every object of a plan has one
+ * shape from the start, and each key's value comes from its own function (plain columns are read inline),
+ * where one generic loop writing keys by name would go through megamorphic stores, or turn a wide object
+ * into a slow dictionary, and slow its serialisation.
  */
 function compileRenderer(plan: Plan): Renderer {
-  const writers = plan.keys.map((key) => keyWriter(plan, key));
-  const idColumn = plan.idColumn;
-  const template = JSON.parse(JSON.stringify(Object.fromEntries(plan.keys.map((key) => [key.key, null])))) as Out;
-  return (row, ctx) => {
-    const id = Number(row[idColumn]);
-    const out: Out = { ...template };
-    for (const write of writers) write(row, id, out, ctx);
-    return out;
-  };
+  const values = plan.keys.map((key) => keyValue(plan, key));
+  const parts = plan.keys.map((key, i) => {
+    const value = values[i]!;
+    const expression =
+      typeof value === 'function' ? `v[${i}](row, id, ctx)` : `(row[${JSON.stringify(value.column)}] ?? null)`;
+    return `${JSON.stringify(key.key)}: ${expression}`;
+  });
+  const source = `return (row, ctx) => {
+  const id = Number(row[${JSON.stringify(plan.idColumn)}]);
+  return { ${parts.join(', ')} };
+};`;
+  // Keys and columns enter the source as JSON string literals only. The one use of `new Function` in the
+  // service, as Ajv compiles its validators.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
+  const build = new Function('v', source) as (v: readonly unknown[]) => Renderer;
+  return build(values);
 }
 
-function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
-  const name = key.key;
-  const batched = batchKey(plan, name);
+/** How a key's value is computed: a function, or (plain stored values) the column read as it is. */
+type KeyValue = ((row: Row, id: number, ctx: RenderContext) => unknown) | { column: string };
+
+function keyValue(plan: Plan, key: KeyPlan): KeyValue {
+  const batched = batchKey(plan, key.key);
   const listPath = plan.model.listPath;
   switch (key.kind) {
     case 'id':
-      return (_row, id, out) => {
-        out.id = id;
-      };
+      return (_row, id) => id;
     case 'url':
-      return (_row, id, out, ctx) => {
-        out.url = listPath ? `${ctx.apiRoot}${listPath}${id}/` : null;
-      };
+      return (_row, id, ctx) => (listPath ? `${ctx.apiRoot}${listPath}${id}/` : null);
     case 'display_url':
-      return (_row, id, out, ctx) => {
-        out.display_url = listPath ? `${ctx.siteRoot}${listPath}${id}/` : null;
-      };
+      return (_row, id, ctx) => (listPath ? `${ctx.siteRoot}${listPath}${id}/` : null);
     case 'display': {
       const display = plan.model.spec.display;
       const columns = key.columns;
@@ -82,9 +85,7 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
       if (display.kind === 'field') {
         const column = columns[display.field]!;
         const decode = columnDecoder(fields.get(display.field));
-        return (row, _id, out) => {
-          out.display = String(decode(row[column]) ?? '');
-        };
+        return (row) => String(decode(row[column]) ?? '');
       }
       const decoders = new Map(
         Object.entries(columns).map(([field, column]) => [field, { column, decode: columnDecoder(fields.get(field)) }]),
@@ -95,81 +96,55 @@ function keyWriter(plan: Plan, key: KeyPlan): KeyWriter {
       };
       if (display.kind === 'template' || display.kind === 'first') {
         const render = compileDisplay(display);
-        return (row, _id, out) => {
-          out.display = render((field) => valueOf(row, field));
-        };
+        return (row) => render((field) => valueOf(row, field));
       }
-      return (row, _id, out, ctx) => {
-        out.display = computeDisplay(ctx.domain, display, (field) => valueOf(row, field));
-      };
+      return (row, _id, ctx) => computeDisplay(ctx.domain, display, (field) => valueOf(row, field));
     }
     case 'value': {
       const column = key.column;
-      if (key.field.kind === 'image') {
-        // Stored as a path below MEDIA_ROOT, served under <site>/media/.
-        return (row, _id, out, ctx) => {
-          const stored = row[column];
-          out[name] = stored ? `${ctx.siteRoot}/media/${String(stored)}` : null;
-        };
-      }
+      // Stored as a path below MEDIA_ROOT, served under <site>/media/.
+      if (key.field.kind === 'image')
+        return (row, _id, ctx) => (row[column] ? `${ctx.siteRoot}/media/${String(row[column])}` : null);
+      if (key.field.kind === 'string' || key.field.kind === 'date') return { column };
       const convert = valueConverter(key.field);
-      return (row, _id, out) => {
-        out[name] = convert(row[column]);
-      };
+      return (row) => convert(row[column]);
     }
     case 'timestamp': {
       const column = key.column;
-      return (row, _id, out) => {
-        out[name] = renderTimestamp((row[column] as string | null) ?? null);
-      };
+      return (row) => renderTimestamp((row[column] as string | null) ?? null);
     }
     case 'depth': {
       const column = key.column;
-      return (row, _id, out) => {
-        out[name] = Number(row[column] ?? 0);
-      };
+      return (row) => Number(row[column] ?? 0);
     }
     case 'fk': {
       const column = key.column;
       const nested = compileRenderer(key.nested);
-      return (row, _id, out, ctx) => {
-        out[name] = row[column] === null || row[column] === undefined ? null : nested(row, ctx);
-      };
+      return (row, _id, ctx) => (row[column] === null || row[column] === undefined ? null : nested(row, ctx));
     }
     case 'constant': {
       const value = key.value;
-      return (_row, _id, out) => {
-        out[name] = value;
-      };
+      return () => value;
     }
     case 'tags':
     case 'm2m':
-      return (_row, id, out, ctx) => {
-        out[name] = ctx.batched?.get(batched)?.get(id) ?? [];
-      };
+      return (_row, id, ctx) => ctx.batched?.get(batched)?.get(id) ?? [];
     case 'computed':
-      return (_row, id, out, ctx) => {
-        out[name] = ctx.batched?.get(batched)?.get(id) ?? null;
-      };
+      return (_row, id, ctx) => ctx.batched?.get(batched)?.get(id) ?? null;
     case 'generic': {
       const { typeColumn, idColumn } = key;
-      return (row, _id, out, ctx) => {
+      return (row, _id, ctx) => {
         const type = row[typeColumn];
         const target = row[idColumn];
-        out[name] =
-          type === null || type === undefined || target === null || target === undefined
-            ? null
-            : (ctx.generic?.get(batched)?.get(`${String(type)}:${Number(target)}`) ?? null);
+        return type === null || type === undefined || target === null || target === undefined
+          ? null
+          : (ctx.generic?.get(batched)?.get(`${String(type)}:${Number(target)}`) ?? null);
       };
     }
     case 'custom_fields':
-      return (_row, id, out, ctx) => {
-        out.custom_fields = ctx.batched?.get(batched)?.get(id) ?? {};
-      };
+      return (_row, id, ctx) => ctx.batched?.get(batched)?.get(id) ?? {};
     case 'count':
-      return (_row, id, out, ctx) => {
-        out[name] = ctx.batched?.get(batched)?.get(id) ?? 0;
-      };
+      return (_row, id, ctx) => ctx.batched?.get(batched)?.get(id) ?? 0;
   }
 }
 
