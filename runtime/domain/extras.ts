@@ -104,18 +104,27 @@ function part(q: Knex, values: Partial<Record<Column, string>>): Record<string, 
 
 /**
  * The config context statement of a model for `n` objects, compiled once: its SQL text, and how its bindings
- * follow from the ids (`[...ids, label, ...ids, active]`). One UNION ALL of: the objects with what the criteria
- * look at (their own FKs, their site's region and group, their cluster's type and group, their tenant's group,
- * the tree paths of regions, site groups, locations, roles and platforms: a node matches its ancestors'
- * contexts) and their local data; their tags; the active contexts ranked by weight and name; and every
+ * follow from the ids (`contextBindings`). One UNION ALL of: the objects with what the criteria look at
+ * (their own FKs, their site's region and group, their cluster's type and group, their tenant's group, the
+ * tree paths of regions, site groups, locations, roles and platforms: a node matches its ancestors'
+ * contexts) and their local data; their tags (unless the page has them); the active contexts ranked by
+ * weight and name; and every
  * assignment of a context (one part per criterion's join table).
  */
-const statements = new WeakMap<ModelInfo, Map<number, string>>();
+const statements = new WeakMap<ModelInfo, Map<string, string>>();
 
-function contextStatement(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[], active: unknown): string {
-  let byLength = statements.get(model);
-  if (!byLength) statements.set(model, (byLength = new Map<number, string>()));
-  const found = byLength.get(ids.length);
+function contextStatement(
+  q: Knex,
+  schema: Schema,
+  model: ModelInfo,
+  ids: readonly number[],
+  active: unknown,
+  withTags: boolean,
+): string {
+  let byShape = statements.get(model);
+  if (!byShape) statements.set(model, (byShape = new Map<string, string>()));
+  const shape = `${ids.length}${withTags ? '+tags' : ''}`;
+  const found = byShape.get(shape);
   if (found !== undefined) return found;
   const column = (name: string): string | null => model.fields.get(name)?.column ?? null;
   const own = (name: string): string | null => (column(name) ? `o.${column(name)!}` : null);
@@ -161,12 +170,15 @@ function contextStatement(q: Knex, schema: Schema, model: ModelInfo, ids: readon
     const through = (contextModel.fields.get(field) as { through: string }).through;
     return q({ x: through }).select(part(q, { k: String(ASSIGNMENT), id: 'x.from_id', a: String(i), b: 'x.to_id' }));
   });
-  const compiled = facts.unionAll([tags, contexts, ...assignments]).toSQL();
-  const expected = [...ids, model.label, ...ids, active];
-  if (JSON.stringify(compiled.bindings) !== JSON.stringify(expected))
+  const compiled = facts.unionAll([...(withTags ? [tags] : []), contexts, ...assignments]).toSQL();
+  if (JSON.stringify(compiled.bindings) !== JSON.stringify(contextBindings(model, ids, active, withTags)))
     throw new Error('the config context statement binds its values in an unexpected order');
-  byLength.set(ids.length, compiled.sql);
+  byShape.set(shape, compiled.sql);
   return compiled.sql;
+}
+
+function contextBindings(model: ModelInfo, ids: readonly number[], active: unknown, withTags: boolean): unknown[] {
+  return withTags ? [...ids, model.label, ...ids, active] : [...ids, active];
 }
 
 /**
@@ -180,10 +192,20 @@ export async function configContexts(
 ): Promise<Map<number, unknown>> {
   const { q, schema } = ctx;
   const active = sqlBoolean(ctx.dialect, true);
-  const sql = contextStatement(q, schema, model, ids, active);
-  const rows = rawRows<Row>(ctx.dialect, await q.raw(sql, [...ids, model.label, ...ids, active]));
+  // The page's tags when it renders them, else read with the rest.
+  const withTags = !ctx.tags;
+  const sql = contextStatement(q, schema, model, ids, active, withTags);
+  const rows = rawRows<Row>(
+    ctx.dialect,
+    await q.raw(sql, contextBindings(model, ids, active, withTags) as Knex.RawBinding[]),
+  );
   const objects: Row[] = [];
   const tagsOf = new Map<number, number[]>();
+  for (const [id, tags] of ctx.tags ?? [])
+    tagsOf.set(
+      id,
+      tags.map((tag) => Number((tag as { id: unknown }).id)),
+    );
   const contexts: { id: number; rank: number; data: Record<string, unknown> | null }[] = [];
   const assignments = new Map<string, Map<number, Set<number>>>(CRITERIA.map(([field]) => [field, new Map()]));
   for (const row of rows) {

@@ -41,6 +41,8 @@ export interface BatchContext {
   settings: Settings;
   /** Rendered objects of any model (as nested in another object), loaded in one batch. */
   load?: (label: string, keys: readonly string[], ids: readonly number[]) => Promise<Record<string, unknown>[]>;
+  /** The tags of the page's objects (rendered, with `id`), when the page renders them. */
+  tags?: ReadonlyMap<number, readonly unknown[]>;
 }
 
 /** Computes one value per object of a page (e.g. a prefix's children), in a bounded number of queries. */

@@ -140,11 +140,12 @@ async function loadBatched(
 ): Promise<void> {
   const model = plan.model;
   const name = (key: string): string => batchKey(plan, key);
+  // Tags first: computed values may use them (config contexts match them).
+  const tagsKey = plan.keys.find((key) => key.kind === 'tags');
+  const tags = tagsKey ? await loadTags(q, ctx, model, ids) : undefined;
+  if (tagsKey) batched.set(name(tagsKey.key), tags!);
   for (const key of plan.keys) {
     switch (key.kind) {
-      case 'tags':
-        batched.set(name(key.key), await loadTags(q, ctx, model, ids));
-        break;
       case 'm2m':
         batched.set(name(key.key), await loadRelated(q, ctx, key.field as ManyToManyField, ids));
         break;
@@ -159,7 +160,7 @@ async function loadBatched(
         const values =
           computed.length > 0
             ? await compute(
-                { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, load },
+                { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, load, tags },
                 model,
                 computed,
               )
@@ -348,10 +349,10 @@ async function loadTags(
   ctx: ReadContext,
   model: ModelInfo,
   ids: readonly number[],
-): Promise<Map<number, unknown>> {
+): Promise<Map<number, unknown[]>> {
   const tagModel = ctx.schema.withRole('tag');
   const itemModel = ctx.schema.withRole('tagged_item');
-  const result = new Map<number, unknown>();
+  const result = new Map<number, unknown[]>();
   if (!tagModel || !itemModel) return result;
   const selection = planSelection(ctx.schema, tagModel, tagModel.spec.nested);
   const build = (objectIds: readonly number[]): Knex.QueryBuilder => {
@@ -372,7 +373,7 @@ async function loadTags(
     build,
   )) {
     const objectId = Number(row.ti__object_id);
-    const list = (result.get(objectId) ?? []) as unknown[];
+    const list = result.get(objectId) ?? [];
     list.push(renderObject(selection.plan, row, ctx.render));
     result.set(objectId, list);
   }

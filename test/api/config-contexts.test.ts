@@ -204,6 +204,11 @@ describe.each(DIALECTS)('config contexts on %s', (dialect) => {
     expect(brief).not.toHaveProperty('config_context');
     const only = (await app.api.get(`/api/dcim/devices/?fields=name,config_context&name=plain`)).body.results;
     expect(only).toEqual([{ name: 'plain', config_context: { ...shared, role: 'network' } }]);
+    // Without the tags in the page, they are still matched (read with the contexts instead).
+    const full = await configOf(`/api/dcim/devices/${id.edge1}/`);
+    expect(full.tag).toBe('gold');
+    const tagsLeftOut = (await app.api.get(`/api/dcim/devices/?fields=config_context&id=${id.edge1}`)).body.results;
+    expect(tagsLeftOut).toEqual([{ config_context: full }]);
   });
 
   it('leaves config_context out with ?exclude=config_context', async () => {
