@@ -125,7 +125,8 @@ function deferredPaths(
     const required = requiredFields(template);
     const paths = [...template.matchAll(/\{([a-z0-9_.]+)\}/g)].map((m) => m[1]!).filter((f) => f.includes('.'));
     if (failed.length > 0) for (const path of paths) if (!deferred.has(path)) deferred.set(path, failed.join(' AND '));
-    if (required.some((name) => name.includes('.'))) break;
+    // A template that needs a path is reached by the rows that need the path; one that needs nothing always renders.
+    if (required.length === 0 || required.some((name) => name.includes('.'))) break;
     failed.push(`(${required.map((name) => isEmpty(model, alias, name)).join(' OR ')})`);
   }
   return deferred;
