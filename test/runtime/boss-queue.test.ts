@@ -41,7 +41,10 @@ describe.runIf(DIALECTS.includes('postgres'))('deliveries as pg-boss jobs', () =
       await worker.start();
       await until(() => receiver.received.length > 0, 50_000);
       expect(receiver.received.map((r) => r.url)).toEqual(['/updated']);
-      const tasks = (await app.api.get(`/api/core/background-tasks/?object_id=${site.body.id}&ordering=id`)).body;
+      // The worker records the outcome just after the receiver has answered.
+      const tasksPath = `/api/core/background-tasks/?object_id=${site.body.id}&ordering=id`;
+      await until(async () => (await app.api.get(tasksPath)).body.results[1]?.state.value !== 'running', 10_000);
+      const tasks = (await app.api.get(tasksPath)).body;
       expect(tasks.results.map((t: any) => [t.event, t.state.value, t.attempts])).toEqual([
         ['object_created', 'failed', 1],
         ['object_updated', 'succeeded', 1],
