@@ -3,7 +3,8 @@
 //   base   errors, spec (the types generated code fills in), config, and two leaves of auth: principal
 //          (who a request acts for) and passwords (hashing); the model language's runtime half, which the
 //          generator shares: kinds/ (one module per field kind), expression (rule expressions),
-//          role-contracts; and the pure leaves they use, db/clock (timestamps) and rest/ip (addresses).
+//          role-contracts, display-template; and the pure leaves they use, db/clock (timestamps) and
+//          rest/ip (addresses).
 //          These import nothing else of the runtime
 //   db     connections, dialect SQL, transactions, migrations, signals
 //   rest   the generic REST algorithms (read, write, filters, custom fields), with domain/types.ts: the
@@ -21,7 +22,7 @@ const LAYERS = [
     name: 'base',
     rank: 0,
     path: [
-      '^runtime/(errors|spec|config|expression|role-contracts)\\.ts$',
+      '^runtime/(errors|spec|config|expression|role-contracts|display-template)\\.ts$',
       '^runtime/kinds/',
       '^runtime/auth/(principal|passwords)\\.ts$',
       '^runtime/db/clock\\.ts$',
@@ -90,11 +91,15 @@ export default {
       comment:
         'The generator reads YAML and writes generated/; it imports no generated module and of the ' +
         'runtime only the model language it shares with it: the spec types it fills in, the field kinds, ' +
-        'rule expressions, role contracts and the shape of a domain function entry.',
+        'rule expressions, role contracts, display templates and the shape of a domain function entry.',
       from: { path: '^generator/' },
       to: {
         path: '^(generated|runtime)/',
-        pathNot: ['^runtime/(spec|expression|role-contracts)\\.ts$', '^runtime/kinds/', '^runtime/domain/types\\.ts$'],
+        pathNot: [
+          '^runtime/(spec|expression|role-contracts|display-template)\\.ts$',
+          '^runtime/kinds/',
+          '^runtime/domain/types\\.ts$',
+        ],
       },
     },
     {

@@ -1,3 +1,4 @@
+import { compileTemplate } from '../runtime/display-template.js';
 import type {
   AppSpec,
   CountSpec,
@@ -315,7 +316,7 @@ function checkFieldReferences(fields: readonly FieldSpec[], report: Reporter): v
 function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): DisplaySpec {
   const display = def.display ?? (model.fields.some((f) => f.name === 'name') ? 'name' : 'id');
   if (Array.isArray(display)) {
-    const uses = [...new Set(display.flatMap((template) => [...template.matchAll(PLACEHOLDER)].map((m) => m[1]!)))];
+    const uses = [...new Set(display.flatMap((template) => compileTemplate(template).fields))];
     for (const used of uses) checkColumnField(model, used.split('.')[0]!, 'display', report);
     return { kind: 'first', templates: display, uses };
   }
@@ -332,9 +333,6 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
   if (display !== 'id') checkColumnField(model, display, 'display', report);
   return { kind: 'field', field: display };
 }
-
-/** A display template's `{field}` or `{fk.field}` placeholder. */
-const PLACEHOLDER = /\{([a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)\}/g;
 
 function checkDisplayPaths(model: ModelSpec, models: Map<string, ModelSpec>, report: Reporter): void {
   if (model.display.kind !== 'function' && model.display.kind !== 'first') return;

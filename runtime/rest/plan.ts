@@ -1,5 +1,5 @@
 import type { CountSpec, FieldSpec } from '../spec.js';
-import { requiredFields } from './display.js';
+import { compileTemplate } from '../display-template.js';
 import type { ModelInfo, Schema } from './schema.js';
 
 /**
@@ -122,8 +122,8 @@ function deferredPaths(
   const deferred = new Map<string, string>();
   const failed: string[] = [];
   for (const template of templates) {
-    const required = requiredFields(template);
-    const paths = [...template.matchAll(/\{([a-z0-9_.]+)\}/g)].map((m) => m[1]!).filter((f) => f.includes('.'));
+    const { fields, required } = compileTemplate(template);
+    const paths = fields.filter((f) => f.includes('.'));
     if (failed.length > 0) for (const path of paths) if (!deferred.has(path)) deferred.set(path, failed.join(' AND '));
     // A template that needs a path is reached by the rows that need the path; one that needs nothing always renders.
     if (required.length === 0 || required.some((name) => name.includes('.'))) break;

@@ -148,12 +148,9 @@ function keyValue(plan: Plan, key: KeyPlan): KeyValue {
   }
 }
 
-/** Stored value → API value for one field, with the common cases short-circuited. */
+/** Stored value → API value for one field (strings and dates are read inline, see `keyValue`). */
 function valueConverter(field: FieldSpec): (raw: unknown) => unknown {
   switch (field.kind) {
-    case 'string':
-    case 'date':
-      return (raw) => raw ?? null;
     case 'integer':
     case 'decimal':
       return (raw) => (raw === null || raw === undefined ? null : typeof raw === 'number' ? raw : Number(raw));
