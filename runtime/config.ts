@@ -148,7 +148,7 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
   AUTO_MIGRATE: { kind: 'boolean', default: () => true },
   ALLOW_TOKEN_V1: { kind: 'boolean', default: () => false },
   ENFORCE_GLOBAL_UNIQUE: { kind: 'boolean', default: () => true },
-  STRICT_FILTERING: { kind: 'boolean', default: () => true },
+  STRICT_FILTERING: { kind: 'boolean', default: () => false },
   CACHE_SECONDS: {
     kind: 'integer',
     default: () => 2,

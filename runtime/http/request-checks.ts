@@ -17,7 +17,10 @@ export function checkHost(header: string | undefined, allowed: readonly string[]
   // HTTP/1.0 clients may send no Host at all: they get the local name, as before.
   if (header === undefined) return 'localhost';
   const match = HOST.exec(header);
-  if (!match) throw new BadRequestError('Invalid Host header.');
+  // A port beyond 65535 makes no URL: every absolute URL of the response would fail to build.
+  if (!match || (match[2] !== undefined && Number(match[2].slice(1)) > 65535)) {
+    throw new BadRequestError('Invalid Host header.');
+  }
   const name = match[1]!.toLowerCase().replace(/\.$/, '');
   if (!allowed.some((pattern) => hostMatches(name, pattern.toLowerCase()))) {
     throw new BadRequestError('Invalid Host header: the host is not in ALLOWED_HOSTS.');

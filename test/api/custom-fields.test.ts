@@ -30,7 +30,7 @@ describe.each(DIALECTS)('custom fields on %s', (dialect) => {
   };
 
   beforeAll(async () => {
-    app = await startTestApp(dialect);
+    app = await startTestApp(dialect, { settings: { STRICT_FILTERING: true } });
     const set = await app.api.post('/api/extras/custom-field-choice-sets/', {
       name: 'Tiers',
       extra_choices: [

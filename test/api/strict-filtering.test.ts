@@ -6,8 +6,9 @@ describe.each(DIALECTS)('strict filtering on %s', (dialect) => {
   let strict: TestApp;
   let lenient: TestApp;
   beforeAll(async () => {
-    strict = await startTestApp(dialect);
-    lenient = await startTestApp(dialect, { databaseUrl: strict.databaseUrl, settings: { STRICT_FILTERING: false } });
+    strict = await startTestApp(dialect, { settings: { STRICT_FILTERING: true } });
+    // The default, as in NetBox.
+    lenient = await startTestApp(dialect, { databaseUrl: strict.databaseUrl });
     const created = await strict.api.post('/api/dcim/sites/', [
       { name: 'Strict 1', slug: 'strict-1' },
       { name: 'Strict 2', slug: 'strict-2' },

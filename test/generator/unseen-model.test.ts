@@ -62,7 +62,7 @@ describe('a model generated from a temporary folder', () => {
   describe.each(DIALECTS)('served on %s', (dialect) => {
     let app: TestApp;
     beforeAll(async () => {
-      app = await startTestApp(dialect, { registry });
+      app = await startTestApp(dialect, { registry, settings: { STRICT_FILTERING: true } });
     });
     afterAll(async () => app?.close());
 

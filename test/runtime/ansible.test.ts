@@ -75,6 +75,43 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
     },
   );
 
+  it.skipIf(!hasAnsible)(
+    'assigns addresses to interfaces, sets primary IPs and adds a config context by site, with the default settings',
+    async () => {
+      const site = (await app.api.get('/api/dcim/sites/?slug=ansible-dc')).body.results[0];
+      const maker = await app.api.post('/api/dcim/manufacturers/', { name: 'Edge Maker', slug: 'edge-maker' });
+      const type = await app.api.post('/api/dcim/device-types/', {
+        manufacturer: maker.body.id,
+        model: 'Edge 24',
+        slug: 'edge-24',
+      });
+      const role = await app.api.post('/api/dcim/device-roles/', { name: 'Edge', slug: 'edge' });
+      const edge = { name: 'edge1', device_type: type.body.id, role: role.body.id, site: site.id };
+      expect((await app.api.post('/api/dcim/devices/', edge)).status).toBe(201);
+
+      const played = await runCommand('ansible-playbook', [path.join(playbooks, 'assign.yml')], env, 300_000, home);
+      expect(played.code, played.output).toBe(0);
+      expect(played.output).toContain('ASSIGNED 10.78.0.1/24 10.78.0.123');
+      expect(played.output).toMatch(/localhost\s+: ok=12\s+changed=10\s+unreachable=0\s+failed=0/);
+
+      const [device] = (await app.api.get('/api/dcim/devices/?name=edge1')).body.results;
+      const [deviceIp] = (await app.api.get('/api/ipam/ip-addresses/?address=10.78.0.1/24')).body.results;
+      expect(deviceIp.assigned_object).toMatchObject({ name: 'eth0', device: { name: 'edge1' } });
+      expect(device.primary_ip4.id).toBe(deviceIp.id);
+      const [vm] = (await app.api.get('/api/virtualization/virtual-machines/?name=edge-vm1')).body.results;
+      const [vmIp] = (await app.api.get('/api/ipam/ip-addresses/?address=10.78.1.1/24')).body.results;
+      expect(vmIp.assigned_object).toMatchObject({ name: 'eth0', virtual_machine: { name: 'edge-vm1' } });
+      expect(vm.primary_ip4.id).toBe(vmIp.id);
+      const [context] = (await app.api.get('/api/extras/config-contexts/?name=Edge+NTP')).body.results;
+      expect(context.sites.map((s: { slug: string }) => s.slug)).toEqual(['ansible-dc']);
+
+      // Again: everything is found where it is, nothing changes.
+      const again = await runCommand('ansible-playbook', [path.join(playbooks, 'assign.yml')], env, 300_000, home);
+      expect(again.code, again.output).toBe(0);
+      expect(again.output).toMatch(/localhost\s+: ok=12\s+changed=0\s+unreachable=0\s+failed=0/);
+    },
+  );
+
   it.skipIf(!hasAnsible)('lists devices and VMs with nb_inventory, by default and grouped', async () => {
     const create = async (url: string, body: unknown): Promise<Record<string, any>> => {
       const response = await app.api.post(url, body);
@@ -123,7 +160,7 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
     expect(listed.code, listed.output).toBe(0);
     const inventory = JSON.parse(listed.output.slice(listed.output.indexOf('{'))) as Record<string, any>;
     const hosts = inventory._meta.hostvars as Record<string, any>;
-    expect(Object.keys(hosts).sort()).toEqual(['leaf1', 'vm1']);
+    expect(Object.keys(hosts).sort()).toEqual(['edge-vm1', 'edge1', 'leaf1', 'vm1']);
     expect(hosts.leaf1).toMatchObject({
       ansible_host: '10.77.0.10',
       primary_ip4: '10.77.0.10',
@@ -145,9 +182,9 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
     );
     expect(grouped.code, grouped.output).toBe(0);
     const groups = JSON.parse(grouped.output.slice(grouped.output.indexOf('{'))) as Record<string, any>;
-    expect(groups['sites_ansible-dc'].hosts).toEqual(['leaf1']);
+    expect(groups['sites_ansible-dc'].hosts.sort()).toEqual(['edge1', 'leaf1']);
     expect(groups.device_roles_leaf.hosts.sort()).toEqual(['leaf1', 'vm1']);
     expect(groups['cluster_Cluster 1'].hosts).toEqual(['vm1']);
-    expect(groups.status_active.hosts.sort()).toEqual(['leaf1', 'vm1']);
+    expect(groups.status_active.hosts.sort()).toEqual(['edge-vm1', 'edge1', 'leaf1', 'vm1']);
   });
 });

@@ -64,11 +64,14 @@ export async function setValue(app: TestApp, label: string, ids: readonly number
 export const setTimestamp = (app: TestApp, label: string, ids: readonly number[], field: string, iso: string) =>
   setValue(app, label, ids, field, iso);
 
-/** A service on a fresh database for one test file (started before its tests, closed after). */
+/**
+ * A service on a fresh database for one test file (started before its tests, closed after). Unknown filters are
+ * refused (STRICT_FILTERING), so that a filter this service lacks fails its test instead of counting every object.
+ */
 export function useApp(dialect: Dialect, settings: Partial<Settings> = {}): { readonly app: TestApp } {
   let app: TestApp | undefined;
   beforeAll(async () => {
-    app = await startTestApp(dialect, { settings: { CACHE_SECONDS: 0, ...settings } });
+    app = await startTestApp(dialect, { settings: { CACHE_SECONDS: 0, STRICT_FILTERING: true, ...settings } });
   });
   afterAll(async () => app?.close());
   return {
