@@ -9,6 +9,7 @@ import migration3 from './migrations/0003_users_user_add_column_session_generati
 import migration4 from './migrations/0004_users_signinattempt_create_table_and_more.json' with { type: 'json' };
 import migration5 from './migrations/0005_ipam_asn_add_column_role_id_and_more.json' with { type: 'json' };
 import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.json' with { type: 'json' };
+import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -62,6 +63,8 @@ import * as tenancyTenant from './tenancy/tenant.js';
 import * as tenancyTenantGroup from './tenancy/tenantgroup.js';
 import * as usersGroup from './users/group.js';
 import * as usersObjectPermission from './users/objectpermission.js';
+import * as usersOwner from './users/owner.js';
+import * as usersOwnerGroup from './users/ownergroup.js';
 import * as usersSignInAttempt from './users/signinattempt.js';
 import * as usersToken from './users/token.js';
 import * as usersUser from './users/user.js';
@@ -271,7 +274,15 @@ export const registry: Registry = {
       name: 'users',
       verboseName: 'Users',
       description: 'Users and their API tokens.',
-      models: ['users.group', 'users.objectpermission', 'users.signinattempt', 'users.token', 'users.user'],
+      models: [
+        'users.group',
+        'users.objectpermission',
+        'users.owner',
+        'users.ownergroup',
+        'users.signinattempt',
+        'users.token',
+        'users.user',
+      ],
     },
     {
       name: 'virtualization',
@@ -339,6 +350,8 @@ export const registry: Registry = {
     'tenancy.tenantgroup': tenancyTenantGroup.tenantGroupSpec,
     'users.group': usersGroup.groupSpec,
     'users.objectpermission': usersObjectPermission.objectPermissionSpec,
+    'users.owner': usersOwner.ownerSpec,
+    'users.ownergroup': usersOwnerGroup.ownerGroupSpec,
     'users.signinattempt': usersSignInAttempt.signInAttemptSpec,
     'users.token': usersToken.tokenSpec,
     'users.user': usersUser.userSpec,
@@ -399,6 +412,8 @@ export const registry: Registry = {
     'tenancy.tenantgroup': tenancyTenantGroup.mountTenantGroupRoutes,
     'users.group': usersGroup.mountGroupRoutes,
     'users.objectpermission': usersObjectPermission.mountObjectPermissionRoutes,
+    'users.owner': usersOwner.mountOwnerRoutes,
+    'users.ownergroup': usersOwnerGroup.mountOwnerGroupRoutes,
     'users.token': usersToken.mountTokenRoutes,
     'users.user': usersUser.mountUserRoutes,
     'virtualization.cluster': virtualizationCluster.mountClusterRoutes,
@@ -414,6 +429,7 @@ export const registry: Registry = {
     migration4 as Migration,
     migration5 as Migration,
     migration6 as Migration,
+    migration7 as Migration,
   ],
   plugins: [
     {

@@ -4,6 +4,7 @@ import { loadModelFiles, uniqueErrors, type LoadedFile, type ModelError, type So
 import { locatePath, type Position } from './locate.js';
 import { loadManifests, type PluginManifest, type PluginSource } from './plugins.js';
 import { resolveModels, type ModelGraph } from './resolve.js';
+import { applyTraits, retarget, type TraitOrigins } from './traits.js';
 
 const EMPTY_GRAPH: ModelGraph = { apps: [], models: [], sources: new Map() };
 
@@ -43,15 +44,25 @@ export function compileModels(
   if (loadErrors.length > 0 || manifestErrors.length > 0) {
     return { graph: EMPTY_GRAPH, manifests, errors: located([...loadErrors, ...manifestErrors], [], manifestFiles) };
   }
-  const files = [...loaded, ...pluginFiles];
+  const { files, errors: traitErrors, origins } = applyTraits([...loaded, ...pluginFiles]);
+  if (traitErrors.length > 0) return { graph: EMPTY_GRAPH, manifests, errors: located(traitErrors, files, []) };
   const { graph, errors } = resolveModels(files);
   if (errors.length === 0) errors.push(...checkRoleContracts(files, graph));
   if (catalog) errors.push(...checkDomainFunctionNames(files, catalog));
-  return { graph, manifests, errors: located(errors, files, manifestFiles) };
+  return { graph, manifests, errors: located(errors, files, manifestFiles, origins) };
 }
 
-/** The errors at their positions (model files through their locators, manifests parsed here), each once. */
-function located(errors: ModelError[], files: readonly LoadedFile[], manifests: readonly SourceFile[]): ModelError[] {
+/**
+ * The errors at their positions (model files through their locators, manifests parsed here), each once; an
+ * error about a part a trait brought is reported at the trait.
+ */
+function located(
+  errors: ModelError[],
+  files: readonly LoadedFile[],
+  manifests: readonly SourceFile[],
+  origins: TraitOrigins = new Map(),
+): ModelError[] {
+  errors = retarget(errors, origins);
   const locators = new Map<string, (at: string) => Position | undefined>(
     files.map((f) => [f.path, (at: string) => f.locate(at)]),
   );

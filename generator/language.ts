@@ -125,6 +125,8 @@ export interface ModelDef {
     | 'event_rule'
     | 'webhook'
   )[];
+  /** Traits included, in order (`<trait>` of this app or `<app>.<trait>`); see generator/traits.ts. */
+  traits?: string[];
   aliases?: string[];
   fields: Record<string, FieldDef>;
   counts?: Record<string, CountDef>;
@@ -143,12 +145,18 @@ export interface ModelDef {
   actions?: Record<string, ActionDef>;
 }
 
+/** A named part of models (NetBox's mixins), included by the models that list it under `traits`. */
+export type TraitDef = Partial<
+  Pick<ModelDef, 'traits' | 'features' | 'fields' | 'counts' | 'unique_together' | 'filters' | 'rules' | 'search' | 'indexes'>
+> & { description?: string };
+
 export interface ModelFile {
   app: string;
   verbose_name?: string;
   description?: string;
   templates?: Record<string, unknown>;
   choices?: Record<string, [string | number, string][]>;
+  traits?: Record<string, TraitDef>;
   /** A plugin's additions to core models, by label. */
   extends?: Record<string, { counts: Record<string, CountDef> }>;
   models: Record<string, ModelDef>;

@@ -5,6 +5,7 @@ import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../run
 import type { CircuitTypeNested } from './circuittype.js';
 import type { ProviderNested } from './provider.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of circuit `status`: planned (Planned), provisioning (Provisioning), active (Active), offline (Offline), deprovisioning (Deprovisioning), decommissioned (Decommissioned). */
 export type CircuitStatus = 'planned' | 'provisioning' | 'active' | 'offline' | 'deprovisioning' | 'decommissioned';
@@ -28,6 +29,7 @@ export interface CircuitRow {
   distance: number | null;
   distance_unit: CircuitDistanceUnit | null;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -49,6 +51,7 @@ export interface CircuitWrite {
   distance?: number | null;
   distance_unit?: CircuitDistanceUnit | null;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -82,6 +85,7 @@ export interface Circuit {
   termination_z: unknown;
   comments: string;
   assignments: unknown;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -392,6 +396,22 @@ export const circuitSpec: ModelSpec = {
       value: [],
       schema: { type: 'array', maxItems: 0 },
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -415,6 +435,7 @@ export const circuitSpec: ModelSpec = {
     'termination_z',
     'comments',
     'assignments',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -546,6 +567,22 @@ export const circuitSpec: ModelSpec = {
       field: 'distance_unit',
       valueKind: 'choice',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -701,6 +738,28 @@ export const circuitSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -2,6 +2,7 @@
 // Source: models/circuits.yaml (circuits.circuittype)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `circuits_circuittype`. */
 export interface CircuitTypeRow {
@@ -11,6 +12,7 @@ export interface CircuitTypeRow {
   color: string;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -23,6 +25,7 @@ export interface CircuitTypeWrite {
   color?: string;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -45,6 +48,7 @@ export interface CircuitType {
   color: string;
   description: string;
   comments: string;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -179,6 +183,22 @@ export const circuitTypeSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -199,6 +219,7 @@ export const circuitTypeSpec: ModelSpec = {
     'color',
     'description',
     'comments',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -252,6 +273,22 @@ export const circuitTypeSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -273,6 +310,28 @@ export const circuitTypeSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
+    },
   ],
   uniques: [
     {

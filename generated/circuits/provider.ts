@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { ASNNested } from '../ipam/asn.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `circuits_provider`. */
 export interface ProviderRow {
@@ -11,6 +12,7 @@ export interface ProviderRow {
   slug: string;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -23,6 +25,7 @@ export interface ProviderWrite {
   description?: string;
   comments?: string;
   asns?: number[];
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -46,6 +49,7 @@ export interface Provider {
   description: string;
   comments: string;
   asns: ASNNested[];
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -194,6 +198,22 @@ export const providerSpec: ModelSpec = {
       nested: null,
       relatedName: 'providers',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -215,6 +235,7 @@ export const providerSpec: ModelSpec = {
     'description',
     'comments',
     'asns',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -274,6 +295,22 @@ export const providerSpec: ModelSpec = {
       path: [{ kind: 'm2m', field: 'asns', target: 'ipam.asn' }],
       target: 'ipam.asn',
       by: 'asn',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
       tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
@@ -367,6 +404,28 @@ export const providerSpec: ModelSpec = {
       ],
       target: 'dcim.site',
       by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
       tree: false,
     },
   ],

@@ -10,6 +10,7 @@ import type { RackNested } from './rack.js';
 import type { SiteNested } from './site.js';
 import type { IPAddressNested } from '../ipam/ipaddress.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 import type { ClusterNested } from '../virtualization/cluster.js';
 
 /** Values of device `face`: front (Front), rear (Rear). */
@@ -61,6 +62,7 @@ export interface DeviceRow {
   comments: string;
   /** Local config context data takes precedence over source contexts in the final rendered config context */
   local_context_data: unknown | null;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -95,6 +97,7 @@ export interface DeviceWrite {
   comments?: string;
   /** Local config context data takes precedence over source contexts in the final rendered config context */
   local_context_data?: unknown | null;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -138,6 +141,7 @@ export interface Device {
   vc_position: number | null;
   vc_priority: number | null;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   config_template: unknown;
   config_context: unknown;
@@ -834,6 +838,22 @@ export const deviceSpec: ModelSpec = {
       value: 0,
       schema: { type: 'integer', const: 0 },
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -884,6 +904,7 @@ export const deviceSpec: ModelSpec = {
     'vc_position',
     'vc_priority',
     'description',
+    'owner',
     'comments',
     'config_template',
     'config_context',
@@ -1152,6 +1173,22 @@ export const deviceSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -1505,6 +1542,28 @@ export const deviceSpec: ModelSpec = {
       value: 0,
       valueKind: 'integer',
       lookups: 'number',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -2,6 +2,7 @@
 // Source: models/dcim.yaml (dcim.devicerole)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `dcim_devicerole`. */
 export interface DeviceRoleRow {
@@ -14,6 +15,7 @@ export interface DeviceRoleRow {
   parent_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   /** Depth in the tree; roots are 0. */
   _depth: number;
   /** Materialised path; sorts depth-first, siblings by name. */
@@ -33,6 +35,7 @@ export interface DeviceRoleWrite {
   parent?: RelatedInput | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -63,6 +66,7 @@ export interface DeviceRole {
   last_updated: string | null;
   device_count: number;
   virtualmachine_count: number;
+  owner: OwnerNested | null;
   comments: string;
   _depth: number;
 }
@@ -243,6 +247,22 @@ export const deviceRoleSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -278,6 +298,7 @@ export const deviceRoleSpec: ModelSpec = {
     'last_updated',
     'device_count',
     'virtualmachine_count',
+    'owner',
     'comments',
     '_depth',
   ],
@@ -354,6 +375,22 @@ export const deviceRoleSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'ancestor_id',
       path: [{ kind: 'fk', field: 'parent', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
@@ -397,6 +434,28 @@ export const deviceRoleSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

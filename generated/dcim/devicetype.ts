@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { ManufacturerNested } from './manufacturer.js';
 import type { PlatformNested } from './platform.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of device type `subdevice_role`: parent (Parent), child (Child). */
 export type DeviceTypeSubdeviceRole = 'parent' | 'child';
@@ -44,6 +45,7 @@ export interface DeviceTypeRow {
   rear_image: string | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -70,6 +72,7 @@ export interface DeviceTypeWrite {
   rear_image?: string | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -102,6 +105,7 @@ export interface DeviceType {
   front_image: string | null;
   rear_image: string | null;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -585,6 +589,22 @@ export const deviceTypeSpec: ModelSpec = {
       value: 0,
       schema: { type: 'integer', const: 0 },
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -615,6 +635,7 @@ export const deviceTypeSpec: ModelSpec = {
     'front_image',
     'rear_image',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -766,6 +787,22 @@ export const deviceTypeSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -928,6 +965,28 @@ export const deviceTypeSpec: ModelSpec = {
       value: false,
       valueKind: 'boolean',
       lookups: 'exact',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

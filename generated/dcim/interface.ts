@@ -5,6 +5,7 @@ import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../run
 import type { DeviceNested } from './device.js';
 import type { VLANNested } from '../ipam/vlan.js';
 import type { VRFNested } from '../ipam/vrf.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of interface `type`: virtual (Virtual), bridge (Bridge), lag (Link Aggregation Group (LAG)), 100base-fx (100BASE-FX (10/100ME FIBER)), 100base-lfx (100BASE-LFX (10/100ME FIBER)), 100base-tx (100BASE-TX (10/100ME)), 100base-t1 (100BASE-T1 (10/100ME Single Pair)), 1000base-t (1000BASE-T (1GE)), 1000base-tx (1000BASE-TX (1GE)), 1000base-lx (1000BASE-LX (1GE)), 1000base-sx (1000BASE-SX (1GE)), 2.5gbase-t (2.5GBASE-T (2.5GE)), 5gbase-t (5GBASE-T (5GE)), 10gbase-t (10GBASE-T (10GE)), 10gbase-cx4 (10GBASE-CX4 (10GE)), 10gbase-lr (10GBASE-LR (10GE)), 10gbase-sr (10GBASE-SR (10GE)), 25gbase-t (25GBASE-T (25GE)), 40gbase-t (40GBASE-T (40GE)), 100gbase-lr4 (100GBASE-LR4 (100GE)), 100gbase-sr4 (100GBASE-SR4 (100GE)), 1000base-x-gbic (GBIC (1GE)), 1000base-x-sfp (SFP (1GE)), 10gbase-x-sfpp (SFP+ (10GE)), 10gbase-x-xfp (XFP (10GE)), 10gbase-x-xenpak (XENPAK (10GE)), 10gbase-x-x2 (X2 (10GE)), 25gbase-x-sfp28 (SFP28 (25GE)), 50gbase-x-sfp56 (SFP56 (50GE)), 40gbase-x-qsfpp (QSFP+ (40GE)), 50gbase-x-sfp28 (QSFP28 (50GE)), 100gbase-x-cfp (CFP (100GE)), 100gbase-x-cfp2 (CFP2 (100GE)), 100gbase-x-cfp4 (CFP4 (100GE)), 100gbase-x-cpak (Cisco CPAK (100GE)), 100gbase-x-dsfp (DSFP (100GE)), 100gbase-x-sfpdd (SFP-DD (100GE)), 100gbase-x-qsfp28 (QSFP28 (100GE)), 100gbase-x-qsfpdd (QSFP-DD (100GE)), 200gbase-x-qsfp56 (QSFP56 (200GE)), 200gbase-x-qsfpdd (QSFP-DD (200GE)), 400gbase-x-qsfp112 (QSFP112 (400GE)), 400gbase-x-qsfpdd (QSFP-DD (400GE)), 400gbase-x-osfp (OSFP (400GE)), 800gbase-x-qsfpdd (QSFP-DD (800GE)), 800gbase-x-osfp (OSFP (800GE)), 1000base-kx (1000BASE-KX (1GE)), 10gbase-kr (10GBASE-KR (10GE)), 25gbase-kr (25GBASE-KR (25GE)), 40gbase-kr4 (40GBASE-KR4 (40GE)), 100gbase-kr4 (100GBASE-KR4 (100GE)), ieee802.11a (IEEE 802.11a), ieee802.11g (IEEE 802.11b/g), ieee802.11n (IEEE 802.11n), ieee802.11ac (IEEE 802.11ac (Wi-Fi 5)), ieee802.11ad (IEEE 802.11ad), ieee802.11ax (IEEE 802.11ax (Wi-Fi 6)), ieee802.11ay (IEEE 802.11ay), ieee802.11be (IEEE 802.11be (Wi-Fi 7)), ieee802.15.1 (IEEE 802.15.1 (Bluetooth)), ieee802.15.4 (IEEE 802.15.4 (LR-WPAN)), other-wireless (Other (Wireless)), gsm (GSM), cdma (CDMA), lte (LTE), 4g (4G), 5g (5G), sonet-oc3 (OC-3/STM-1), sonet-oc12 (OC-12/STM-4), sonet-oc48 (OC-48/STM-16), gfc-1g (1GFC (SFP)), gfc-8g (8GFC (SFP+)), gfc-16g (16GFC (SFP+)), gfc-32g (32GFC (SFP28)), t1 (T1 (1.544 Mbps)), e1 (E1 (2.048 Mbps)), t3 (T3 (45 Mbps)), e3 (E3 (34 Mbps)), xdsl (xDSL), docsis (DOCSIS), gpon (GPON (2.5 Gbps / 1.25 Gps)), xgs-pon (XGS-PON (10 Gbps)), cisco-stackwise (Cisco StackWise), cisco-stackwise-plus (Cisco StackWise Plus), cisco-flexstack (Cisco FlexStack), juniper-vcp (Juniper VCP), extreme-summitstack (Extreme SummitStack), other (Other). */
 export type InterfaceType =
@@ -349,6 +350,7 @@ export interface InterfaceRow {
   /** Treat as if a cable is connected */
   mark_connected: boolean;
   vrf_id: number | null;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -387,6 +389,7 @@ export interface InterfaceWrite {
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
   vrf?: RelatedInput | null;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -448,6 +451,7 @@ export interface Interface {
   connected_endpoints: unknown;
   connected_endpoints_type: unknown;
   connected_endpoints_reachable: unknown;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -1522,6 +1526,22 @@ export const interfaceSpec: ModelSpec = {
       required: false,
       of: 'mark_connected',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -1581,6 +1601,7 @@ export const interfaceSpec: ModelSpec = {
     'connected_endpoints',
     'connected_endpoints_type',
     'connected_endpoints_reachable',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -1818,6 +1839,22 @@ export const interfaceSpec: ModelSpec = {
       path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
       by: 'rd',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
       tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
@@ -2240,6 +2277,28 @@ export const interfaceSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

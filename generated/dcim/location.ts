@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { SiteNested } from './site.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of location `status`: planned (Planned), staging (Staging), active (Active), decommissioning (Decommissioning), retired (Retired). */
 export type LocationStatus = 'planned' | 'staging' | 'active' | 'decommissioning' | 'retired';
@@ -20,6 +21,7 @@ export interface LocationRow {
   facility: string;
   description: string;
   comments: string;
+  owner_id: number | null;
   /** Depth in the tree; roots are 0. */
   _depth: number;
   /** Materialised path; sorts depth-first, siblings by name. */
@@ -40,6 +42,7 @@ export interface LocationWrite {
   facility?: string;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -72,6 +75,7 @@ export interface Location {
   rack_count: number;
   device_count: number;
   prefix_count: number;
+  owner: OwnerNested | null;
   comments: string;
   _depth: number;
 }
@@ -276,6 +280,22 @@ export const locationSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -320,6 +340,7 @@ export const locationSpec: ModelSpec = {
     'rack_count',
     'device_count',
     'prefix_count',
+    'owner',
     'comments',
     '_depth',
   ],
@@ -428,6 +449,22 @@ export const locationSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'ancestor_id',
       path: [{ kind: 'fk', field: 'parent', target: 'dcim.location' }],
       target: 'dcim.location',
@@ -530,6 +567,28 @@ export const locationSpec: ModelSpec = {
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

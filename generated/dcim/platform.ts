@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { ManufacturerNested } from './manufacturer.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `dcim_platform`. */
 export interface PlatformRow {
@@ -14,6 +15,7 @@ export interface PlatformRow {
   manufacturer_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   /** Depth in the tree; roots are 0. */
   _depth: number;
   /** Materialised path; sorts depth-first, siblings by name. */
@@ -32,6 +34,7 @@ export interface PlatformWrite {
   manufacturer?: RelatedInput | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -55,6 +58,7 @@ export interface Platform {
   manufacturer: ManufacturerNested | null;
   config_template: unknown;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -225,6 +229,22 @@ export const platformSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -253,6 +273,7 @@ export const platformSpec: ModelSpec = {
     'manufacturer',
     'config_template',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -335,6 +356,22 @@ export const platformSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'ancestor_id',
       path: [{ kind: 'fk', field: 'parent', target: 'dcim.platform' }],
       target: 'dcim.platform',
@@ -385,6 +422,28 @@ export const platformSpec: ModelSpec = {
       function: 'dcim.platformsForDeviceType',
       valueKind: 'integer',
       lookups: 'exact',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -5,6 +5,7 @@ import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../run
 import type { PowerPanelNested } from './powerpanel.js';
 import type { RackNested } from './rack.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of power feed `status`: offline (Offline), active (Active), planned (Planned), failed (Failed). */
 export type PowerFeedStatus = 'offline' | 'active' | 'planned' | 'failed';
@@ -38,6 +39,7 @@ export interface PowerFeedRow {
   description: string;
   tenant_id: number | null;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -61,6 +63,7 @@ export interface PowerFeedWrite {
   description?: string;
   tenant?: RelatedInput | null;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -98,6 +101,7 @@ export interface PowerFeed {
   connected_endpoints_reachable: unknown;
   description: string;
   tenant: TenantNested | null;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -529,6 +533,22 @@ export const powerFeedSpec: ModelSpec = {
       required: false,
       of: 'mark_connected',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -556,6 +576,7 @@ export const powerFeedSpec: ModelSpec = {
     'connected_endpoints_reachable',
     'description',
     'tenant',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -688,6 +709,22 @@ export const powerFeedSpec: ModelSpec = {
       path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
       by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
       tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
@@ -853,6 +890,28 @@ export const powerFeedSpec: ModelSpec = {
       value: null,
       valueKind: 'integer',
       lookups: 'number',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { LocationNested } from './location.js';
 import type { SiteNested } from './site.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `dcim_powerpanel`. */
 export interface PowerPanelRow {
@@ -15,6 +16,7 @@ export interface PowerPanelRow {
   name_natural: string;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -27,6 +29,7 @@ export interface PowerPanelWrite {
   name: string;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -48,6 +51,7 @@ export interface PowerPanel {
   location: LocationNested | null;
   name: string;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -181,6 +185,22 @@ export const powerPanelSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -200,6 +220,7 @@ export const powerPanelSpec: ModelSpec = {
     'location',
     'name',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -261,6 +282,22 @@ export const powerPanelSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -326,6 +363,28 @@ export const powerPanelSpec: ModelSpec = {
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -6,6 +6,7 @@ import type { LocationNested } from './location.js';
 import type { RackRoleNested } from './rackrole.js';
 import type { SiteNested } from './site.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of rack `status`: reserved (Reserved), available (Available), planned (Planned), active (Active), deprecated (Deprecated). */
 export type RackStatus = 'reserved' | 'available' | 'planned' | 'active' | 'deprecated';
@@ -65,6 +66,7 @@ export interface RackRow {
   airflow: RackAirflow | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -105,6 +107,7 @@ export interface RackWrite {
   airflow?: RackAirflow | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -148,6 +151,7 @@ export interface Rack {
   mounting_depth: number | null;
   airflow: { value: RackAirflow; label: string } | null;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -673,6 +677,22 @@ export const rackSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -721,6 +741,7 @@ export const rackSpec: ModelSpec = {
     'mounting_depth',
     'airflow',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -969,6 +990,22 @@ export const rackSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -1097,6 +1134,28 @@ export const rackSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -2,6 +2,7 @@
 // Source: models/dcim.yaml (dcim.region)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `dcim_region`. */
 export interface RegionRow {
@@ -11,6 +12,7 @@ export interface RegionRow {
   parent_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   /** Depth in the tree; roots are 0. */
   _depth: number;
   /** Materialised path; sorts depth-first, siblings by name. */
@@ -27,6 +29,7 @@ export interface RegionWrite {
   parent?: RelatedInput | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -54,6 +57,7 @@ export interface Region {
   last_updated: string | null;
   site_count: number;
   prefix_count: number;
+  owner: OwnerNested | null;
   comments: string;
   _depth: number;
 }
@@ -185,6 +189,22 @@ export const regionSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -217,6 +237,7 @@ export const regionSpec: ModelSpec = {
     'last_updated',
     'site_count',
     'prefix_count',
+    'owner',
     'comments',
     '_depth',
   ],
@@ -277,6 +298,22 @@ export const regionSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'ancestor_id',
       path: [{ kind: 'fk', field: 'parent', target: 'dcim.region' }],
       target: 'dcim.region',
@@ -314,6 +351,28 @@ export const regionSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
+    },
   ],
   uniques: [
     {

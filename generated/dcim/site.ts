@@ -6,6 +6,7 @@ import type { RegionNested } from './region.js';
 import type { SiteGroupNested } from './sitegroup.js';
 import type { ASNNested } from '../ipam/asn.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of site `status`: planned (Planned), staging (Staging), active (Active), decommissioning (Decommissioning), retired (Retired). */
 export type SiteStatus = 'planned' | 'staging' | 'active' | 'decommissioning' | 'retired';
@@ -30,6 +31,7 @@ export interface SiteRow {
   /** GPS coordinate in decimal format (xx.yyyyyy) */
   longitude: number | null;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -55,6 +57,7 @@ export interface SiteWrite {
   longitude?: number | null;
   comments?: string;
   asns?: number[];
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -87,6 +90,7 @@ export interface Site {
   longitude: number | null;
   comments: string;
   asns: ASNNested[];
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -403,6 +407,22 @@ export const siteSpec: ModelSpec = {
       nested: null,
       relatedName: 'sites',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -468,6 +488,7 @@ export const siteSpec: ModelSpec = {
     'longitude',
     'comments',
     'asns',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -622,6 +643,22 @@ export const siteSpec: ModelSpec = {
       by: 'asn',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -664,6 +701,28 @@ export const siteSpec: ModelSpec = {
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -11,6 +11,7 @@ import type { SiteNested } from '../dcim/site.js';
 import type { SiteGroupNested } from '../dcim/sitegroup.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { TenantGroupNested } from '../tenancy/tenantgroup.js';
+import type { OwnerNested } from '../users/owner.js';
 import type { ClusterNested } from '../virtualization/cluster.js';
 import type { ClusterGroupNested } from '../virtualization/clustergroup.js';
 import type { ClusterTypeNested } from '../virtualization/clustertype.js';
@@ -25,6 +26,7 @@ export interface ConfigContextRow {
   is_active: boolean;
   /** A JSON object, e.g. {"ntp": ["192.0.2.1"]}. */
   data: unknown;
+  owner_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -51,6 +53,7 @@ export interface ConfigContextWrite {
   tags?: string[];
   /** A JSON object, e.g. {"ntp": ["192.0.2.1"]}. */
   data: unknown;
+  owner?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -84,6 +87,7 @@ export interface ConfigContext {
   data_file: unknown;
   data_synced: unknown;
   data: unknown;
+  owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -500,6 +504,22 @@ export const configContextSpec: ModelSpec = {
       kind: 'json',
       required: true,
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -530,6 +550,7 @@ export const configContextSpec: ModelSpec = {
     'data_file',
     'data_synced',
     'data',
+    'owner',
     'created',
     'last_updated',
   ],
@@ -757,6 +778,22 @@ export const configContextSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -832,6 +869,28 @@ export const configContextSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { CustomFieldChoiceSetNested } from './customfieldchoiceset.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of custom field `type`: text (Text), longtext (Text (long)), integer (Integer), decimal (Decimal), boolean (Boolean (true/false)), date (Date), datetime (Date & time), url (URL), json (JSON), select (Selection), multiselect (Multiple selection), object (Object), multiobject (Multiple objects). */
 export type CustomFieldType =
@@ -66,6 +67,7 @@ export interface CustomFieldRow {
   validation_schema: unknown | null;
   choice_set_id: number | null;
   comments: string;
+  owner_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -109,6 +111,7 @@ export interface CustomFieldWrite {
   validation_schema?: unknown | null;
   choice_set?: RelatedInput | null;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -143,6 +146,7 @@ export interface CustomField {
   validation_schema: unknown | null;
   choice_set: CustomFieldChoiceSetNested | null;
   comments: string;
+  owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -303,6 +307,8 @@ export const customFieldSpec: ModelSpec = {
         'tenancy.tenantgroup',
         'users.group',
         'users.objectpermission',
+        'users.owner',
+        'users.ownergroup',
         'users.token',
         'users.user',
         'virtualization.cluster',
@@ -672,6 +678,22 @@ export const customFieldSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -703,6 +725,7 @@ export const customFieldSpec: ModelSpec = {
     'validation_schema',
     'choice_set',
     'comments',
+    'owner',
     'created',
     'last_updated',
   ],
@@ -873,6 +896,22 @@ export const customFieldSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -911,6 +950,28 @@ export const customFieldSpec: ModelSpec = {
       field: 'related_object_type',
       by: 'id',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

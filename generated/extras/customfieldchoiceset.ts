@@ -2,6 +2,7 @@
 // Source: models/extras.yaml (extras.customfieldchoiceset)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of custom field choice set `base_choices`: IATA (IATA (Airport codes)), ISO_3166 (ISO 3166 (Country codes)), UN_LOCODE (UN/LOCODE (Location codes)). */
 export type CustomFieldChoiceSetBaseChoices = 'IATA' | 'ISO_3166' | 'UN_LOCODE';
@@ -23,6 +24,7 @@ export interface CustomFieldChoiceSetRow {
   /** The base and extra choices in order (kept by extras.storeChoices), for custom field values. */
   _choices: unknown | null;
   comments: string;
+  owner_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -40,6 +42,7 @@ export interface CustomFieldChoiceSetWrite {
   /** Choices are automatically ordered alphabetically */
   order_alphabetically?: boolean;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -58,6 +61,7 @@ export interface CustomFieldChoiceSet {
   order_alphabetically: boolean;
   choices_count: number;
   comments: string;
+  owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -248,6 +252,22 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -263,6 +283,7 @@ export const customFieldChoiceSetSpec: ModelSpec = {
     'order_alphabetically',
     'choices_count',
     'comments',
+    'owner',
     'created',
     'last_updated',
   ],
@@ -314,6 +335,22 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -345,6 +382,28 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       function: 'extras.choiceSetsWithColor',
       valueKind: 'string',
       lookups: 'exact',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -2,6 +2,7 @@
 // Source: models/extras.yaml (extras.eventrule)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of event rule `action_type`: webhook (Webhook). */
 export type EventRuleActionType = 'webhook';
@@ -23,6 +24,7 @@ export interface EventRuleRow {
   action_data: unknown | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -44,6 +46,7 @@ export interface EventRuleWrite {
   action_data?: unknown | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -73,6 +76,7 @@ export interface EventRule {
   action_data: unknown | null;
   description: string;
   comments: string;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -300,6 +304,22 @@ export const eventRuleSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -319,6 +339,7 @@ export const eventRuleSpec: ModelSpec = {
     'action_data',
     'description',
     'comments',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -386,6 +407,22 @@ export const eventRuleSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -426,6 +463,28 @@ export const eventRuleSpec: ModelSpec = {
       name: 'event_type',
       field: 'event_types',
       lookups: 'exact',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -2,6 +2,7 @@
 // Source: models/extras.yaml (extras.tag)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `extras_tag`. */
 export interface TagRow {
@@ -13,6 +14,7 @@ export interface TagRow {
   weight: number;
   /** The models this tag may be assigned to (empty means any). */
   object_types: string[];
+  owner_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -26,6 +28,7 @@ export interface TagWrite {
   weight?: number;
   /** The models this tag may be assigned to (empty means any). */
   object_types?: string[];
+  owner?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -42,6 +45,7 @@ export interface Tag {
   description: string;
   weight: number;
   object_types: string[];
+  owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
   tagged_items: number;
@@ -193,6 +197,22 @@ export const tagSpec: ModelSpec = {
       required: false,
       feature: 'tags',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -214,6 +234,7 @@ export const tagSpec: ModelSpec = {
     'description',
     'weight',
     'object_types',
+    'owner',
     'created',
     'last_updated',
     'tagged_items',
@@ -274,6 +295,22 @@ export const tagSpec: ModelSpec = {
       lookups: 'number',
     },
     {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -319,6 +356,28 @@ export const tagSpec: ModelSpec = {
       function: 'extras.tagsForObjectType',
       valueKind: 'integer',
       lookups: 'exact',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

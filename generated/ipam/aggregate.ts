@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { RIRNested } from './rir.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `ipam_aggregate`. */
 export interface AggregateRow {
@@ -21,6 +22,7 @@ export interface AggregateRow {
   date_added: string | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -34,6 +36,7 @@ export interface AggregateWrite {
   date_added?: string | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -58,6 +61,7 @@ export interface Aggregate {
   date_added: string | null;
   description: string;
   comments: string;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -210,6 +214,22 @@ export const aggregateSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -224,6 +244,7 @@ export const aggregateSpec: ModelSpec = {
     'date_added',
     'description',
     'comments',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -307,6 +328,22 @@ export const aggregateSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -349,6 +386,28 @@ export const aggregateSpec: ModelSpec = {
       target: 'tenancy.tenantgroup',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [],

@@ -6,6 +6,7 @@ import type { SiteNested } from '../dcim/site.js';
 import type { RIRNested } from './rir.js';
 import type { RoleNested } from './role.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `ipam_asn`. */
 export interface ASNRow {
@@ -18,6 +19,7 @@ export interface ASNRow {
   tenant_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -34,6 +36,7 @@ export interface ASNWrite {
   description?: string;
   comments?: string;
   sites?: number[];
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -56,6 +59,7 @@ export interface ASN {
   role: RoleNested | null;
   tenant: TenantNested | null;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -221,6 +225,22 @@ export const aSNSpec: ModelSpec = {
       reverseOf: 'dcim.site.asns',
       nested: ['id', 'url', 'display', 'name', 'description', 'slug'],
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -248,6 +268,7 @@ export const aSNSpec: ModelSpec = {
     'role',
     'tenant',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -335,6 +356,22 @@ export const aSNSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -431,6 +468,28 @@ export const aSNSpec: ModelSpec = {
       path: [{ kind: 'reverse_m2m', model: 'circuits.provider', field: 'asns' }],
       target: 'circuits.provider',
       by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
       tree: false,
     },
   ],

@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { VRFNested } from './vrf.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of IP address `status`: active (Active), reserved (Reserved), deprecated (Deprecated), dhcp (DHCP), slaac (SLAAC). */
 export type IPAddressStatus = 'active' | 'reserved' | 'deprecated' | 'dhcp' | 'slaac';
@@ -42,6 +43,7 @@ export interface IPAddressRow {
   dns_name: string;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -62,6 +64,7 @@ export interface IPAddressWrite {
   dns_name?: string;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -92,6 +95,7 @@ export interface IPAddress {
   nat_outside: unknown;
   dns_name: string;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -416,6 +420,22 @@ export const iPAddressSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -436,6 +456,7 @@ export const iPAddressSpec: ModelSpec = {
     'nat_outside',
     'dns_name',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -561,6 +582,22 @@ export const iPAddressSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -717,6 +754,28 @@ export const iPAddressSpec: ModelSpec = {
       path: [{ kind: 'reverse_m2m', model: 'ipam.service', field: 'ipaddresses' }],
       target: 'ipam.service',
       by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
       tree: false,
     },
   ],

@@ -10,6 +10,7 @@ import type { RoleNested } from './role.js';
 import type { VLANNested } from './vlan.js';
 import type { VRFNested } from './vrf.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of prefix `status`: container (Container), active (Active), reserved (Reserved), deprecated (Deprecated). */
 export type PrefixStatus = 'container' | 'active' | 'reserved' | 'deprecated';
@@ -43,6 +44,7 @@ export interface PrefixRow {
   mark_utilized: boolean;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -65,6 +67,7 @@ export interface PrefixWrite {
   mark_utilized?: boolean;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -98,6 +101,7 @@ export interface Prefix {
   comments: string;
   children: unknown;
   _depth: unknown;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -465,6 +469,22 @@ export const prefixSpec: ModelSpec = {
       schema: { type: 'integer', minimum: 0 },
       excludable: false,
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -488,6 +508,7 @@ export const prefixSpec: ModelSpec = {
     'comments',
     'children',
     '_depth',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -634,6 +655,22 @@ export const prefixSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -799,6 +836,28 @@ export const prefixSpec: ModelSpec = {
       function: 'ipam.prefixesByChildren',
       valueKind: 'integer',
       lookups: 'number',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [],

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `ipam_routetarget`. */
 export interface RouteTargetRow {
@@ -12,6 +13,7 @@ export interface RouteTargetRow {
   tenant_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -24,6 +26,7 @@ export interface RouteTargetWrite {
   tenant?: RelatedInput | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -45,6 +48,7 @@ export interface RouteTarget {
   tenant: TenantNested | null;
   description: string;
   comments: string;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -156,6 +160,22 @@ export const routeTargetSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [],
   output: [
@@ -167,6 +187,7 @@ export const routeTargetSpec: ModelSpec = {
     'tenant',
     'description',
     'comments',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -218,6 +239,22 @@ export const routeTargetSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
@@ -321,6 +358,28 @@ export const routeTargetSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

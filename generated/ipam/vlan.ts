@@ -6,6 +6,7 @@ import type { SiteNested } from '../dcim/site.js';
 import type { RoleNested } from './role.js';
 import type { VLANGroupNested } from './vlangroup.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** Values of VLAN `status`: active (Active), reserved (Reserved), deprecated (Deprecated). */
 export type VLANStatus = 'active' | 'reserved' | 'deprecated';
@@ -27,6 +28,7 @@ export interface VLANRow {
   qinq_role: VLANQinqRole | null;
   qinq_svlan_id: number | null;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -46,6 +48,7 @@ export interface VLANWrite {
   qinq_role?: VLANQinqRole | null;
   qinq_svlan?: RelatedInput | null;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -73,6 +76,7 @@ export interface VLAN {
   description: string;
   qinq_role: { value: VLANQinqRole; label: string } | null;
   qinq_svlan: VLANNested | null;
+  owner: OwnerNested | null;
   comments: string;
   l2vpn_termination: unknown;
   tags: Record<string, unknown>[];
@@ -327,6 +331,22 @@ export const vLANSpec: ModelSpec = {
       value: null,
       schema: { type: 'null' },
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -352,6 +372,7 @@ export const vLANSpec: ModelSpec = {
     'description',
     'qinq_role',
     'qinq_svlan',
+    'owner',
     'comments',
     'l2vpn_termination',
     'tags',
@@ -485,6 +506,22 @@ export const vLANSpec: ModelSpec = {
       path: [{ kind: 'fk', field: 'qinq_svlan', target: 'ipam.vlan' }],
       target: 'ipam.vlan',
       by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
       tree: false,
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
@@ -637,6 +674,28 @@ export const vLANSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -2,6 +2,7 @@
 // Source: models/tenancy.yaml (tenancy.tenantgroup)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `tenancy_tenantgroup`. */
 export interface TenantGroupRow {
@@ -11,6 +12,7 @@ export interface TenantGroupRow {
   parent_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   /** Depth in the tree; roots are 0. */
   _depth: number;
   /** Materialised path; sorts depth-first, siblings by name. */
@@ -27,6 +29,7 @@ export interface TenantGroupWrite {
   parent?: RelatedInput | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -53,6 +56,7 @@ export interface TenantGroup {
   created: string | null;
   last_updated: string | null;
   tenant_count: number;
+  owner: OwnerNested | null;
   comments: string;
   _depth: number;
 }
@@ -184,6 +188,22 @@ export const tenantGroupSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -208,6 +228,7 @@ export const tenantGroupSpec: ModelSpec = {
     'created',
     'last_updated',
     'tenant_count',
+    'owner',
     'comments',
     '_depth',
   ],
@@ -268,6 +289,22 @@ export const tenantGroupSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'ancestor_id',
       path: [{ kind: 'fk', field: 'parent', target: 'tenancy.tenantgroup' }],
       target: 'tenancy.tenantgroup',
@@ -305,6 +342,28 @@ export const tenantGroupSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
+    },
   ],
   uniques: [
     {

@@ -433,6 +433,22 @@ export const userSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'reverse_m2m', model: 'users.owner', field: 'users' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'reverse_m2m', model: 'users.owner', field: 'users' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
+    {
       kind: 'constant',
       name: 'notification_group_id',
       value: null,

@@ -7,6 +7,7 @@ import type { RegionNested } from '../dcim/region.js';
 import type { SiteNested } from '../dcim/site.js';
 import type { SiteGroupNested } from '../dcim/sitegroup.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 import type { ClusterGroupNested } from './clustergroup.js';
 import type { ClusterTypeNested } from './clustertype.js';
 
@@ -29,6 +30,7 @@ export interface ClusterRow {
   _location_id: number | null;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -45,6 +47,7 @@ export interface ClusterWrite {
   scope_id?: number | null;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -71,6 +74,7 @@ export interface Cluster {
   scope_id: number | null;
   scope: Record<string, unknown> | null;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
@@ -397,6 +401,22 @@ export const clusterSpec: ModelSpec = {
       schema: { type: ['integer', 'null'] },
       excludable: false,
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -428,6 +448,7 @@ export const clusterSpec: ModelSpec = {
     'scope_id',
     'scope',
     'description',
+    'owner',
     'comments',
     'tags',
     'custom_fields',
@@ -541,6 +562,22 @@ export const clusterSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -647,6 +684,28 @@ export const clusterSpec: ModelSpec = {
       target: 'dcim.location',
       by: 'slug',
       tree: true,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

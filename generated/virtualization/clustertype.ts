@@ -2,6 +2,7 @@
 // Source: models/virtualization.yaml (virtualization.clustertype)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `virtualization_clustertype`. */
 export interface ClusterTypeRow {
@@ -10,6 +11,7 @@ export interface ClusterTypeRow {
   slug: string;
   description: string;
   comments: string;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -21,6 +23,7 @@ export interface ClusterTypeWrite {
   slug: string;
   description?: string;
   comments?: string;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -42,6 +45,7 @@ export interface ClusterType {
   slug: string;
   description: string;
   comments: string;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -158,6 +162,22 @@ export const clusterTypeSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -177,6 +197,7 @@ export const clusterTypeSpec: ModelSpec = {
     'slug',
     'description',
     'comments',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -222,6 +243,22 @@ export const clusterTypeSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -243,6 +280,28 @@ export const clusterTypeSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
+    },
   ],
   uniques: [
     {

@@ -8,6 +8,7 @@ import type { PlatformNested } from '../dcim/platform.js';
 import type { SiteNested } from '../dcim/site.js';
 import type { IPAddressNested } from '../ipam/ipaddress.js';
 import type { TenantNested } from '../tenancy/tenant.js';
+import type { OwnerNested } from '../users/owner.js';
 import type { ClusterNested } from './cluster.js';
 
 /** Values of virtual machine `status`: offline (Offline), active (Active), planned (Planned), staged (Staged), failed (Failed), decommissioning (Decommissioning), paused (Paused). */
@@ -39,6 +40,7 @@ export interface VirtualMachineRow {
   tenant_id: number | null;
   comments: string;
   local_context_data: unknown | null;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -64,6 +66,7 @@ export interface VirtualMachineWrite {
   tenant?: RelatedInput | null;
   comments?: string;
   local_context_data?: unknown | null;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -99,6 +102,7 @@ export interface VirtualMachine {
   description: string;
   serial: string;
   tenant: TenantNested | null;
+  owner: OwnerNested | null;
   comments: string;
   tags: Record<string, unknown>[];
   local_context_data: unknown | null;
@@ -522,6 +526,22 @@ export const virtualMachineSpec: ModelSpec = {
       schema: { type: 'object', additionalProperties: true },
       excludable: true,
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -555,6 +575,7 @@ export const virtualMachineSpec: ModelSpec = {
     'description',
     'serial',
     'tenant',
+    'owner',
     'comments',
     'tags',
     'local_context_data',
@@ -758,6 +779,22 @@ export const virtualMachineSpec: ModelSpec = {
       by: 'slug',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -958,6 +995,28 @@ export const virtualMachineSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

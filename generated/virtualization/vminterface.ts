@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { VLANNested } from '../ipam/vlan.js';
 import type { VRFNested } from '../ipam/vrf.js';
+import type { OwnerNested } from '../users/owner.js';
 import type { VirtualMachineNested } from './virtualmachine.js';
 
 /** Values of interface `mode`: access (Access), tagged (Tagged), tagged-all (Tagged (All)), q-in-q (Q-in-Q (802.1ad)). */
@@ -26,6 +27,7 @@ export interface VMInterfaceRow {
   untagged_vlan_id: number | null;
   qinq_svlan_id: number | null;
   vrf_id: number | null;
+  owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -46,6 +48,7 @@ export interface VMInterfaceWrite {
   tagged_vlans?: number[];
   qinq_svlan?: RelatedInput | null;
   vrf?: RelatedInput | null;
+  owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -80,6 +83,7 @@ export interface VMInterface {
   vlan_translation_policy: unknown;
   vrf: VRFNested | null;
   l2vpn_termination: unknown;
+  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -418,6 +422,22 @@ export const vMInterfaceSpec: ModelSpec = {
       value: 0,
       schema: { type: 'integer', const: 0 },
     },
+    {
+      name: 'owner',
+      column: 'owner_id',
+      label: 'Owner',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'users.owner',
+      onDelete: 'protect',
+      nested: null,
+    },
   ],
   counts: [
     {
@@ -450,6 +470,7 @@ export const vMInterfaceSpec: ModelSpec = {
     'vlan_translation_policy',
     'vrf',
     'l2vpn_termination',
+    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -580,6 +601,22 @@ export const vMInterfaceSpec: ModelSpec = {
       by: 'rd',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
+    },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },
     {
@@ -686,6 +723,28 @@ export const vMInterfaceSpec: ModelSpec = {
       value: null,
       valueKind: 'object',
       lookups: 'relation',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group_id',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner_group',
+      path: [
+        { kind: 'fk', field: 'owner', target: 'users.owner' },
+        { kind: 'fk', field: 'group', target: 'users.ownergroup' },
+      ],
+      target: 'users.ownergroup',
+      by: 'name',
+      tree: false,
     },
   ],
   uniques: [

@@ -57,6 +57,7 @@ describe.each(DIALECTS)('services on %s', (dialect) => {
       'ports',
       'ipaddresses',
       'description',
+      'owner',
       'comments',
       'tags',
       'custom_fields',

@@ -262,4 +262,79 @@ describe.each(DIALECTS)('users filter sets on %s', (dialect) => {
       expect(await count({ description: ['foobar1', 'foobar2'] })).toBe(2);
     });
   });
+  describe('OwnerGroupTestCase', () => {
+    const suite = filterSetSuite(shared, 'users.ownergroup', (api) =>
+      createAll(api, '/api/users/owner-groups/', [
+        { name: 'Owner Group 1', description: 'Foo' },
+        { name: 'Owner Group 2', description: 'Bar' },
+        { name: 'Owner Group 3', description: 'Baz' },
+      ]),
+    );
+    changeLoggedTests(suite, { changeLogged: false });
+
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foo' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Owner Group 1', 'Owner Group 2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['Foo', 'Bar'] })).toBe(2);
+    });
+  });
+
+  describe('OwnerTestCase', () => {
+    const suite = filterSetSuite(shared, 'users.owner', async (api) => {
+      const ownerGroups = await createAll(
+        api,
+        '/api/users/owner-groups/',
+        [1, 2, 3].map((i) => ({ name: `Owner Group ${i}` })),
+      );
+      const groups = await groupNames(api);
+      // NetBox names them `User 1`…; a username here takes no spaces (NetBox's API refuses them too).
+      const users = await createAll(
+        api,
+        '/api/users/users/',
+        [1, 2, 3].map((i) => ({ username: `User${i}`, password: `Password-User-${i}` })),
+      );
+      await createAll(
+        api,
+        '/api/users/owners/',
+        ['Foo', 'Bar', 'Baz'].map((description, i) => ({
+          name: `Owner ${i + 1}`,
+          group: ownerGroups[i]!.id,
+          description,
+          user_groups: [groups[i]!.id],
+          users: [users[i]!.id],
+        })),
+      );
+      return { ownerGroups, groups, users };
+    });
+    changeLoggedTests(suite, { changeLogged: false });
+
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foo' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Owner 1', 'Owner 2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['Foo', 'Bar'] })).toBe(2);
+    });
+    it('test_group', async () => {
+      const [a, b] = suite.data.ownerGroups;
+      expect(await suite.count({ group_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ group: [a!.name, b!.name] })).toBe(2);
+    });
+    it('test_user_group', async () => {
+      const [a, b] = suite.data.groups;
+      expect(await suite.count({ user_group_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ user_group: [a!.name, b!.name] })).toBe(2);
+    });
+    it('test_user', async () => {
+      const [a, b] = suite.data.users;
+      expect(await suite.count({ user_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ user: [a!.username, b!.username] })).toBe(2);
+    });
+  });
 });

@@ -237,6 +237,7 @@ describe('OpenAPI document of the repository models', () => {
       shipping_address: '',
       latitude: 40.7128,
       longitude: null,
+      owner: null,
       comments: '',
       tags: [
         {

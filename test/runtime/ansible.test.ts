@@ -73,6 +73,7 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
       expect(again.code, again.output).toBe(0);
       expect(again.output).toContain('ALLOCATED 10.77.2.0/24 10.77.3.0/24 10.77.2.1/24 10.77.2.2/24');
     },
+    300_000,
   );
 
   it.skipIf(!hasAnsible)(
@@ -110,81 +111,86 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
       expect(again.code, again.output).toBe(0);
       expect(again.output).toMatch(/localhost\s+: ok=12\s+changed=0\s+unreachable=0\s+failed=0/);
     },
+    300_000,
   );
 
-  it.skipIf(!hasAnsible)('lists devices and VMs with nb_inventory, by default and grouped', async () => {
-    const create = async (url: string, body: unknown): Promise<Record<string, any>> => {
-      const response = await app.api.post(url, body);
-      expect(response.status, response.text).toBe(201);
-      return response.body;
-    };
-    const site = (await app.api.get('/api/dcim/sites/?slug=ansible-dc')).body.results[0];
-    const maker = await create('/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
-    const type = await create('/api/dcim/device-types/', {
-      manufacturer: maker.id,
-      model: 'Switch 48',
-      slug: 'switch-48',
-    });
-    const role = await create('/api/dcim/device-roles/', { name: 'Leaf', slug: 'leaf' });
-    const leaf = await create('/api/dcim/devices/', {
-      name: 'leaf1',
-      device_type: type.id,
-      role: role.id,
-      site: site.id,
-    });
-    const mgmt = await create('/api/dcim/interfaces/', { device: leaf.id, name: 'mgmt0', type: '1000base-t' });
-    const ip = await create('/api/ipam/ip-addresses/', {
-      address: '10.77.0.10/24',
-      assigned_object_type: 'dcim.interface',
-      assigned_object_id: mgmt.id,
-    });
-    expect((await app.api.patch(`/api/dcim/devices/${leaf.id}/`, { primary_ip4: ip.id })).status).toBe(200);
-    await create('/api/ipam/services/', {
-      parent_object_type: 'dcim.device',
-      parent_object_id: leaf.id,
-      name: 'ssh',
-      protocol: 'tcp',
-      ports: [22],
-    });
-    const clusterType = await create('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
-    const cluster = await create('/api/virtualization/clusters/', { name: 'Cluster 1', type: clusterType.id });
-    await create('/api/virtualization/virtual-machines/', { name: 'vm1', cluster: cluster.id, role: role.id });
+  it.skipIf(!hasAnsible)(
+    'lists devices and VMs with nb_inventory, by default and grouped',
+    async () => {
+      const create = async (url: string, body: unknown): Promise<Record<string, any>> => {
+        const response = await app.api.post(url, body);
+        expect(response.status, response.text).toBe(201);
+        return response.body;
+      };
+      const site = (await app.api.get('/api/dcim/sites/?slug=ansible-dc')).body.results[0];
+      const maker = await create('/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
+      const type = await create('/api/dcim/device-types/', {
+        manufacturer: maker.id,
+        model: 'Switch 48',
+        slug: 'switch-48',
+      });
+      const role = await create('/api/dcim/device-roles/', { name: 'Leaf', slug: 'leaf' });
+      const leaf = await create('/api/dcim/devices/', {
+        name: 'leaf1',
+        device_type: type.id,
+        role: role.id,
+        site: site.id,
+      });
+      const mgmt = await create('/api/dcim/interfaces/', { device: leaf.id, name: 'mgmt0', type: '1000base-t' });
+      const ip = await create('/api/ipam/ip-addresses/', {
+        address: '10.77.0.10/24',
+        assigned_object_type: 'dcim.interface',
+        assigned_object_id: mgmt.id,
+      });
+      expect((await app.api.patch(`/api/dcim/devices/${leaf.id}/`, { primary_ip4: ip.id })).status).toBe(200);
+      await create('/api/ipam/services/', {
+        parent_object_type: 'dcim.device',
+        parent_object_id: leaf.id,
+        name: 'ssh',
+        protocol: 'tcp',
+        ports: [22],
+      });
+      const clusterType = await create('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
+      const cluster = await create('/api/virtualization/clusters/', { name: 'Cluster 1', type: clusterType.id });
+      await create('/api/virtualization/virtual-machines/', { name: 'vm1', cluster: cluster.id, role: role.id });
 
-    const listed = await runCommand(
-      'ansible-inventory',
-      ['-i', path.join(playbooks, 'netbox.yml'), '--list'],
-      env,
-      300_000,
-      home,
-    );
-    expect(listed.code, listed.output).toBe(0);
-    const inventory = JSON.parse(listed.output.slice(listed.output.indexOf('{'))) as Record<string, any>;
-    const hosts = inventory._meta.hostvars as Record<string, any>;
-    expect(Object.keys(hosts).sort()).toEqual(['edge-vm1', 'edge1', 'leaf1', 'vm1']);
-    expect(hosts.leaf1).toMatchObject({
-      ansible_host: '10.77.0.10',
-      primary_ip4: '10.77.0.10',
-      sites: ['ansible-dc'],
-      device_roles: ['leaf'],
-      device_types: ['switch-48'],
-      manufacturers: ['acme'],
-      is_virtual: false,
-      status: { value: 'active', label: 'Active' },
-    });
-    expect(hosts.vm1).toMatchObject({ cluster: 'Cluster 1', cluster_type: 'kvm', is_virtual: true });
+      const listed = await runCommand(
+        'ansible-inventory',
+        ['-i', path.join(playbooks, 'netbox.yml'), '--list'],
+        env,
+        300_000,
+        home,
+      );
+      expect(listed.code, listed.output).toBe(0);
+      const inventory = JSON.parse(listed.output.slice(listed.output.indexOf('{'))) as Record<string, any>;
+      const hosts = inventory._meta.hostvars as Record<string, any>;
+      expect(Object.keys(hosts).sort()).toEqual(['edge-vm1', 'edge1', 'leaf1', 'vm1']);
+      expect(hosts.leaf1).toMatchObject({
+        ansible_host: '10.77.0.10',
+        primary_ip4: '10.77.0.10',
+        sites: ['ansible-dc'],
+        device_roles: ['leaf'],
+        device_types: ['switch-48'],
+        manufacturers: ['acme'],
+        is_virtual: false,
+        status: { value: 'active', label: 'Active' },
+      });
+      expect(hosts.vm1).toMatchObject({ cluster: 'Cluster 1', cluster_type: 'kvm', is_virtual: true });
 
-    const grouped = await runCommand(
-      'ansible-inventory',
-      ['-i', path.join(playbooks, 'grouped.netbox.yml'), '--list'],
-      env,
-      300_000,
-      home,
-    );
-    expect(grouped.code, grouped.output).toBe(0);
-    const groups = JSON.parse(grouped.output.slice(grouped.output.indexOf('{'))) as Record<string, any>;
-    expect(groups['sites_ansible-dc'].hosts.sort()).toEqual(['edge1', 'leaf1']);
-    expect(groups.device_roles_leaf.hosts.sort()).toEqual(['leaf1', 'vm1']);
-    expect(groups['cluster_Cluster 1'].hosts).toEqual(['vm1']);
-    expect(groups.status_active.hosts.sort()).toEqual(['edge-vm1', 'edge1', 'leaf1', 'vm1']);
-  });
+      const grouped = await runCommand(
+        'ansible-inventory',
+        ['-i', path.join(playbooks, 'grouped.netbox.yml'), '--list'],
+        env,
+        300_000,
+        home,
+      );
+      expect(grouped.code, grouped.output).toBe(0);
+      const groups = JSON.parse(grouped.output.slice(grouped.output.indexOf('{'))) as Record<string, any>;
+      expect(groups['sites_ansible-dc'].hosts.sort()).toEqual(['edge1', 'leaf1']);
+      expect(groups.device_roles_leaf.hosts.sort()).toEqual(['leaf1', 'vm1']);
+      expect(groups['cluster_Cluster 1'].hosts).toEqual(['vm1']);
+      expect(groups.status_active.hosts.sort()).toEqual(['edge-vm1', 'edge1', 'leaf1', 'vm1']);
+    },
+    300_000,
+  );
 });

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
 
-/** Ported from NetBox 4.6.8 users/tests/test_api.py (owners and owner groups are not served). */
+/** Ported from NetBox 4.6.8 users/tests/test_api.py. */
 
 type Json = Record<string, any>;
 
@@ -290,6 +290,57 @@ export const usersCases: NetBoxTestCase[] = [
         expect(second.body).toEqual({ ...data, c: 123 });
         expect((await user.client.get('/api/users/config/')).body).toEqual({ ...data, c: 123 });
       },
+    },
+  },
+  {
+    source: 'users/tests/test_api.py::OwnerGroupTestCase',
+    model: 'users.ownergroup',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: { description: 'New description' },
+    setUp: async (t) => {
+      await t.makeAll(
+        'users.ownergroup',
+        [1, 2, 3].map((i) => ({ name: `Owner Group ${i}` })),
+      );
+      return {
+        createData: ['Fourth', 'Fifth', 'Sixth'].map((nth, i) => ({
+          name: `Owner Group ${i + 4}`,
+          description: `${nth} owner group`,
+        })),
+      };
+    },
+  },
+  {
+    source: 'users/tests/test_api.py::OwnerTestCase',
+    model: 'users.owner',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    setUp: async (t) => {
+      const ownerGroups = await t.makeAll(
+        'users.ownergroup',
+        [1, 2, 3, 4].map((i) => ({ name: `Owner Group ${i}` })),
+      );
+      const groups = await t.makeAll(
+        'users.group',
+        [1, 2, 3, 4].map((i) => ({ name: `Group ${i}` })),
+      );
+      // NetBox names them `User 1`…; a username here takes no spaces (NetBox's API refuses them too).
+      const users = await t.makeAll(
+        'users.user',
+        [1, 2, 3, 4].map((i) => ({ username: `User${i}`, password: `Password-User-${i}` })),
+      );
+      await t.makeAll(
+        'users.owner',
+        [0, 1, 2].map((i) => ({ name: `Owner ${i + 1}`, user_groups: [groups[i]!.id], users: [users[i]!.id] })),
+      );
+      const assigned = { group: ownerGroups[3]!.id, user_groups: [groups[3]!.id], users: [users[3]!.id] };
+      return {
+        createData: ['Fourth', 'Fifth', 'Sixth'].map((nth, i) => ({
+          name: `Owner ${i + 4}`,
+          description: `${nth} owner`,
+          ...assigned,
+        })),
+        bulkUpdateData: { ...assigned, description: 'New description' },
+      };
     },
   },
 ];
