@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registry } from '../../generated/index.js';
+import { enablePlugins } from '../../runtime/plugins.js';
+import { Schema } from '../../runtime/rest/schema.js';
+import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
+import { Fixtures } from '../support/fixtures.js';
+import type { Representation } from '../fixtures/netbox-serializer-differences.js';
+import { compareKeys, servedModels } from '../support/netbox-serializers.js';
+
+/**
+ * The first object of every served endpoint, complete and with `?brief=1`, has exactly the keys of NetBox
+ * 4.6.8's serializer in NetBox's order (test/fixtures/netbox-serializers.json), on every database, except for
+ * the differences listed in test/fixtures/netbox-serializer-differences.ts. A default server: no plugins.
+ */
+const served = enablePlugins(registry, []);
+const schema = new Schema(served);
+const { compared } = servedModels(registry);
+
+describe.each(DIALECTS)("NetBox's representations on %s", (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect, { settings: { PLUGINS: [] } });
+    const fixtures = new Fixtures(app.api, schema);
+    // A webhook (to a port where nothing listens) for every site created: the sites below make background tasks.
+    const webhook = await fixtures.create('extras.webhook', { payload_url: 'http://127.0.0.1:9/hook' });
+    await fixtures.create('extras.eventrule', {
+      action_object_type: 'extras.webhook',
+      action_object_id: webhook.id,
+    });
+    // One object of every model (creating one often creates others), and their change records.
+    for (const { label } of compared) {
+      const model = schema.model(label);
+      if (model.spec.readOnly) continue;
+      const list = await app.api.get(`/api${model.listPath}?limit=1&brief=1`);
+      if (list.body.count === 0) await fixtures.create(label);
+    }
+  });
+  afterAll(async () => app?.close());
+
+  it.each(compared)('$label', async ({ label, netbox }) => {
+    const list = `/api${schema.model(label).listPath}?limit=1`;
+    // Query, representation compared (listed differences apply), NetBox's keys.
+    const requests: [string, Representation, readonly string[]][] = [
+      ['', 'complete', netbox.complete],
+      ['&brief=1', 'brief', netbox.brief],
+    ];
+    if (netbox.exclude_config_context)
+      requests.push(['&exclude=config_context', 'complete', netbox.exclude_config_context]);
+    for (const [query, representation, theirs] of requests) {
+      const response = await app.api.get(`${list}${query}`);
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.results.length, `no ${label} to look at`).toBe(1);
+      const mine = Object.keys(response.body.results[0] as object);
+      const comparison = compareKeys(label, representation, theirs, mine);
+      const context = `${representation} (limit=1${query})\n  NetBox: ${theirs.join(', ')}\n  here:   ${mine.join(', ')}\n`;
+      expect(comparison.unlisted, `${context}not listed in netbox-serializer-differences.ts`).toEqual([]);
+      expect(comparison.fixed, `${context}fixed: delete from netbox-serializer-differences.ts`).toEqual([]);
+    }
+  });
+});
