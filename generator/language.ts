@@ -131,7 +131,8 @@ export interface ModelDef {
   fields: Record<string, FieldDef>;
   counts?: Record<string, CountDef>;
   unique_together?: UniqueDef[];
-  brief?: string[];
+  /** false: no brief form (the complete representation). */
+  brief?: string[] | false;
   nested?: string[];
   output?: string[];
   search?: string[];

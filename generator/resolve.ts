@@ -99,7 +99,10 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     const model = models.get(entry.label)!;
     model.counts = resolveCounts(entry, models, report);
     model.output = resolveOutput(entry.def, model, report);
-    model.brief = resolveKeyList(entry.def.brief, 'brief', model, defaultBrief(model), report);
+    model.brief =
+      entry.def.brief === false
+        ? model.output
+        : resolveKeyList(entry.def.brief, 'brief', model, defaultBrief(model), report);
     model.nested = resolveKeyList(entry.def.nested, 'nested', model, model.brief, report, true);
     model.filters = deriveFilters(entry.def, model, models, report);
     model.actions = resolveActions(entry.def.actions, model, models, report);

@@ -83,13 +83,13 @@ export interface Circuit {
   distance_unit: { value: CircuitDistanceUnit; label: string } | null;
   termination_a: unknown;
   termination_z: unknown;
-  comments: string;
-  assignments: unknown;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
+  assignments: unknown;
 }
 
 /** The brief representation of a circuit (`?brief=true`). */
@@ -97,8 +97,8 @@ export interface CircuitBrief {
   id: number;
   url: string;
   display: string;
-  provider: ProviderNested;
   cid: string;
+  provider: ProviderNested;
   description: string;
 }
 
@@ -107,8 +107,8 @@ export interface CircuitNested {
   id: number;
   url: string;
   display: string;
-  provider: ProviderNested;
   cid: string;
+  provider: ProviderNested;
   description: string;
 }
 
@@ -433,16 +433,16 @@ export const circuitSpec: ModelSpec = {
     'distance_unit',
     'termination_a',
     'termination_z',
-    'comments',
-    'assignments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',
     'last_updated',
+    'assignments',
   ],
-  brief: ['id', 'url', 'display', 'provider', 'cid', 'description'],
-  nested: ['id', 'url', 'display', 'provider', 'cid', 'description'],
+  brief: ['id', 'url', 'display', 'cid', 'provider', 'description'],
+  nested: ['id', 'url', 'display', 'cid', 'provider', 'description'],
   search: ['cid', 'description', 'comments'],
   searchAlso: ['circuits.searchTerminations'],
   aliases: [],

@@ -47,9 +47,9 @@ export interface Provider {
   slug: string;
   accounts: unknown;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   asns: ASNNested[];
-  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -233,9 +233,9 @@ export const providerSpec: ModelSpec = {
     'slug',
     'accounts',
     'description',
+    'owner',
     'comments',
     'asns',
-    'owner',
     'tags',
     'custom_fields',
     'created',

@@ -69,28 +69,40 @@ export interface ObjectChange {
 export interface ObjectChangeBrief {
   id: number;
   url: string;
+  display_url: string;
   display: string;
   time: string;
+  user: UserNested | null;
   user_name: string;
   request_id: string;
   action: { value: ObjectChangeAction; label: string } | null;
   changed_object_type: string;
   changed_object_id: number;
+  changed_object: Record<string, unknown> | null;
   object_repr: string;
+  message: string;
+  prechange_data: unknown | null;
+  postchange_data: unknown | null;
 }
 
 /** A object change nested in another object. */
 export interface ObjectChangeNested {
   id: number;
   url: string;
+  display_url: string;
   display: string;
   time: string;
+  user: UserNested | null;
   user_name: string;
   request_id: string;
   action: { value: ObjectChangeAction; label: string } | null;
   changed_object_type: string;
   changed_object_id: number;
+  changed_object: Record<string, unknown> | null;
   object_repr: string;
+  message: string;
+  prechange_data: unknown | null;
+  postchange_data: unknown | null;
 }
 
 /** One created, updated or deleted object of one request: who, when, and the object before and after. */
@@ -536,26 +548,38 @@ export const objectChangeSpec: ModelSpec = {
   brief: [
     'id',
     'url',
+    'display_url',
     'display',
     'time',
+    'user',
     'user_name',
     'request_id',
     'action',
     'changed_object_type',
     'changed_object_id',
+    'changed_object',
     'object_repr',
+    'message',
+    'prechange_data',
+    'postchange_data',
   ],
   nested: [
     'id',
     'url',
+    'display_url',
     'display',
     'time',
+    'user',
     'user_name',
     'request_id',
     'action',
     'changed_object_type',
     'changed_object_id',
+    'changed_object',
     'object_repr',
+    'message',
+    'prechange_data',
+    'postchange_data',
   ],
   search: ['user_name', 'object_repr', 'message'],
   searchAlso: [],

@@ -116,8 +116,8 @@ export interface PowerFeedBrief {
   url: string;
   display: string;
   name: string;
-  description: string;
   cable: unknown;
+  description: string;
   _occupied: unknown | null;
 }
 
@@ -127,8 +127,8 @@ export interface PowerFeedNested {
   url: string;
   display: string;
   name: string;
-  description: string;
   cable: unknown;
+  description: string;
   _occupied: unknown | null;
 }
 
@@ -584,8 +584,8 @@ export const powerFeedSpec: ModelSpec = {
     'last_updated',
     '_occupied',
   ],
-  brief: ['id', 'url', 'display', 'name', 'description', 'cable', '_occupied'],
-  nested: ['id', 'url', 'display', 'name', 'description', 'cable', '_occupied'],
+  brief: ['id', 'url', 'display', 'name', 'cable', 'description', '_occupied'],
+  nested: ['id', 'url', 'display', 'name', 'cable', 'description', '_occupied'],
   search: ['name', 'description', 'power_panel.name', 'comments'],
   searchAlso: [],
   aliases: [],

@@ -47,8 +47,8 @@ export interface RackRole {
   slug: string;
   color: string;
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -218,8 +218,8 @@ export const rackRoleSpec: ModelSpec = {
     'slug',
     'color',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

@@ -88,9 +88,9 @@ export interface Site {
   shipping_address: string;
   latitude: number | null;
   longitude: number | null;
+  owner: OwnerNested | null;
   comments: string;
   asns: ASNNested[];
-  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -109,8 +109,8 @@ export interface SiteBrief {
   url: string;
   display: string;
   name: string;
-  description: string;
   slug: string;
+  description: string;
 }
 
 /** A site nested in another object. */
@@ -119,8 +119,8 @@ export interface SiteNested {
   url: string;
   display: string;
   name: string;
-  description: string;
   slug: string;
+  description: string;
 }
 
 /** A building or campus where equipment is installed. */
@@ -486,9 +486,9 @@ export const siteSpec: ModelSpec = {
     'shipping_address',
     'latitude',
     'longitude',
+    'owner',
     'comments',
     'asns',
-    'owner',
     'tags',
     'custom_fields',
     'created',
@@ -500,8 +500,8 @@ export const siteSpec: ModelSpec = {
     'virtualmachine_count',
     'vlan_count',
   ],
-  brief: ['id', 'url', 'display', 'name', 'description', 'slug'],
-  nested: ['id', 'url', 'display', 'name', 'description', 'slug'],
+  brief: ['id', 'url', 'display', 'name', 'slug', 'description'],
+  nested: ['id', 'url', 'display', 'name', 'slug', 'description'],
   search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
   searchAlso: [],
   aliases: [],

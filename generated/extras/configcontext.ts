@@ -81,13 +81,13 @@ export interface ConfigContext {
   clusters: ClusterNested[];
   tenant_groups: TenantGroupNested[];
   tenants: TenantNested[];
+  owner: OwnerNested | null;
   tags: string[];
   data_source: unknown;
   data_path: unknown;
   data_file: unknown;
   data_synced: unknown;
   data: unknown;
-  owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -544,13 +544,13 @@ export const configContextSpec: ModelSpec = {
     'clusters',
     'tenant_groups',
     'tenants',
+    'owner',
     'tags',
     'data_source',
     'data_path',
     'data_file',
     'data_synced',
     'data',
-    'owner',
     'created',
     'last_updated',
   ],

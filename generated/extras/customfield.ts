@@ -145,8 +145,8 @@ export interface CustomField {
   validation_regex: string;
   validation_schema: unknown | null;
   choice_set: CustomFieldChoiceSetNested | null;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   created: string | null;
   last_updated: string | null;
 }
@@ -724,8 +724,8 @@ export const customFieldSpec: ModelSpec = {
     'validation_regex',
     'validation_schema',
     'choice_set',
-    'comments',
     'owner',
+    'comments',
     'created',
     'last_updated',
   ],

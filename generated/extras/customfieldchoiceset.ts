@@ -60,7 +60,6 @@ export interface CustomFieldChoiceSet {
   choice_colors: unknown;
   order_alphabetically: boolean;
   choices_count: number;
-  comments: string;
   owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
@@ -241,7 +240,7 @@ export const customFieldChoiceSetSpec: ModelSpec = {
       label: 'Comments',
       nullable: false,
       readOnly: false,
-      writeOnly: false,
+      writeOnly: true,
       createOnly: false,
       hidden: false,
       unique: false,
@@ -282,7 +281,6 @@ export const customFieldChoiceSetSpec: ModelSpec = {
     'choice_colors',
     'order_alphabetically',
     'choices_count',
-    'comments',
     'owner',
     'created',
     'last_updated',

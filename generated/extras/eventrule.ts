@@ -73,12 +73,10 @@ export interface EventRule {
   action_object_type: string;
   action_object_id: number | null;
   action_object: Record<string, unknown> | null;
-  action_data: unknown | null;
   description: string;
-  comments: string;
+  custom_fields: Record<string, unknown>;
   owner: OwnerNested | null;
   tags: Record<string, unknown>[];
-  custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
 }
@@ -262,7 +260,7 @@ export const eventRuleSpec: ModelSpec = {
       description: 'Keys merged into the event data before the action runs.',
       nullable: true,
       readOnly: false,
-      writeOnly: false,
+      writeOnly: true,
       createOnly: false,
       hidden: false,
       unique: false,
@@ -293,7 +291,7 @@ export const eventRuleSpec: ModelSpec = {
       label: 'Comments',
       nullable: false,
       readOnly: false,
-      writeOnly: false,
+      writeOnly: true,
       createOnly: false,
       hidden: false,
       unique: false,
@@ -336,12 +334,10 @@ export const eventRuleSpec: ModelSpec = {
     'action_object_type',
     'action_object_id',
     'action_object',
-    'action_data',
     'description',
-    'comments',
+    'custom_fields',
     'owner',
     'tags',
-    'custom_fields',
     'created',
     'last_updated',
   ],

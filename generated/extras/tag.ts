@@ -28,7 +28,6 @@ export interface TagWrite {
   weight?: number;
   /** The models this tag may be assigned to (empty means any). */
   object_types?: string[];
-  owner?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -45,10 +44,9 @@ export interface Tag {
   description: string;
   weight: number;
   object_types: string[];
-  owner: OwnerNested | null;
+  tagged_items: number;
   created: string | null;
   last_updated: string | null;
-  tagged_items: number;
 }
 
 /** The brief representation of a tag (`?brief=true`). */
@@ -205,7 +203,7 @@ export const tagSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'fk',
       required: false,
@@ -234,10 +232,9 @@ export const tagSpec: ModelSpec = {
     'description',
     'weight',
     'object_types',
-    'owner',
+    'tagged_items',
     'created',
     'last_updated',
-    'tagged_items',
   ],
   brief: ['id', 'url', 'display', 'name', 'slug', 'color', 'description'],
   nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'color'],
@@ -295,22 +292,6 @@ export const tagSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'relation',
-      name: 'owner_id',
-      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
-      target: 'users.owner',
-      by: 'id',
-      tree: false,
-    },
-    {
-      kind: 'relation',
-      name: 'owner',
-      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
-      target: 'users.owner',
-      by: 'name',
-      tree: false,
-    },
-    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -356,6 +337,22 @@ export const tagSpec: ModelSpec = {
       function: 'extras.tagsForObjectType',
       valueKind: 'integer',
       lookups: 'exact',
+    },
+    {
+      kind: 'relation',
+      name: 'owner_id',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'owner',
+      path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
+      target: 'users.owner',
+      by: 'name',
+      tree: false,
     },
     {
       kind: 'relation',

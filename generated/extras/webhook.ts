@@ -74,9 +74,9 @@ export interface Webhook {
   secret: string;
   ssl_verification: boolean;
   ca_file_path: string | null;
+  custom_fields: Record<string, unknown>;
   owner: OwnerNested | null;
   tags: Record<string, unknown>[];
-  custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
 }
@@ -331,9 +331,9 @@ export const webhookSpec: ModelSpec = {
     'secret',
     'ssl_verification',
     'ca_file_path',
+    'custom_fields',
     'owner',
     'tags',
-    'custom_fields',
     'created',
     'last_updated',
   ],

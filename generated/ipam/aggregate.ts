@@ -60,8 +60,8 @@ export interface Aggregate {
   tenant: TenantNested | null;
   date_added: string | null;
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -243,8 +243,8 @@ export const aggregateSpec: ModelSpec = {
     'tenant',
     'date_added',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

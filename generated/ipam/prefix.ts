@@ -98,14 +98,14 @@ export interface Prefix {
   is_pool: boolean;
   mark_utilized: boolean;
   description: string;
-  comments: string;
-  children: unknown;
-  _depth: unknown;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
+  children: unknown;
+  _depth: unknown;
 }
 
 /** The brief representation of a prefix (`?brief=true`). */
@@ -505,14 +505,14 @@ export const prefixSpec: ModelSpec = {
     'is_pool',
     'mark_utilized',
     'description',
-    'comments',
-    'children',
-    '_depth',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',
     'last_updated',
+    'children',
+    '_depth',
   ],
   brief: ['id', 'url', 'display', 'family', 'prefix', 'description', '_depth'],
   nested: ['id', 'url', 'display', 'family', 'prefix', 'description', '_depth'],

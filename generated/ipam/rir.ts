@@ -49,8 +49,8 @@ export interface RIR {
   slug: string;
   is_private: boolean;
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -217,8 +217,8 @@ export const rIRSpec: ModelSpec = {
     'slug',
     'is_private',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

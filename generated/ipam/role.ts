@@ -47,8 +47,8 @@ export interface Role {
   slug: string;
   weight: number;
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -240,8 +240,8 @@ export const roleSpec: ModelSpec = {
     'slug',
     'weight',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

@@ -47,8 +47,8 @@ export interface RouteTarget {
   name: string;
   tenant: TenantNested | null;
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -186,8 +186,8 @@ export const routeTargetSpec: ModelSpec = {
     'name',
     'tenant',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

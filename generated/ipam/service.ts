@@ -63,8 +63,8 @@ export interface Service {
   ports: number[];
   ipaddresses: IPAddressNested[];
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -318,8 +318,8 @@ export const serviceSpec: ModelSpec = {
     'ports',
     'ipaddresses',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

@@ -52,8 +52,8 @@ export interface ServiceTemplate {
   protocol: { value: ServiceTemplateProtocol; label: string } | null;
   ports: number[];
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -234,8 +234,8 @@ export const serviceTemplateSpec: ModelSpec = {
     'protocol',
     'ports',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

@@ -58,10 +58,10 @@ export interface VRF {
   tenant: TenantNested | null;
   enforce_unique: boolean;
   description: string;
+  owner: OwnerNested | null;
   comments: string;
   import_targets: RouteTargetNested[];
   export_targets: RouteTargetNested[];
-  owner: OwnerNested | null;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -319,10 +319,10 @@ export const vRFSpec: ModelSpec = {
     'tenant',
     'enforce_unique',
     'description',
+    'owner',
     'comments',
     'import_targets',
     'export_targets',
-    'owner',
     'tags',
     'custom_fields',
     'created',

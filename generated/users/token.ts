@@ -71,9 +71,9 @@ export interface TokenBrief {
   display: string;
   version: TokenVersion;
   key: string | null;
+  description: string;
   enabled: boolean;
   write_enabled: boolean;
-  description: string;
 }
 
 /** A token nested in another object. */
@@ -83,9 +83,9 @@ export interface TokenNested {
   display: string;
   version: TokenVersion;
   key: string | null;
+  description: string;
   enabled: boolean;
   write_enabled: boolean;
-  description: string;
 }
 
 /** An API token; v2 tokens are stored as an HMAC digest, never in plaintext. */
@@ -350,8 +350,8 @@ export const tokenSpec: ModelSpec = {
     'allowed_ips',
     'token',
   ],
-  brief: ['id', 'url', 'display', 'version', 'key', 'enabled', 'write_enabled', 'description'],
-  nested: ['id', 'url', 'display', 'version', 'key', 'enabled', 'write_enabled', 'description'],
+  brief: ['id', 'url', 'display', 'version', 'key', 'description', 'enabled', 'write_enabled'],
+  nested: ['id', 'url', 'display', 'version', 'key', 'description', 'enabled', 'write_enabled'],
   search: ['key', 'description', 'user.username'],
   searchAlso: [],
   aliases: [],

@@ -36,8 +36,6 @@ export interface UserWrite {
   last_name?: string;
   email?: string;
   is_active?: boolean;
-  /** Superusers may do everything. */
-  is_superuser?: boolean;
   date_joined?: string;
   groups?: number[];
   permissions?: number[];
@@ -56,7 +54,6 @@ export interface User {
   last_name: string;
   email: string;
   is_active: boolean;
-  is_superuser: boolean;
   date_joined: string;
   last_login: string | null;
   groups: GroupNested[];
@@ -211,7 +208,7 @@ export const userSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       default: false,
       kind: 'boolean',
@@ -323,7 +320,6 @@ export const userSpec: ModelSpec = {
     'last_name',
     'email',
     'is_active',
-    'is_superuser',
     'date_joined',
     'last_login',
     'groups',
@@ -386,14 +382,6 @@ export const userSpec: ModelSpec = {
     },
     {
       kind: 'value',
-      name: 'is_superuser',
-      path: [],
-      field: 'is_superuser',
-      valueKind: 'boolean',
-      lookups: 'exact',
-    },
-    {
-      kind: 'value',
       name: 'date_joined',
       path: [],
       field: 'date_joined',
@@ -447,6 +435,14 @@ export const userSpec: ModelSpec = {
       target: 'users.owner',
       by: 'name',
       tree: false,
+    },
+    {
+      kind: 'value',
+      name: 'is_superuser',
+      path: [],
+      field: 'is_superuser',
+      valueKind: 'boolean',
+      lookups: 'exact',
     },
     {
       kind: 'constant',

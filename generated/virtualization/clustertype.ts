@@ -44,8 +44,8 @@ export interface ClusterType {
   name: string;
   slug: string;
   description: string;
-  comments: string;
   owner: OwnerNested | null;
+  comments: string;
   tags: Record<string, unknown>[];
   custom_fields: Record<string, unknown>;
   created: string | null;
@@ -196,8 +196,8 @@ export const clusterTypeSpec: ModelSpec = {
     'name',
     'slug',
     'description',
-    'comments',
     'owner',
+    'comments',
     'tags',
     'custom_fields',
     'created',

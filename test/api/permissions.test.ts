@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settings } from '../../runtime/config.js';
-import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
+import { DIALECTS, setSuperuser, startTestApp, type TestApp } from '../support/app.js';
 import type { ApiClient, ApiResponse } from '../support/client.js';
 
 const DENIED = { detail: 'You do not have permission to perform this action.' };
@@ -442,9 +442,9 @@ describe.each(DIALECTS)('object permissions on %s', (dialect) => {
       expect((await app.api.delete(`/api/users/groups/${group.body.id}/`)).status).toBe(204);
       expect((await user.client.get('/api/dcim/sites/')).status).toBe(403);
       // A superuser needs no permission at all.
-      await app.api.patch(`/api/users/users/${user.id}/`, { is_superuser: true });
+      await setSuperuser(app, user.id, true);
       expect(await visible()).toEqual(['alpha', 'beta', 'gamma', 'hidden']);
-      await app.api.patch(`/api/users/users/${user.id}/`, { is_superuser: false });
+      await setSuperuser(app, user.id, false);
       expect((await user.client.get('/api/dcim/sites/')).status).toBe(403);
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, setSuperuser } from '../support/app.js';
 import type { ApiClient } from '../support/client.js';
 import { changeLoggedTests, createAll, filterSetSuite, useApp } from '../support/filtersets.js';
 
@@ -12,12 +12,13 @@ describe.each(DIALECTS)('core filter sets on %s', (dialect) => {
      * NetBox creates the six change records directly; here the three users make the changes they record
      * through the API (the superuser's own writes, of the users and their tokens, are not change-logged).
      */
-    const suite = filterSetSuite(shared, 'core.objectchange', async (api) => {
+    const suite = filterSetSuite(shared, 'core.objectchange', async (api, app) => {
       const users = await createAll(
         api,
         '/api/users/users/',
-        [1, 2, 3].map((i) => ({ username: `user${i}`, password: `Password-User-${i}`, is_superuser: true })),
+        [1, 2, 3].map((i) => ({ username: `user${i}`, password: `Password-User-${i}` })),
       );
+      for (const user of users) await setSuperuser(app, user.id, true);
       const tokens = await createAll(
         api,
         '/api/users/tokens/',

@@ -165,3 +165,17 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
     },
   };
 }
+
+/**
+ * Makes a user a superuser or not. The API neither shows nor writes `is_superuser` (as NetBox's), so this sets
+ * the column, then saves the user through the API unchanged so that every process drops what it cached of it.
+ */
+export async function setSuperuser(app: TestApp, userId: number, superuser: boolean): Promise<void> {
+  const model = app.context.schema.withRole('user')!;
+  await app.db
+    .knex(model.table)
+    .where('id', userId)
+    .update({ [model.fields.get('is_superuser')!.column!]: superuser });
+  const saved = await app.api.patch(`/api${model.listPath!}${userId}/`, {});
+  if (saved.status !== 200) throw new Error(`saving user ${userId}: ${saved.status} ${saved.text}`);
+}

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { setSuperuser } from '../../support/app.js';
 import type { NetBoxTestCase } from '../generic.js';
 
 /** Ported from NetBox 4.6.8 users/tests/test_api.py. */
@@ -150,11 +151,8 @@ export const usersCases: NetBoxTestCase[] = [
       test_grant_token_constrained_permission_is_enforced: async (t) => {
         const user = await t.user();
         await user.addPermissions('users.add_token');
-        const superuser = await t.make('users.user', {
-          username: 'sec_superuser',
-          password: 'FooBarFooBar1',
-          is_superuser: true,
-        });
+        const superuser = await t.make('users.user', { username: 'sec_superuser', password: 'FooBarFooBar1' });
+        await setSuperuser(t.app, superuser.id, true);
         const regular = await t.make('users.user', { username: 'sec_regular', password: 'FooBarFooBar1' });
         await user.grant(['grant'], { user__is_superuser: false });
         expect((await user.client.post(t.path(), { user: superuser.id })).status).toBe(403);
@@ -163,12 +161,12 @@ export const usersCases: NetBoxTestCase[] = [
       test_grant_token_superuser_always_allowed: async (t) => {
         const user = await t.user();
         await user.addPermissions('users.add_token');
-        await t.admin.patch(`/api/users/users/${user.id}/`, { is_superuser: true });
+        await setSuperuser(t.app, user.id, true);
         try {
           const other = await t.make('users.user', { username: 'superuser_grant_target', password: 'FooBarFooBar1' });
           expect((await user.client.post(t.path(), { user: other.id })).status).toBe(201);
         } finally {
-          await t.admin.patch(`/api/users/users/${user.id}/`, { is_superuser: false });
+          await setSuperuser(t.app, user.id, false);
         }
       },
       test_grant_token_self_only_constraint: async (t) => {
