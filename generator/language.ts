@@ -148,7 +148,10 @@ export interface ModelDef {
 
 /** A named part of models (NetBox's mixins), included by the models that list it under `traits`. */
 export type TraitDef = Partial<
-  Pick<ModelDef, 'traits' | 'features' | 'fields' | 'counts' | 'unique_together' | 'filters' | 'rules' | 'search' | 'indexes'>
+  Pick<
+    ModelDef,
+    'traits' | 'features' | 'fields' | 'counts' | 'unique_together' | 'filters' | 'rules' | 'search' | 'indexes'
+  >
 > & { description?: string };
 
 export interface ModelFile {

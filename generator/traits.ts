@@ -47,13 +47,21 @@ export function applyTraits(files: readonly LoadedFile[]): {
   for (const file of files) {
     for (const [name, def] of Object.entries(file.doc.traits ?? {})) {
       const label = `${file.doc.app}.${name}`;
-      if (traits.has(label)) errors.push(new ModelError(file.path, `traits.${name}`, `trait '${label}' is already defined`));
+      if (traits.has(label))
+        errors.push(new ModelError(file.path, `traits.${name}`, `trait '${label}' is already defined`));
       else traits.set(label, { label, name, app: file.doc.app, file: file.path, def });
     }
   }
 
   /** The traits that refs name, each after the traits it includes, each once. */
-  const collect = (refs: readonly string[], app: string, file: string, at: string, stack: string[], into: TraitEntry[]) => {
+  const collect = (
+    refs: readonly string[],
+    app: string,
+    file: string,
+    at: string,
+    stack: string[],
+    into: TraitEntry[],
+  ) => {
     refs.forEach((ref, index) => {
       const label = ref.includes('.') ? ref : `${app}.${ref}`;
       const entry = traits.get(label);

@@ -40,7 +40,10 @@ export async function createSuperuser(
       const userId = created.ids[0]!;
       // The API neither shows nor writes is_superuser (as NetBox's UserSerializer): only this command sets it.
       const flag = userModel.fields.get('is_superuser')!.column!;
-      await ctx.q(userModel.table).where('id', userId).update({ [flag]: true });
+      await ctx
+        .q(userModel.table)
+        .where('id', userId)
+        .update({ [flag]: true });
       if (!options.token || !tokenModel) return { userId, header: null };
       const token = await createObjects(
         ctx,

@@ -83,7 +83,10 @@ describe('traits', () => {
       '      name: { type: string, max_length: 50 }',
       '      name: { type: string, max_length: 50 }\n      label: { type: string, max_length: 10, blank: true }',
     );
-    const item = modelOf(shopWith(own + BOX, COMPONENT)['models/shop.yaml']!.replace('people.owned, ', ''), 'shop.item');
+    const item = modelOf(
+      shopWith(own + BOX, COMPONENT)['models/shop.yaml']!.replace('people.owned, ', ''),
+      'shop.item',
+    );
     expect(fieldOf(item, 'label')).toMatchObject({ maxLength: 10 });
   });
 
