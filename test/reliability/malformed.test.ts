@@ -115,7 +115,16 @@ describe.each(DIALECTS)('malformed requests on %s', (dialect) => {
   });
 
   it('refuses malformed Host headers with a 400', async () => {
-    for (const host of ['a b', '[::1', '', 'exa mple.com:80', 'host:port', '..:99999x', 'evil.example:99999', '[::1]:65536']) {
+    for (const host of [
+      'a b',
+      '[::1',
+      '',
+      'exa mple.com:80',
+      'host:port',
+      '..:99999x',
+      'evil.example:99999',
+      '[::1]:65536',
+    ]) {
       const response = await rawRequest(app, rawHttp('GET', '/api/status/', { host }));
       tally.record(`Host ${host}`, response.status, response.body);
       expect(response.status, `${JSON.stringify(host)}: ${response.body}`).toBe(400);
