@@ -106,6 +106,7 @@ function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: Mode
     check('display.function', def.display.function, 'display');
   for (const [name, field] of Object.entries(def.fields)) {
     if (field.type === 'computed' && field.function) check(`fields.${name}.function`, field.function, 'compute');
+    if (field.type === 'derived' && field.function) check(`fields.${name}.function`, field.function, 'derive');
   }
   for (const [name, filter] of Object.entries(def.filters ?? {})) {
     if (filter && 'function' in filter) check(`filters.${name}.function`, filter.function, 'filter');

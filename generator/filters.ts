@@ -22,7 +22,9 @@ export function deriveFilters(
   if (model.search.length > 0) filters.push({ kind: 'search', name: 'q' });
 
   for (const field of model.fields) {
-    if ((!field.column && field.kind !== 'm2m') || field.hidden || field.writeOnly) continue;
+    if ((!field.column && field.kind !== 'm2m') || field.writeOnly) continue;
+    // A hidden field is filterable only when it says so (`filter: true`).
+    if (field.hidden && def.fields[field.name]?.filter !== true) continue;
     filters.push(...fieldFilters(field, model, models, def.fields[field.name]));
   }
   if (model.tree) {

@@ -167,7 +167,9 @@ function collectFunctions(model: ModelSpec, into: Set<string>): void {
   if (model.hooks.prepare) into.add(model.hooks.prepare);
   if (model.hooks.present) into.add(model.hooks.present);
   if (model.display.kind === 'function') into.add(model.display.function);
-  for (const field of model.fields) if (field.kind === 'computed') into.add(field.function);
+  for (const field of model.fields) {
+    if (field.kind === 'computed' || field.kind === 'derived') into.add(field.function);
+  }
   for (const filter of model.filters) if (filter.kind === 'function') into.add(filter.function);
   for (const name of model.searchAlso) into.add(name);
   for (const action of model.actions) into.add(action.function);

@@ -106,6 +106,7 @@ export interface ModelDef {
   class_name?: string;
   path?: string | null;
   read_only?: boolean;
+  string_id?: boolean;
   tree?: boolean;
   display?: string | string[] | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];

@@ -107,7 +107,7 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     model.filters = deriveFilters(entry.def, model, models, report);
     model.actions = resolveActions(entry.def.actions, model, models, report);
     model.rules = resolveRules(entry.def.rules, model, models, report);
-    checkDisplayPaths(model, models, report);
+    checkFieldPaths(model, models, report);
     checkSearch(entry.def, model, models, report);
   }
   for (const { path, doc, plugin } of files) {
@@ -163,6 +163,7 @@ function resolveModel(
     ...(def.description ? { description: def.description } : {}),
     path: def.path ?? null,
     readOnly: def.read_only ?? false,
+    ...(def.string_id ? { stringId: true as const } : {}),
     table: `${app}_${name}`,
     tree: def.tree ?? false,
     features,
@@ -337,17 +338,31 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
   return { kind: 'field', field: display };
 }
 
-function checkDisplayPaths(model: ModelSpec, models: Map<string, ModelSpec>, report: Reporter): void {
+/** The FK paths that derived fields and displays use. */
+function checkFieldPaths(model: ModelSpec, models: Map<string, ModelSpec>, report: Reporter): void {
+  for (const field of model.fields) {
+    if (field.kind === 'derived') checkPaths(model, models, field.uses, `fields.${field.name}.uses`, report);
+  }
   if (model.display.kind !== 'function' && model.display.kind !== 'first') return;
-  const at = model.display.kind === 'first' ? 'display' : 'display.uses';
-  for (const used of model.display.uses) {
+  checkPaths(model, models, model.display.uses, model.display.kind === 'first' ? 'display' : 'display.uses', report);
+}
+
+/** Field paths that follow FKs (`device_type.model`): each step but the last an FK, each field stored. */
+function checkPaths(
+  model: ModelSpec,
+  models: Map<string, ModelSpec>,
+  uses: readonly string[],
+  at: string,
+  report: Reporter,
+): void {
+  for (const used of uses) {
     const segments = used.split('.');
     let current: ModelSpec | undefined = model;
     for (const [index, segment] of segments.entries()) {
       if (segment === 'id' && index === segments.length - 1) break;
       const field: FieldSpec | undefined = current?.fields.find((f) => f.name === segment);
       if (!field?.column) {
-        // resolveDisplay has reported an unknown first segment already.
+        // The first segment has been checked with the model's own fields already.
         if (index > 0) report.error(at, `unknown field '${segment}' in '${used}'`);
         break;
       }
@@ -474,8 +489,10 @@ export function readableKeys(model: ModelSpec): string[] {
 function resolveOutput(def: ModelDef, model: ModelSpec, report: Reporter): string[] {
   const keys = readableKeys(model);
   if (!def.output) return keys;
-  // display_url may be left out: NetBox omits it for objects without a page of their own.
-  const missing = keys.filter((k) => k !== 'display_url' && !def.output!.includes(k));
+  // display_url may be left out: NetBox omits it for objects without a page of their own; display too, as
+  // NetBox's plain serializers (its RQ tasks) have neither.
+  const optional = new Set(['display_url', 'display']);
+  const missing = keys.filter((k) => !optional.has(k) && !def.output!.includes(k));
   const unknown = def.output.filter((k) => !keys.includes(k));
   if (missing.length) report.error('output', `missing ${missing.map((k) => `'${k}'`).join(', ')}`);
   if (unknown.length) report.error('output', `unknown ${unknown.map((k) => `'${k}'`).join(', ')}`);

@@ -53,7 +53,10 @@ export function createContext(
     if (model.spec.hooks.prepare) domain.check(model.spec.hooks.prepare, 'prepare');
     if (model.spec.hooks.present) domain.check(model.spec.hooks.present, 'present');
     if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');
-    for (const field of model.spec.fields) if (field.kind === 'computed') domain.check(field.function, 'compute');
+    for (const field of model.spec.fields) {
+      if (field.kind === 'computed') domain.check(field.function, 'compute');
+      if (field.kind === 'derived') domain.check(field.function, 'derive');
+    }
     for (const filter of model.spec.filters) if (filter.kind === 'function') domain.check(filter.function, 'filter');
     for (const name of model.spec.searchAlso) domain.check(name, 'filter');
     for (const action of model.spec.actions)

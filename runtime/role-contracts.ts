@@ -93,6 +93,7 @@ export const ROLE_CONTRACTS = {
     event: string,
     object_type: field('content_type'),
     object_id: integer,
+    object: field('generic_fk'),
     event_rule: relation('fk', 'event_rule'),
     webhook: relation('fk', 'webhook'),
     request_id: string,
@@ -105,7 +106,7 @@ export const ROLE_CONTRACTS = {
     finished_at: datetime,
     response_status: integer,
     error_log: string,
-    worker_name: string,
+    worker: string,
   },
   worker: {
     name: string,

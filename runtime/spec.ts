@@ -246,6 +246,18 @@ export interface ComputedField extends FieldBase {
   referencedBy?: { model: string; field: string; otherwise: unknown };
 }
 
+/**
+ * A value derived from the same object's fields by a domain function, at render time: `uses` names the
+ * fields (stored ones, or FK paths such as `event_rule.name`) read with the row, so it costs no query.
+ */
+export interface DerivedField extends FieldBase {
+  kind: 'derived';
+  function: string;
+  uses: string[];
+  /** JSON Schema of the value, for the OpenAPI document. */
+  schema: Record<string, unknown>;
+}
+
 export type FieldSpec =
   | StringField
   | IntegerField
@@ -266,6 +278,7 @@ export type FieldSpec =
   | ConstantField
   | ComputedField
   | AliasField
+  | DerivedField
   | ImageField;
 
 export type FieldKind = FieldSpec['kind'];
@@ -533,6 +546,8 @@ export interface ModelSpec {
   /** Endpoint path under the app (`sites`), or null for a model without endpoint. */
   path: string | null;
   readOnly: boolean;
+  /** The API renders `id` as a string (NetBox's RQ task ids are strings); lookups still take the number. */
+  stringId?: true;
   table: string;
   tree: boolean;
   features: Feature[];

@@ -20,101 +20,130 @@ export interface BackgroundTaskRow {
   event_rule_id: number | null;
   webhook_id: number | null;
   request_id: string;
+  /** The webhook context (its default body). */
   payload: unknown;
   /** The URL of the last attempt. */
   target: string;
   attempts: number;
+  /** When the task was queued. */
   enqueued_at: string;
   /** When the task may run (next). */
   next_attempt_at: string | null;
+  /** When the last attempt started. */
   started_at: string | null;
   finished_at: string | null;
   /** HTTP status of the last attempt. */
   response_status: number | null;
   /** One line per failed attempt. */
   error_log: string;
+  /** The worker of the last attempt. */
   worker_name: string;
 }
 
 /** The body that creates or replaces a background task; a PATCH may leave out any key. */
 export interface BackgroundTaskWrite {
-  queue?: string;
-  state?: BackgroundTaskState;
-  /** object_created, object_updated or object_deleted. */
-  event: string;
-  object_type: string;
-  object_id: number;
-  event_rule?: RelatedInput | null;
-  webhook?: RelatedInput | null;
-  request_id?: string;
-  /** The URL of the last attempt. */
-  target?: string;
-  attempts?: number;
+  /** When the task was queued. */
   enqueued_at?: string;
-  /** When the task may run (next). */
-  next_attempt_at?: string | null;
+  /** When the last attempt started. */
   started_at?: string | null;
-  finished_at?: string | null;
-  /** HTTP status of the last attempt. */
-  response_status?: number | null;
-  /** One line per failed attempt. */
-  error_log?: string;
-  worker_name?: string;
   /** Stored with the change record. */
   changelog_message?: string;
 }
 
 /** A background task as the API returns it. */
 export interface BackgroundTask {
-  id: number;
+  id: string;
   url: string;
-  display_url: string;
-  display: string;
-  queue: string;
-  state: { value: BackgroundTaskState; label: string } | null;
-  event: string;
-  object_type: string;
-  object_id: number;
-  object: Record<string, unknown> | null;
-  event_rule: EventRuleNested | null;
-  webhook: WebhookNested | null;
-  request_id: string;
-  target: string;
-  attempts: number;
+  description: unknown;
+  origin: unknown | null;
+  func_name: unknown;
+  args: unknown;
+  kwargs: unknown;
+  result: unknown;
+  timeout: unknown;
+  result_ttl: unknown;
+  created_at: unknown | null;
   enqueued_at: string;
-  next_attempt_at: string | null;
   started_at: string | null;
-  finished_at: string | null;
-  response_status: number | null;
-  error_log: string;
-  worker_name: string;
+  ended_at: unknown | null;
+  worker_name: unknown;
+  position: unknown;
+  status: unknown;
+  meta: unknown;
+  last_heartbeat: unknown;
+  is_finished: unknown;
+  is_queued: unknown;
+  is_failed: unknown;
+  is_started: unknown;
+  is_deferred: unknown;
+  is_canceled: unknown;
+  is_scheduled: unknown;
+  is_stopped: unknown;
 }
 
 /** The brief representation of a background task (`?brief=true`). */
 export interface BackgroundTaskBrief {
-  id: number;
+  id: string;
   url: string;
-  display: string;
-  state: { value: BackgroundTaskState; label: string } | null;
-  event: string;
-  object_type: string;
-  object_id: number;
-  attempts: number;
+  description: unknown;
+  origin: unknown | null;
+  func_name: unknown;
+  args: unknown;
+  kwargs: unknown;
+  result: unknown;
+  timeout: unknown;
+  result_ttl: unknown;
+  created_at: unknown | null;
+  enqueued_at: string;
+  started_at: string | null;
+  ended_at: unknown | null;
+  worker_name: unknown;
+  position: unknown;
+  status: unknown;
+  meta: unknown;
+  last_heartbeat: unknown;
+  is_finished: unknown;
+  is_queued: unknown;
+  is_failed: unknown;
+  is_started: unknown;
+  is_deferred: unknown;
+  is_canceled: unknown;
+  is_scheduled: unknown;
+  is_stopped: unknown;
 }
 
 /** A background task nested in another object. */
 export interface BackgroundTaskNested {
-  id: number;
+  id: string;
   url: string;
-  display: string;
-  state: { value: BackgroundTaskState; label: string } | null;
-  event: string;
-  object_type: string;
-  object_id: number;
-  attempts: number;
+  description: unknown;
+  origin: unknown | null;
+  func_name: unknown;
+  args: unknown;
+  kwargs: unknown;
+  result: unknown;
+  timeout: unknown;
+  result_ttl: unknown;
+  created_at: unknown | null;
+  enqueued_at: string;
+  started_at: string | null;
+  ended_at: unknown | null;
+  worker_name: unknown;
+  position: unknown;
+  status: unknown;
+  meta: unknown;
+  last_heartbeat: unknown;
+  is_finished: unknown;
+  is_queued: unknown;
+  is_failed: unknown;
+  is_started: unknown;
+  is_deferred: unknown;
+  is_canceled: unknown;
+  is_scheduled: unknown;
+  is_stopped: unknown;
 }
 
-/** One action of an event rule (a webhook delivery): queued, running, then succeeded or failed, with the outcome of every attempt. */
+/** One action of an event rule (a webhook delivery), served in the shape of NetBox's RQ tasks (BackgroundTaskSerializer): func_name extras.webhooks.send_webhook with NetBox's keyword arguments, origin the queue, status RQ's (queued, scheduled while waiting for a retry, started, finished, failed), result what a delivered webhook returns, and the delivery's details in meta (object, rule, webhook, request, attempts, next attempt, last response status and URL, error log). */
 export const backgroundTaskSpec: ModelSpec = {
   label: 'core.backgroundtask',
   app: 'core',
@@ -123,9 +152,10 @@ export const backgroundTaskSpec: ModelSpec = {
   verboseName: 'background task',
   verboseNamePlural: 'background tasks',
   description:
-    'One action of an event rule (a webhook delivery): queued, running, then succeeded or failed, with the outcome of every attempt.',
+    "One action of an event rule (a webhook delivery), served in the shape of NetBox's RQ tasks (BackgroundTaskSerializer): func_name extras.webhooks.send_webhook with NetBox's keyword arguments, origin the queue, status RQ's (queued, scheduled while waiting for a retry, started, finished, failed), result what a delivered webhook returns, and the delivery's details in meta (object, rule, webhook, request, attempts, next attempt, last response status and URL, error log).",
   path: 'background-tasks',
   readOnly: true,
+  stringId: true,
   table: 'core_backgroundtask',
   tree: false,
   features: [],
@@ -145,7 +175,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       default: 'default',
       kind: 'string',
@@ -163,7 +193,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       default: 'queued',
       kind: 'choice',
@@ -186,14 +216,14 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'string',
       format: 'plain',
       maxLength: 50,
       blank: false,
       natural: false,
-      required: true,
+      required: false,
     },
     {
       name: 'object_type',
@@ -203,10 +233,10 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'content_type',
-      required: true,
+      required: false,
       targets: [
         'bgp.bgppeergroup',
         'bgp.bgpsession',
@@ -271,10 +301,10 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'integer',
-      required: true,
+      required: false,
       big: true,
       min: 0,
     },
@@ -285,7 +315,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: true,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'generic_fk',
       required: false,
@@ -356,7 +386,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'fk',
       required: false,
@@ -372,7 +402,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'fk',
       required: false,
@@ -388,7 +418,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'string',
       format: 'plain',
@@ -402,6 +432,7 @@ export const backgroundTaskSpec: ModelSpec = {
       name: 'payload',
       column: 'payload',
       label: 'Payload',
+      description: 'The webhook context (its default body).',
       nullable: false,
       readOnly: false,
       writeOnly: false,
@@ -421,7 +452,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'string',
       format: 'plain',
@@ -439,7 +470,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       default: 0,
       kind: 'integer',
@@ -451,6 +482,7 @@ export const backgroundTaskSpec: ModelSpec = {
       name: 'enqueued_at',
       column: 'enqueued_at',
       label: 'Enqueued at',
+      description: 'When the task was queued.',
       nullable: false,
       readOnly: false,
       writeOnly: false,
@@ -470,7 +502,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'datetime',
       required: false,
@@ -479,6 +511,7 @@ export const backgroundTaskSpec: ModelSpec = {
       name: 'started_at',
       column: 'started_at',
       label: 'Started at',
+      description: 'When the last attempt started.',
       nullable: true,
       readOnly: false,
       writeOnly: false,
@@ -496,7 +529,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'datetime',
       required: false,
@@ -510,7 +543,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'integer',
       required: false,
@@ -525,7 +558,7 @@ export const backgroundTaskSpec: ModelSpec = {
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'string',
       format: 'text',
@@ -535,14 +568,15 @@ export const backgroundTaskSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'worker_name',
+      name: 'worker',
       column: 'worker_name',
-      label: 'Worker name',
+      label: 'Worker',
+      description: 'The worker of the last attempt.',
       nullable: false,
       readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
       kind: 'string',
       format: 'plain',
@@ -552,34 +586,495 @@ export const backgroundTaskSpec: ModelSpec = {
       required: false,
       default: '',
     },
+    {
+      name: 'description',
+      label: 'Description',
+      description: "RQ's call string: the function and its keyword arguments (each repr cut at 75 characters).",
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskDescription',
+      uses: ['payload', 'event', 'event_rule.name'],
+      schema: { type: 'string' },
+    },
+    {
+      name: 'origin',
+      label: 'Origin',
+      description: 'The queue.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'alias',
+      required: false,
+      of: 'queue',
+    },
+    {
+      name: 'func_name',
+      label: 'Func name',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'constant',
+      required: false,
+      value: 'extras.webhooks.send_webhook',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'args',
+      label: 'Args',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'constant',
+      required: false,
+      value: [],
+      schema: { type: 'array', items: { type: 'string' }, maxItems: 0 },
+    },
+    {
+      name: 'kwargs',
+      label: 'Kwargs',
+      description:
+        "send_webhook's keyword arguments as text: event_rule (its name), object_type, event_type, data, snapshots, timestamp, username and request (Python reprs).",
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskKwargs',
+      uses: ['payload', 'event', 'event_rule.name'],
+      schema: { type: 'object', additionalProperties: { type: 'string' } },
+    },
+    {
+      name: 'result',
+      label: 'Result',
+      description:
+        'A delivered task\'s outcome ("Status 200 returned, webhook successfully processed."); null otherwise.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskResult',
+      uses: ['state', 'response_status'],
+      schema: { type: ['string', 'null'] },
+    },
+    {
+      name: 'timeout',
+      label: 'Timeout',
+      description: 'Seconds an attempt may take (WEBHOOK_TIMEOUT).',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskTimeout',
+      uses: [],
+      schema: { type: 'integer', minimum: 0 },
+    },
+    {
+      name: 'result_ttl',
+      label: 'Result ttl',
+      description: 'Seconds a finished task is kept (CHANGELOG_RETENTION); -1 when kept for ever.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskResultTtl',
+      uses: [],
+      schema: { type: 'integer', minimum: -1 },
+    },
+    {
+      name: 'created_at',
+      label: 'Created at',
+      description: 'When the task was created.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'alias',
+      required: false,
+      of: 'enqueued_at',
+    },
+    {
+      name: 'ended_at',
+      label: 'Ended at',
+      description: 'When the task succeeded or finally failed.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'alias',
+      required: false,
+      of: 'finished_at',
+    },
+    {
+      name: 'worker_name',
+      label: 'Worker name',
+      description: 'The worker of the last attempt.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskWorkerName',
+      uses: ['worker'],
+      schema: { type: ['string', 'null'] },
+    },
+    {
+      name: 'position',
+      label: 'Position',
+      description: "A due queued task's place in its queue (0 first); null otherwise.",
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'computed',
+      required: false,
+      function: 'core.taskPositions',
+      schema: { type: ['integer', 'null'], minimum: 0 },
+      excludable: false,
+    },
+    {
+      name: 'status',
+      label: 'Status',
+      description: "RQ's status; scheduled while a failed attempt waits for its retry.",
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskStatus',
+      uses: ['state', 'next_attempt_at'],
+      schema: {
+        type: 'string',
+        enum: ['queued', 'finished', 'failed', 'started', 'deferred', 'scheduled', 'stopped', 'canceled'],
+      },
+    },
+    {
+      name: 'meta',
+      label: 'Meta',
+      description: "The delivery's details.",
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskMeta',
+      uses: [
+        'object_type',
+        'object_id',
+        'event_rule',
+        'webhook',
+        'request_id',
+        'attempts',
+        'next_attempt_at',
+        'response_status',
+        'target',
+        'error_log',
+      ],
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: [
+          'object_type',
+          'object_id',
+          'event_rule_id',
+          'webhook_id',
+          'request_id',
+          'attempts',
+          'next_attempt_at',
+          'response_status',
+          'url',
+          'error_log',
+        ],
+        properties: {
+          object_type: { type: 'string', description: "The changed object's type (app_label.model)." },
+          object_id: { type: 'integer', minimum: 0 },
+          event_rule_id: { type: ['integer', 'null'] },
+          webhook_id: { type: ['integer', 'null'] },
+          request_id: {
+            type: ['string', 'null'],
+            description: 'The X-Request-ID of the request that made the change.',
+          },
+          attempts: { type: 'integer', minimum: 0, description: 'Attempts so far.' },
+          next_attempt_at: {
+            type: ['string', 'null'],
+            format: 'date-time',
+            description: 'When a retry is due.',
+          },
+          response_status: { type: ['integer', 'null'], description: 'HTTP status of the last attempt.' },
+          url: { type: ['string', 'null'], description: 'The URL of the last attempt.' },
+          error_log: { type: 'string', description: 'One line per failed attempt.' },
+        },
+      },
+    },
+    {
+      name: 'last_heartbeat',
+      label: 'Last heartbeat',
+      description: 'The last time a worker reported on the task.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskHeartbeat',
+      uses: ['started_at', 'finished_at'],
+      schema: { type: ['string', 'null'], format: 'date-time' },
+    },
+    {
+      name: 'is_finished',
+      label: 'Is finished',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsFinished',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_queued',
+      label: 'Is queued',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsQueued',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_failed',
+      label: 'Is failed',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsFailed',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_started',
+      label: 'Is started',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsStarted',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_deferred',
+      label: 'Is deferred',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsDeferred',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_canceled',
+      label: 'Is canceled',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsCanceled',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_scheduled',
+      label: 'Is scheduled',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsScheduled',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
+    {
+      name: 'is_stopped',
+      label: 'Is stopped',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'core.taskIsStopped',
+      uses: ['state', 'next_attempt_at'],
+      schema: { type: 'boolean' },
+    },
   ],
   counts: [],
   output: [
     'id',
     'url',
-    'display_url',
-    'display',
-    'queue',
-    'state',
-    'event',
-    'object_type',
-    'object_id',
-    'object',
-    'event_rule',
-    'webhook',
-    'request_id',
-    'target',
-    'attempts',
+    'description',
+    'origin',
+    'func_name',
+    'args',
+    'kwargs',
+    'result',
+    'timeout',
+    'result_ttl',
+    'created_at',
     'enqueued_at',
-    'next_attempt_at',
     'started_at',
-    'finished_at',
-    'response_status',
-    'error_log',
+    'ended_at',
     'worker_name',
+    'position',
+    'status',
+    'meta',
+    'last_heartbeat',
+    'is_finished',
+    'is_queued',
+    'is_failed',
+    'is_started',
+    'is_deferred',
+    'is_canceled',
+    'is_scheduled',
+    'is_stopped',
   ],
-  brief: ['id', 'url', 'display', 'state', 'event', 'object_type', 'object_id', 'attempts'],
-  nested: ['id', 'url', 'display', 'state', 'event', 'object_type', 'object_id', 'attempts'],
+  brief: [
+    'id',
+    'url',
+    'description',
+    'origin',
+    'func_name',
+    'args',
+    'kwargs',
+    'result',
+    'timeout',
+    'result_ttl',
+    'created_at',
+    'enqueued_at',
+    'started_at',
+    'ended_at',
+    'worker_name',
+    'position',
+    'status',
+    'meta',
+    'last_heartbeat',
+    'is_finished',
+    'is_queued',
+    'is_failed',
+    'is_started',
+    'is_deferred',
+    'is_canceled',
+    'is_scheduled',
+    'is_stopped',
+  ],
+  nested: [
+    'id',
+    'url',
+    'description',
+    'origin',
+    'func_name',
+    'args',
+    'kwargs',
+    'result',
+    'timeout',
+    'result_ttl',
+    'created_at',
+    'enqueued_at',
+    'started_at',
+    'ended_at',
+    'worker_name',
+    'position',
+    'status',
+    'meta',
+    'last_heartbeat',
+    'is_finished',
+    'is_queued',
+    'is_failed',
+    'is_started',
+    'is_deferred',
+    'is_canceled',
+    'is_scheduled',
+    'is_stopped',
+  ],
   search: ['event', 'target', 'error_log'],
   searchAlso: [],
   aliases: [],
@@ -713,10 +1208,17 @@ export const backgroundTaskSpec: ModelSpec = {
       lookups: 'number',
     },
     {
+      kind: 'function',
+      name: 'status',
+      function: 'core.taskStatusFilter',
+      valueKind: 'string',
+      lookups: 'exact',
+    },
+    {
       kind: 'value',
       name: 'worker_name',
       path: [],
-      field: 'worker_name',
+      field: 'worker',
       valueKind: 'string',
       lookups: 'string',
     },

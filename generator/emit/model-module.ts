@@ -140,6 +140,7 @@ function keyType(model: ModelSpec, key: string, models: Map<string, ModelSpec>):
   if (field) return readType(model, field, models);
   switch (key) {
     case 'id':
+      return model.stringId ? 'string' : 'number';
     case '_depth':
       return 'number';
     case 'url':

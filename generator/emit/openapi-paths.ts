@@ -75,7 +75,8 @@ export function modelPaths(ctx: SchemaContext, model: ModelSpec): Record<string,
         in: 'path',
         required: true,
         description: `The ${one}'s id.`,
-        schema: { type: 'integer', minimum: 0 },
+        // A string id (NetBox's RQ tasks) is still a number.
+        schema: model.stringId ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'integer', minimum: 0 },
       },
     ],
     get: operation(`${id}_retrieve`, `Get a ${one}`, {

@@ -228,7 +228,7 @@ function readProperty(
       const value = readValue(ctx, source);
       return { schema: described(source.nullable ? withNull(value) : value, fieldDescription(field)), always: true };
     }
-    if (field.kind === 'constant' || field.kind === 'ip_family') {
+    if (field.kind === 'constant' || field.kind === 'ip_family' || field.kind === 'derived') {
       return { schema: described(readValue(ctx, field), fieldDescription(field)), always: true };
     }
     // A field without a column renders null unless a present hook fills it in (tokens' plaintext).
@@ -250,7 +250,9 @@ function readProperty(
   const linked = model.path !== null;
   switch (key) {
     case 'id':
-      return { schema: described({ type: 'integer', minimum: 0 }, description), always: true };
+      return model.stringId
+        ? { schema: described({ type: 'string', pattern: '^[0-9]+$' }, description), always: true }
+        : { schema: described({ type: 'integer', minimum: 0 }, description), always: true };
     case 'url':
     case 'display_url':
       return {

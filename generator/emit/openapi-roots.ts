@@ -257,20 +257,35 @@ function requeuePaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json
   const base = `/api/${model.app}/${model.path!}/`;
   const id = `${model.app}_${model.path!.replace(/-/g, '_')}`;
   const task = schemaRef(schemaNames(ctx, model).full);
-  return {
-    [`${base}{id}/requeue/`]: {
-      post: {
-        operationId: `${id}_requeue_create`,
-        summary: `Queue a failed ${model.verboseName} again`,
-        tags: [model.app],
-        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-        requestBody: { required: false, content: jsonContent({ type: 'object' }) },
-        responses: {
-          '200': { description: `The ${model.verboseName}, queued.`, content: jsonContent(task) },
-          ...errorResponses(),
+  // NetBox's task actions answer 200 without a body (HttpResponse).
+  const detailAction = (action: string, summary: string, done: string): Json => ({
+    post: {
+      operationId: `${id}_${action}_create`,
+      summary,
+      tags: [model.app],
+      parameters: [
+        {
+          name: 'id',
+          in: 'path',
+          required: true,
+          schema: model.stringId ? { type: 'string', pattern: '^[0-9]+$' } : { type: 'integer', minimum: 0 },
         },
-      },
+      ],
+      requestBody: { required: false, content: jsonContent({ type: 'object' }) },
+      responses: { '200': { description: `${done} (no body, as NetBox answers).` }, ...errorResponses() },
     },
+  });
+  return {
+    [`${base}{id}/requeue/`]: detailAction(
+      'requeue',
+      `Queue a failed ${model.verboseName} again`,
+      `The ${model.verboseName} is queued again as a new delivery`,
+    ),
+    [`${base}{id}/delete/`]: detailAction(
+      'delete',
+      `Delete a ${model.verboseName}`,
+      `The ${model.verboseName} is deleted (a delivery that has not run is not made)`,
+    ),
     [`${base}requeue/`]: {
       post: {
         operationId: `${id}_requeue_bulk_create`,

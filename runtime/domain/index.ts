@@ -1,6 +1,7 @@
 import type {
   Allocator,
   ComputeFunction,
+  DeriveFunction,
   ListFunction,
   DisplayFunction,
   FilterFunction,
@@ -22,6 +23,7 @@ import { vlanFunctions } from './vlans.js';
 import { ipamAllocationFunctions } from './ipam-allocation.js';
 import { rackElevationFunctions } from './rack-elevation.js';
 import { serviceFunctions } from './services.js';
+import { taskFunctions } from './tasks.js';
 import { choiceSetFunctions } from './choice-sets.js';
 import { usersFunctions } from './users.js';
 import { virtualizationFunctions } from './virtualization.js';
@@ -44,6 +46,7 @@ export const domainFunctions = {
   ...ipamAllocationFunctions,
   ...rackElevationFunctions,
   ...serviceFunctions,
+  ...taskFunctions,
   ...choiceSetFunctions,
   ...usersFunctions,
   ...virtualizationFunctions,
@@ -67,6 +70,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     prepare: (name) => fn<PrepareFunction>(name, 'prepare'),
     present: (name) => fn<PresentFunction>(name, 'present'),
     compute: (name) => fn<ComputeFunction>(name, 'compute'),
+    derive: (name) => fn<DeriveFunction>(name, 'derive'),
     filter: (name) => fn<FilterFunction>(name, 'filter'),
     allocator: (name) => fn<Allocator>(name, 'allocator'),
     list: (name) => fn<ListFunction>(name, 'list'),

@@ -108,6 +108,11 @@ export type ListFunction = (
 ) => Promise<ListResult>;
 
 export type DisplayFunction = (values: Record<string, unknown>) => string;
+/**
+ * A derived field's value from the object's fields named in its `uses` (decoded; FK paths by their dotted
+ * name) and the settings, at render time: no I/O.
+ */
+export type DeriveFunction = (values: Record<string, unknown>, settings: Settings) => unknown;
 export type ValidatorFunction = (item: WriteItemContext) => void | Promise<void>;
 export type PrepareFunction = (item: WriteItemContext) => void | Promise<void>;
 /** Adjusts a rendered object; `transient` is set only in the response to the write that created it. */
@@ -119,6 +124,7 @@ export type DomainEntry =
   | { kind: 'prepare'; fn: PrepareFunction }
   | { kind: 'present'; fn: PresentFunction }
   | { kind: 'compute'; fn: ComputeFunction }
+  | { kind: 'derive'; fn: DeriveFunction }
   | { kind: 'filter'; fn: FilterFunction }
   | { kind: 'allocator'; fn: Allocator }
   | { kind: 'list'; fn: ListFunction };
@@ -130,6 +136,7 @@ export interface DomainFunctions {
   prepare(name: string): PrepareFunction;
   present(name: string): PresentFunction;
   compute(name: string): ComputeFunction;
+  derive(name: string): DeriveFunction;
   filter(name: string): FilterFunction;
   allocator(name: string): Allocator;
   list(name: string): ListFunction;

@@ -105,7 +105,7 @@ export class EventQueue {
       dialect,
       settings,
       customFields,
-      render: { apiRoot: `${base}/api`, siteRoot: base, domain },
+      render: { apiRoot: `${base}/api`, siteRoot: base, domain, settings },
     };
     const objects = await loadObjectsByIds(q, ctx, model, selectKeys(model, new URLSearchParams()), ids);
     return new Map(objects.map((o) => [Number(o.id), o]));

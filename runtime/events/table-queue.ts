@@ -90,7 +90,7 @@ export class TableQueue implements DeliveryQueue {
         [c('state')]: TASK_STATES.running,
         [c('started_at')]: current,
         [c('attempts')]: q.raw('?? + 1', [c('attempts')]),
-        [c('worker_name')]: worker.slice(0, 100),
+        [c('worker')]: worker.slice(0, 100),
       })
       .returning('*')) as Record<string, unknown>[];
     return rows.map((row) => this.tasks.decode(row)).sort((a, b) => a.id - b.id);

@@ -74,7 +74,7 @@ export class TaskStore {
           [this.column('state')]: TASK_STATES.running,
           [this.column('started_at')]: now(),
           [this.column('attempts')]: attempt,
-          ...(worker === null ? {} : { [this.column('worker_name')]: worker.slice(0, 100) }),
+          ...(worker === null ? {} : { [this.column('worker')]: worker.slice(0, 100) }),
         })
         .returning('*')) as Row[];
       tasks.push(...rows.map((row) => this.decode(row)));

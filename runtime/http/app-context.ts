@@ -71,7 +71,7 @@ export function readContextFor(app: AppContext, res: Response): ReadContext {
     dialect: app.db.dialect,
     settings: app.settings,
     customFields: app.customFields,
-    render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain },
+    render: { apiRoot: state.apiRoot, siteRoot: state.siteRoot, domain: app.domain, settings: app.settings },
     viewable: (model) => {
       if (!app.permissions.allows(principal, model, 'view')) return (query) => void query.whereRaw('1 = 0');
       const restriction = app.permissions.require(principal, model, 'view');

@@ -32,6 +32,7 @@ export type FieldType =
   | 'constant'
   | 'computed'
   | 'alias'
+  | 'derived'
   | 'image';
 
 export interface FieldDef {
@@ -78,6 +79,7 @@ export interface FieldDef {
   value?: unknown;
   schema?: Record<string, unknown>;
   function?: string;
+  uses?: string[];
   excludable?: boolean;
   referenced_by?: { model: string; field: string; otherwise: unknown };
   natural?: boolean;

@@ -11,6 +11,7 @@ import { constantKind } from './constant.js';
 import { contentTypeKind } from './content-type.js';
 import { dateKind } from './date.js';
 import { decimalKind } from './decimal.js';
+import { derivedKind } from './derived.js';
 import { fkKind } from './fk.js';
 import { genericFkKind } from './generic-fk.js';
 import { imageKind } from './image.js';
@@ -52,6 +53,7 @@ const BUILT_IN: KindModules = {
   constant: constantKind,
   computed: computedKind,
   alias: aliasKind,
+  derived: derivedKind,
   image: imageKind,
 };
 

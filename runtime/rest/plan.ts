@@ -1,4 +1,4 @@
-import type { CountSpec, FieldSpec } from '../spec.js';
+import type { CountSpec, DerivedField, FieldSpec } from '../spec.js';
 import { compileTemplate } from '../display-template.js';
 import type { ModelInfo, Schema } from './schema.js';
 
@@ -19,6 +19,8 @@ export interface Plan {
 export type KeyPlan =
   | { key: string; kind: 'id' | 'url' | 'display_url' }
   | { key: string; kind: 'display'; columns: Record<string, string> }
+  /** A derived field: the select alias and the field (for decoding) of each path it uses. */
+  | { key: string; kind: 'derived'; field: DerivedField; uses: Record<string, { column: string; field?: FieldSpec }> }
   | { key: string; kind: 'value'; field: FieldSpec; column: string }
   | { key: string; kind: 'timestamp'; column: string }
   | { key: string; kind: 'depth'; column: string }
@@ -107,6 +109,18 @@ function selectPath(schema: Schema, state: BuildState, model: ModelInfo, alias: 
   return select(state, currentAlias, current.fields.get(last)?.column ?? last);
 }
 
+/** The field a path such as `event_rule.name` ends at (undefined for `id`). */
+function fieldAtPath(schema: Schema, model: ModelInfo, path: string): FieldSpec | undefined {
+  const segments = path.split('.');
+  let current = model;
+  for (const segment of segments.slice(0, -1)) {
+    const field = current.fields.get(segment);
+    if (field?.kind !== 'fk') return undefined;
+    current = schema.model(field.target);
+  }
+  return current.fields.get(segments[segments.length - 1]!);
+}
+
 /**
  * The FK paths of a `first` display that only later templates use, each with the SQL condition under which
  * a row needs it: every earlier template lacks one of its own fields (device displays follow their type's
@@ -190,6 +204,14 @@ function buildPlan(
     if (field) {
       if (field.kind === 'computed') {
         plan.keys.push({ key, kind: field.kind, field });
+      } else if (field.kind === 'derived') {
+        const uses = Object.fromEntries(
+          field.uses.map((path) => [
+            path,
+            { column: selectPath(schema, state, model, alias, path), field: fieldAtPath(schema, model, path) },
+          ]),
+        );
+        plan.keys.push({ key, kind: 'derived', field, uses });
       } else if (field.kind === 'm2m') {
         if (!nested) plan.keys.push({ key, kind: field.kind, field });
       } else if (field.kind === 'generic_fk') {

@@ -1,3 +1,4 @@
+import type { Settings } from '../config.js';
 import type { FieldSpec } from '../spec.js';
 import type { DomainFunctions } from '../domain/types.js';
 import { columnDecoder, columnPresenter } from './values.js';
@@ -12,6 +13,8 @@ export interface RenderContext {
   /** `http://host[:port][BASE_PATH]` */
   siteRoot: string;
   domain: DomainFunctions;
+  /** For derived fields (a background task's time-out is WEBHOOK_TIMEOUT). */
+  settings: Settings;
   /**
    * Values loaded per page (tags, counts, related lists, computed values), for the page's objects and
    * those nested in them: `batchKey(plan, key)` → object id → value.
@@ -73,7 +76,7 @@ function keyValue(plan: Plan, key: KeyPlan): KeyValue {
   const listPath = plan.model.listPath;
   switch (key.kind) {
     case 'id':
-      return (_row, id) => id;
+      return plan.model.spec.stringId ? (_row, id) => String(id) : (_row, id) => id;
     case 'url':
       return (_row, id, ctx) => (listPath ? `${ctx.apiRoot}${listPath}${id}/` : null);
     case 'display_url':
@@ -99,6 +102,19 @@ function keyValue(plan: Plan, key: KeyPlan): KeyValue {
         return (row) => render((field) => valueOf(row, field));
       }
       return (row, _id, ctx) => computeDisplay(ctx.domain, display, (field) => valueOf(row, field));
+    }
+    case 'derived': {
+      const uses = Object.entries(key.uses).map(([path, used]) => ({
+        path,
+        column: used.column,
+        decode: columnDecoder(used.field),
+      }));
+      const name = key.field.function;
+      return (row, _id, ctx) => {
+        const values: Record<string, unknown> = {};
+        for (const used of uses) values[used.path] = used.decode(row[used.column]);
+        return ctx.domain.derive(name)(values, ctx.settings) ?? null;
+      };
     }
     case 'value': {
       const column = key.column;

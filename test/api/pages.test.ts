@@ -275,14 +275,14 @@ describe.each(DIALECTS)('token and background-task pages on %s', (dialect) => {
     expect(one.status).toBe(303);
     expect(one.headers.get('location')).toBe('/core/background-tasks/?state=failed&requeued=1&selected=1');
     const task = (await app.api.get(`/api/core/background-tasks/${ids[0]}/`)).body;
-    expect(task).toMatchObject({ state: { value: 'queued' }, attempts: 0, finished_at: null });
+    expect(task).toMatchObject({ status: 'queued', is_queued: true, ended_at: null, meta: { attempts: 0 } });
     const notice = await operator.request('GET', one.headers.get('location')!);
     expect(notice.text).toContain('Requeued 1 task.');
 
     // Selected boxes: the queued one is skipped, as the API skips it.
     const many = await operator.submit('/core/background-tasks/', '/core/background-tasks/requeue/', { ids });
     expect(many.headers.get('location')).toBe('/core/background-tasks/?requeued=1&selected=2');
-    expect((await app.api.get('/api/core/background-tasks/?state=failed')).body.count).toBe(0);
+    expect((await app.api.get('/api/core/background-tasks/?status=failed')).body.count).toBe(0);
     const none = await operator.submit('/core/background-tasks/', '/core/background-tasks/requeue/', {});
     expect((await operator.request('GET', none.headers.get('location')!)).text).toContain(
       'Select at least one failed task to requeue.',

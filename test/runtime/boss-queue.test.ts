@@ -43,13 +43,13 @@ describe.runIf(DIALECTS.includes('postgres'))('deliveries as pg-boss jobs', () =
       expect(receiver.received.map((r) => r.url)).toEqual(['/updated']);
       // The worker records the outcome just after the receiver has answered.
       const tasksPath = `/api/core/background-tasks/?object_id=${site.body.id}&ordering=id`;
-      await until(async () => (await app.api.get(tasksPath)).body.results[1]?.state.value !== 'running', 10_000);
+      await until(async () => (await app.api.get(tasksPath)).body.results[1]?.status !== 'started', 10_000);
       const tasks = (await app.api.get(tasksPath)).body;
-      expect(tasks.results.map((t: any) => [t.event, t.state.value, t.attempts])).toEqual([
+      expect(tasks.results.map((t: any) => [t.kwargs.event_type, t.status, t.meta.attempts])).toEqual([
         ['object_created', 'failed', 1],
-        ['object_updated', 'succeeded', 1],
+        ['object_updated', 'finished', 1],
       ]);
-      expect(tasks.results[0].error_log).toMatch(/attempt 1: No answer within 3 seconds/);
+      expect(tasks.results[0].meta.error_log).toMatch(/attempt 1: No answer within 3 seconds/);
     } finally {
       await worker.stop();
       await app.close();

@@ -149,7 +149,10 @@ describe.runIf(DIALECTS.includes('postgres'))('two servers and two workers on on
     expect(await count(`event_rule_id=${ruleId}&state=succeeded&attempts=2`)).toBe(failedOnce.size);
     const lost = (await app.api.get(`/api/core/background-tasks/?event_rule_id=${ruleId}&state=failed`)).body;
     expect(lost.count).toBe(1);
-    expect(lost.results[0]).toMatchObject({ object_id: doomed, attempts: 3, response_status: 500 });
+    expect(lost.results[0]).toMatchObject({
+      status: 'failed',
+      meta: { object_id: doomed, attempts: 3, response_status: 500 },
+    });
     receiver.respond = null;
   });
 

@@ -188,6 +188,7 @@ export class Fixtures {
       case 'constant':
       case 'computed':
       case 'alias':
+      case 'derived':
         return null;
       case 'image':
         return new File([TINY_PNG], `fixture-${seq}.png`, { type: 'image/png' });

@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import type { Knex } from 'knex';
 import type { AppContext } from '../app-context.js';
 import type { Restriction } from '../../auth/principal.js';
+import type { ROLE_CONTRACTS } from '../../role-contracts.js';
 import { requeueTasks } from '../task-actions.js';
 import { TASK_STATES } from '../../events/tasks.js';
 import { baseQuery, loadObjects } from '../../rest/fetch.js';
@@ -17,6 +18,28 @@ type Row = Record<string, unknown>;
 
 /** Query parameters of the page itself, not filters. */
 const PAGE_PARAMS = ['requeued', 'selected'];
+
+/**
+ * The task's record as the page shows it: its stored fields (the role's contract), not the API's
+ * representation, which is NetBox's RQ task shape.
+ */
+const PAGE_KEYS = [
+  'id',
+  'state',
+  'event',
+  'event_rule',
+  'object_type',
+  'object_id',
+  'object',
+  'webhook',
+  'target',
+  'attempts',
+  'enqueued_at',
+  'started_at',
+  'finished_at',
+  'response_status',
+  'error_log',
+] as const satisfies readonly ('id' | keyof (typeof ROLE_CONTRACTS)['background_task'])[];
 
 /**
  * The background-task page at the same path as its API list without `/api` (as in NetBox): counts per
@@ -68,7 +91,7 @@ export function mountTaskPages(router: Router, app: AppContext): void {
     const rows = query.clone();
     applyOrdering(app.schema, model, params, rows);
     rows.limit(limit).offset(offset);
-    const objects = await loadObjects(q, readContextFor(app, res), model, model.spec.output, rows);
+    const objects = await loadObjects(q, readContextFor(app, res), model, PAGE_KEYS, rows);
 
     const mayRequeue = app.permissions.allows(session.principal, model, 'change');
     const link = (changes: Record<string, string | null>): string => {

@@ -1,5 +1,6 @@
 import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
+import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
 import { extrasCases } from './extras.js';
 import { ipamCases } from './ipam.js';
@@ -10,6 +11,7 @@ import { virtualizationCases } from './virtualization.js';
 /** Every ported NetBox API test case class. */
 export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
+  ...coreCases,
   ...dcimCases,
   ...extrasCases,
   ...ipamCases,
@@ -22,8 +24,6 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
 export const NOT_PORTED: Record<string, string> = {
   'core.objectchange':
     'NetBox 4.6.8 has no test_api.py case for change records (they are tested in core/tests/test_changelog.py); test/api/changelog.test.ts covers them.',
-  'core.backgroundtask':
-    "core/tests/test_api.py's BackgroundTaskTestCase drives RQ queues and workers (RQ-specific); test/api/webhooks.test.ts covers the task endpoints.",
 };
 
 /**

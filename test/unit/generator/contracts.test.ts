@@ -76,6 +76,7 @@ describe('domain function names', () => {
   const catalog: DomainCatalog = new Map([
     ['shop.validateItem', 'validator'],
     ['shop.itemTotal', 'compute'],
+    ['shop.itemSize', 'derive'],
     ['shop.showItem', 'display'],
   ]);
   const item = (lines: string): string =>
@@ -86,6 +87,7 @@ ${lines}`);
 
   it('accept functions that exist with the kind their use needs', () => {
     const yaml = item(`      total: { type: computed, function: shop.itemTotal, schema: { type: integer } }
+      size: { type: derived, function: shop.itemSize, uses: [name], schema: { type: integer } }
     validators: [shop.validateItem]
     display: { function: shop.showItem, uses: [name] }
 `);
@@ -102,6 +104,10 @@ ${lines}`);
     const yaml = item('      total: { type: computed, function: shop.validateItem, schema: { type: integer } }\n');
     expect(errorsOf(yaml, catalog)).toEqual([
       "models/shop.yaml:6:32: models.item.fields.total.function: 'shop.validateItem' is a validator function, not a compute function",
+    ]);
+    const derived = item('      size: { type: derived, function: shop.itemTotal, uses: [name] }\n');
+    expect(errorsOf(derived, catalog)).toEqual([
+      "models/shop.yaml:6:30: models.item.fields.size.function: 'shop.itemTotal' is a compute function, not a derive function",
     ]);
   });
 

@@ -150,6 +150,36 @@ describe('field errors', () => {
       E('fields.total.function', "missing property 'function'"),
     ],
     [
+      'a derived field without a function',
+      'total: { type: derived, uses: [name] }',
+      E('fields.total.function', "missing property 'function'"),
+    ],
+    [
+      'a derived field without uses',
+      'total: { type: derived, function: shop.total }',
+      E('fields.total.uses', "missing property 'uses'"),
+    ],
+    [
+      'a derived field using an unknown field',
+      'total: { type: derived, function: shop.total, uses: [name, nope] }',
+      E('fields.total.uses', "unknown field 'nope'"),
+    ],
+    [
+      'a derived field using an unstored field',
+      'total: { type: derived, function: shop.total, uses: [size] }\n      size: { type: constant, value: 1 }',
+      E('fields.total.uses', "field 'size' is not stored"),
+    ],
+    [
+      'a derived field following a string',
+      'total: { type: derived, function: shop.total, uses: [name.size] }',
+      E('fields.total.uses', "'name' in 'name.size' is not an fk"),
+    ],
+    [
+      'a derived field following an fk to an unknown field',
+      'total: { type: derived, function: shop.total, uses: [up.nope] }\n      up: { type: fk, to: shop.item }',
+      E('fields.total.uses', "unknown field 'nope' in 'up.nope'"),
+    ],
+    [
       'a unique m2m',
       'boxes: { type: m2m, to: shop.item, unique: true }',
       E('fields.boxes.unique', 'only stored fields can be unique'),
@@ -242,6 +272,7 @@ describe('model errors', () => {
       [E('brief', 'display_url is never part of a brief set')],
     ],
     ['an output without a field', 'output: [id, url, display]', [E('output', "missing 'name'")]],
+    ['an output without id', 'output: [url, display, name]', [E('output', "missing 'id'")]],
     ['an output with an unknown key', 'output: [id, url, display, name, nope]', [E('output', "unknown 'nope'")]],
     ['a search of an unknown field', 'search: [nope]', [E('search', "unknown field 'nope'")]],
     [

@@ -94,6 +94,12 @@ describe('filters derived from a field', () => {
       ['group_id relation groups by id tree', 'group relation groups by slug tree'],
     ],
     ['a hidden field', 'x: { type: integer, hidden: true }', []],
+    [
+      'a hidden field with filter: true',
+      'x: { type: integer, hidden: true, filter: true }',
+      ['x value x integer/number'],
+    ],
+    ['a derived field', 'x: { type: derived, function: shop.f, uses: [] }', []],
     ['a password', 'x: { type: password }', []],
     ['a json field', 'x: { type: json }', []],
     ['a list', 'x: { type: list }', []],

@@ -74,18 +74,26 @@ describe('field defaults', () => {
         'kind: { type: constant, value: x }',
         'size: { type: computed, function: shop.size }',
         'label: { type: alias, of: secret }',
+        'shown: { type: derived, function: shop.shown, uses: [net, up.net], schema: { type: string } }',
+        'up: { type: fk, to: shop.item, nullable: true }',
       ].join('\n'),
     );
     expect(fieldOf(model, 'secret')).toMatchObject({ writeOnly: true, readOnly: false, maxLength: 128 });
     expect(fieldOf(model, 'net')).toMatchObject({ column: 'net', allowZero: false, required: true });
     // The family lives in the IP field's hidden family column.
     expect(fieldOf(model, 'family')).toMatchObject({ column: 'net_family', readOnly: true, required: false });
-    for (const name of ['kind', 'size', 'label']) {
+    for (const name of ['kind', 'size', 'label', 'shown']) {
       expect(fieldOf(model, name), name).toMatchObject({ readOnly: true, required: false });
       expect(fieldOf(model, name), name).not.toHaveProperty('column');
     }
     expect(fieldOf(model, 'kind')).toMatchObject({ value: 'x', schema: {} });
     expect(fieldOf(model, 'size')).toMatchObject({ function: 'shop.size', excludable: false });
+    expect(fieldOf(model, 'shown')).toMatchObject({
+      kind: 'derived',
+      function: 'shop.shown',
+      uses: ['net', 'up.net'],
+      schema: { type: 'string' },
+    });
   });
 
   it('names fk columns <name>_id unless a column is given, and defaults on_delete by nullability', () => {
@@ -294,6 +302,15 @@ describe('model facts', () => {
     expect(model.counts).toEqual([
       { name: 'child_count', model: 'shop.item', field: 'parent', cumulative: true, nested: 'omit' },
     ]);
+  });
+
+  it('may render id as a string, and leave display out of an explicit output (NetBox’s RQ tasks)', () => {
+    const model = itemModel(
+      'name: { type: string, max_length: 5 }',
+      '    string_id: true\n    output: [id, url, name]\n',
+    );
+    expect(model).toMatchObject({ stringId: true, output: ['id', 'url', 'name'] });
+    expect(itemModel('name: { type: string, max_length: 5 }')).not.toHaveProperty('stringId');
   });
 
   it('take id, url, display and whichever of name, slug and description exist as the brief set', () => {
