@@ -1,3 +1,4 @@
+import { setSuperuser } from '../../support/app.js';
 import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
@@ -18,8 +19,7 @@ async function enqueue(t: PortedClass, slug: string): Promise<string> {
 }
 
 async function superuser(t: PortedClass, id: number): Promise<void> {
-  const response = await t.admin.patch(`/api/users/users/${id}/`, { is_superuser: true });
-  expect(response.status, response.text).toBe(200);
+  await setSuperuser(t.app, id, true);
 }
 
 export const coreCases: NetBoxTestCase[] = [
