@@ -1,7 +1,8 @@
 // Import rules, checked by `npm run lint` (dependency-cruiser): no import cycles, and dependencies that point
 // one way. models → generator → generated → runtime; inside the runtime, from the bottom up:
-//   base   errors, spec (the types generated code fills in), config, and two leaves of auth: principal
-//          (who a request acts for) and passwords (hashing); the model language's runtime half, which the
+//   base   errors, spec (the types generated code fills in), config, and three leaves of auth: principal
+//          (who a request acts for), passwords (hashing) and networks (an address in a list of networks, also
+//          what webhooks may reach); the model language's runtime half, which the
 //          generator shares: kinds/ (one module per field kind), expression (rule expressions),
 //          role-contracts, display-template; and the pure leaves they use, db/clock (timestamps) and
 //          rest/ip (addresses).
@@ -24,7 +25,7 @@ const LAYERS = [
     path: [
       '^runtime/(errors|spec|config|expression|role-contracts|display-template)\\.ts$',
       '^runtime/kinds/',
-      '^runtime/auth/(principal|passwords)\\.ts$',
+      '^runtime/auth/(principal|passwords|networks)\\.ts$',
       '^runtime/db/clock\\.ts$',
       '^runtime/rest/ip\\.ts$',
     ],

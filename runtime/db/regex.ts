@@ -20,14 +20,17 @@ export class RegexError extends Error {}
 const cache = new Map<string, RE2JS>();
 const CACHE_SIZE = 200;
 
-/** The compiled pattern (cached); throws RegexError for an invalid or too complex one. */
-export function compileRegex(pattern: string, insensitive: boolean): RE2JS {
-  const key = `${insensitive ? 'i' : 's'}/${pattern}`;
+/**
+ * Compiles an RE2 pattern with RE2JS flags (cached), the one linear-time engine behind every user-written
+ * pattern: these lookups, and event-rule conditions (events/python-regex.ts) after their own translation.
+ * Throws RegexError for an invalid pattern or one whose program exceeds MAX_PROGRAM_SIZE.
+ */
+export function compileLinearRegex(source: string, flags: number): RE2JS {
+  const key = `${flags}/${source}`;
   let compiled = cache.get(key);
   if (compiled) return compiled;
-  const flags = RE2JS.DOTALL | (insensitive ? RE2JS.CASE_INSENSITIVE : 0);
   try {
-    compiled = RE2JS.compile(translate(pattern), flags);
+    compiled = RE2JS.compile(source, flags);
   } catch (error) {
     const reason = (error as Error).message.replace(/^error parsing regexp: /, '');
     throw new RegexError(`Invalid regular expression: ${reason}`);
@@ -36,6 +39,11 @@ export function compileRegex(pattern: string, insensitive: boolean): RE2JS {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
   cache.set(key, compiled);
   return compiled;
+}
+
+/** The compiled pattern of a lookup (PostgreSQL's syntax); throws RegexError for an invalid or too complex one. */
+export function compileRegex(pattern: string, insensitive: boolean): RE2JS {
+  return compileLinearRegex(translate(pattern), RE2JS.DOTALL | (insensitive ? RE2JS.CASE_INSENSITIVE : 0));
 }
 
 /** Why a pattern cannot be used, or null. */

@@ -7,13 +7,14 @@ import { caFileProblem, payloadUrlProblem } from './webhook-targets.js';
 export const EVENT_TYPES = ['object_created', 'object_updated', 'object_deleted'] as const;
 
 /**
- * Webhooks: a usable URL outside WEBHOOK_DENIED_NETWORKS, templates that compile, and a CA file only with SSL
- * verification and only from WEBHOOK_CA_FILE_DIRS.
+ * Webhooks: a usable URL whose host neither is nor resolves to an address in WEBHOOK_DENIED_NETWORKS,
+ * templates that compile, and a CA file only with SSL verification and only from WEBHOOK_CA_FILE_DIRS.
  */
-function validateWebhook(item: WriteItemContext): void {
+async function validateWebhook(item: WriteItemContext): Promise<void> {
   const { values, errors } = item;
   const url =
-    checkPayloadUrl(String(values.payload_url ?? '')) ?? payloadUrlProblem(String(values.payload_url), item.settings);
+    checkPayloadUrl(String(values.payload_url ?? '')) ??
+    (await payloadUrlProblem(String(values.payload_url), item.settings));
   if (url) errors.add('payload_url', url);
   for (const name of ['additional_headers', 'body_template'] as const) {
     const problem = checkTemplate(String(values[name] ?? ''));

@@ -1,40 +1,59 @@
-import dns from 'node:dns';
 import fs from 'node:fs/promises';
-import { isIP, type LookupFunction } from 'node:net';
 import path from 'node:path';
-import { addressAllowed } from '../auth/networks.js';
 import type { Settings } from '../config.js';
+import { checkTarget, systemLookup, type HostLookup } from '../events/targets.js';
 
 /**
  * Where webhooks may reach. A webhook's URL and CA file are chosen by whoever may edit webhooks, and the
  * server acts on them with its own network position and file access: without limits, a webhook can read
  * a cloud metadata service (169.254.169.254) or make the server open any file as a CA bundle. Two settings
  * bound that: WEBHOOK_DENIED_NETWORKS (addresses never connected to, checked against every address a name
- * resolves to) and WEBHOOK_CA_FILE_DIRS (the only folders a CA file may come from).
+ * resolves to, when a webhook is saved and when each request is sent: events/targets.ts) and
+ * WEBHOOK_CA_FILE_DIRS (the only folders a CA file may come from).
  */
 
 type TargetSettings = Pick<Settings, 'WEBHOOK_DENIED_NETWORKS' | 'WEBHOOK_CA_FILE_DIRS'>;
 
-/** Why a literal address may not be a webhook target, or null. */
-export function deniedAddressProblem(address: string, settings: TargetSettings): string | null {
-  const plain = address.replace(/^\[|\]$/g, '');
-  if (isIP(plain) === 0 || !addressAllowed(plain, settings.WEBHOOK_DENIED_NETWORKS)) return null;
-  return `Webhooks may not target ${plain}: the address is in WEBHOOK_DENIED_NETWORKS.`;
-}
+/**
+ * How long saving a webhook waits for its host name to resolve. The check runs inside the write's
+ * transaction; a name that takes longer is accepted like one that does not resolve (delivery checks again).
+ */
+export const SAVE_LOOKUP_TIMEOUT_MS = 2_000;
 
 /**
- * Save-time check of a payload URL: a literal IP host in a denied network is refused. A name (or a host
- * that is a template) is checked when the request is sent, against what it resolves to then.
+ * Save-time check of a payload URL: its host, when the URL fixes it (a template may follow the host, as in
+ * `https://hooks.example.com/{{ data.slug }}`), must not be, or resolve to, an address in a denied network.
+ * A name that does not resolve is accepted, as NetBox accepts it: delivery resolves it again, and records
+ * why it failed.
  */
-export function payloadUrlProblem(url: string, settings: TargetSettings): string | null {
-  if (url.includes('{{')) return null;
-  let host: string;
+export async function payloadUrlProblem(
+  url: string,
+  settings: TargetSettings,
+  lookup: HostLookup = systemLookup,
+): Promise<string | null> {
+  const host = fixedHost(url);
+  if (host === null) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<null>((resolve) => (timer = setTimeout(resolve, SAVE_LOOKUP_TIMEOUT_MS, null)));
   try {
-    host = new URL(url).hostname;
+    const check = await Promise.race([checkTarget(host, settings.WEBHOOK_DENIED_NETWORKS, lookup), expired]);
+    return check?.kind === 'refused' ? check.reason : null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The host of a payload URL that is known before rendering (the URL has no tag before its path), or null. */
+function fixedHost(url: string): string | null {
+  const value = url.trim();
+  const tag = value.indexOf('{{');
+  const literal = tag < 0 ? value : /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*[/?#\\]/i.exec(value.slice(0, tag))?.[0];
+  if (literal === undefined) return null;
+  try {
+    return new URL(literal).hostname || null;
   } catch {
     return null;
   }
-  return deniedAddressProblem(host, settings);
 }
 
 /** Save-time check of a CA file path: absolute, normalised, inside one of WEBHOOK_CA_FILE_DIRS. */
@@ -56,24 +75,6 @@ export async function resolveCaFile(file: string, settings: TargetSettings): Pro
   const dirs = await Promise.all(settings.WEBHOOK_CA_FILE_DIRS.map((dir) => fs.realpath(dir).catch(() => dir)));
   if (!insideAny(real, dirs)) throw new Error(`The CA file resolves outside WEBHOOK_CA_FILE_DIRS: ${file}.`);
   return real;
-}
-
-/**
- * A `lookup` for node:http(s) requests of webhooks: resolves like the default and refuses a name any of
- * whose addresses is denied (so that a name cannot be pointed at a metadata address after it was saved).
- */
-export function guardedLookup(settings: TargetSettings): LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const denied = addresses.map((a) => deniedAddressProblem(a.address, settings)).find(Boolean);
-      if (denied) return callback(Object.assign(new Error(denied), { code: 'EACCES' }), '', 0);
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0];
-      if (!first) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
 }
 
 function insideAny(file: string, dirs: readonly string[]): boolean {

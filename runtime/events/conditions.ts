@@ -1,3 +1,4 @@
+import type { RE2JS } from 're2js';
 import { compilePythonRegex, matchPythonRegex, PythonRegexError } from './python-regex.js';
 import { hasOwnKey, isPlainObject, isPythonTruthy, pythonEquals, pythonStr, pythonTypeName } from './python-values.js';
 
@@ -6,7 +7,8 @@ import { hasOwnKey, isPlainObject, isPythonTruthy, pythonEquals, pythonStr, pyth
  * `{attr, value, op?, negate?}` or a set `{"and" | "or": [conditions or sets]}`, validated when a rule is
  * saved and evaluated against an event's `data`. Validation messages are NetBox's own, with Python type
  * names. Where NetBox fails with a server error (a malformed item inside a set's list) a clear message is
- * returned instead, and a `regex` pattern must compile, since one that cannot would never match.
+ * returned instead, and a `regex` pattern must compile (in RE2, so that it matches in linear time), since one
+ * that cannot would never match.
  */
 
 export const CONDITION_OPERATORS = ['eq', 'gt', 'gte', 'lt', 'lte', 'in', 'contains', 'regex'] as const;
@@ -32,7 +34,7 @@ export class InvalidConditionsError extends Error {}
 /** A condition that could not be evaluated against some data (missing key, null on the path, wrong type). */
 export class ConditionEvaluationError extends Error {}
 
-/** A compiled ruleset: true when the data matches. Throws ConditionEvaluationError (or a regex time-out). */
+/** A compiled ruleset: true when the data matches. Throws ConditionEvaluationError (or PythonRegexError). */
 export type ConditionsPredicate = (data: unknown) => boolean;
 
 interface Condition {
@@ -41,7 +43,7 @@ interface Condition {
   readonly value: unknown;
   readonly op: ConditionOperator;
   readonly negate: boolean;
-  readonly regex: RegExp | null;
+  readonly regex: RE2JS | null;
 }
 
 interface ConditionSet {
@@ -67,7 +69,7 @@ export function validateConditions(value: unknown): string | null {
 
 /**
  * Whether `data` (an event's serialized object) satisfies the ruleset. An empty ruleset always matches; an
- * invalid ruleset or an evaluation error (missing key, null intermediate value, wrong type, regex time-out)
+ * invalid ruleset or an evaluation error (missing key, null intermediate value, wrong type, a value too long for a regex)
  * means no match, as in NetBox, and is passed to `onError` for logging.
  */
 export function evaluateConditions(
@@ -144,7 +146,7 @@ function parseCondition(rule: unknown): Condition {
   if (!allowed.includes(operator)) {
     throw new InvalidConditionsError(`Invalid type for ${operator} operation: ${typeName}`);
   }
-  let regex: RegExp | null = null;
+  let regex: RE2JS | null = null;
   if (operator === 'regex') {
     try {
       regex = compilePythonRegex(rule.value as string);

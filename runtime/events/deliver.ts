@@ -1,14 +1,17 @@
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { toWireHeaderValue } from './headers.js';
+import { checkTarget, pinnedLookup, systemLookup, type HostLookup, type TargetCheck } from './targets.js';
 import type { WebhookRequest } from './templates.js';
 
 /**
  * Sends a built webhook request with node:http/node:https (so that certificate verification can be turned
  * off per webhook and a CA file can replace the default trust store, as `verify=` does in NetBox) and
  * reports the outcome. It never throws for a network problem: every failure is a result with `ok: false`
- * and an error a person can act on.
+ * and an error a person can act on. Before each request (redirects included) the host is resolved and
+ * checked against the denied networks (targets.ts), and the connection goes to a checked address.
  */
 
 export interface DeliveryOptions {
@@ -22,6 +25,10 @@ export interface DeliveryOptions {
   followRedirects: boolean;
   /** Most redirects followed (default 5). */
   maxRedirects?: number;
+  /** Networks never connected to (WEBHOOK_DENIED_NETWORKS). */
+  deniedNetworks: readonly string[];
+  /** Resolves host names (default: the system resolver). */
+  lookup?: HostLookup;
 }
 
 export interface DeliveryResult {
@@ -31,6 +38,11 @@ export interface DeliveryResult {
   ok: boolean;
   /** Why the delivery failed, or null. */
   error: string | null;
+  /**
+   * True when a request was not sent because its host (or a redirect's) lies in WEBHOOK_DENIED_NETWORKS: a
+   * failure that a retry would repeat.
+   */
+  refused: boolean;
   /** The start of the final response's body (at most RESPONSE_BODY_LIMIT bytes, decoded as UTF-8). */
   responseBody: string;
 }
@@ -68,35 +80,44 @@ export async function sendWebhook(request: WebhookRequest, options: DeliveryOpti
   let headers = { ...request.headers };
   let body: Buffer | null = Buffer.from(request.body, 'utf8');
   const maxRedirects = options.maxRedirects ?? 5;
+  /** The status of the redirect that led to the current URL. */
+  let previous: number | null = null;
 
   for (let redirects = 0; ; redirects += 1) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return failure(null, `Unsupported URL scheme: ${url.protocol}`);
+    }
+    const check = await checkHost(url, options, deadline);
+    if (check.kind !== 'allowed') {
+      const error = redirects === 0 ? check.reason : `Redirect to ${url.href} not followed: ${check.reason}`;
+      return { ...failure(previous, error), refused: check.kind === 'refused' };
     }
     const hop = await sendOnce(url, method, headers, body, {
       timeoutMs: Math.max(deadline - Date.now(), 1),
       totalTimeoutMs: options.timeoutMs,
       rejectUnauthorized: options.sslVerification,
       ca,
+      lookup: pinnedLookup(check.addresses),
     });
-    if (hop.error !== null) return { status: hop.status, ok: false, error: hop.error, responseBody: hop.body };
+    if (hop.error !== null) return { ...failure(hop.status, hop.error), responseBody: hop.body };
     const status = hop.status ?? 0;
-    if (status >= 200 && status < 300) return { status, ok: true, error: null, responseBody: hop.body };
+    if (status >= 200 && status < 300) return { status, ok: true, error: null, refused: false, responseBody: hop.body };
     if (!REDIRECT_STATUSES.has(status) || hop.location === null) {
-      return { status, ok: false, error: statusLine(hop), responseBody: hop.body };
+      return { ...failure(status, statusLine(hop)), responseBody: hop.body };
     }
     let target: URL;
     try {
       target = new URL(hop.location, url);
     } catch {
-      return { status, ok: false, error: `Invalid redirect location: ${hop.location}`, responseBody: hop.body };
+      return { ...failure(status, `Invalid redirect location: ${hop.location}`), responseBody: hop.body };
     }
     if (!options.followRedirects) {
-      return { status, ok: false, error: `Redirect not followed: ${status} to ${target.href}`, responseBody: hop.body };
+      return { ...failure(status, `Redirect not followed: ${status} to ${target.href}`), responseBody: hop.body };
     }
     if (redirects >= maxRedirects) {
-      return { status, ok: false, error: `Too many redirects (more than ${maxRedirects})`, responseBody: hop.body };
+      return { ...failure(status, `Too many redirects (more than ${maxRedirects})`), responseBody: hop.body };
     }
+    previous = status;
     // python-requests' rules: 303 (and 302, 301 for POST) become a GET without a body.
     if (((status === 302 || status === 303) && method !== 'HEAD') || (status === 301 && method === 'POST')) {
       method = 'GET';
@@ -111,7 +132,24 @@ export async function sendWebhook(request: WebhookRequest, options: DeliveryOpti
 }
 
 function failure(status: number | null, error: string): DeliveryResult {
-  return { status, ok: false, error, responseBody: '' };
+  return { status, ok: false, error, refused: false, responseBody: '' };
+}
+
+/** Resolves and checks the URL's host within the delivery's time budget. */
+async function checkHost(url: URL, options: DeliveryOptions, deadline: number): Promise<TargetCheck> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<TargetCheck>((resolve) => {
+    const reason = `Timed out after ${options.timeoutMs} ms (resolving ${url.hostname})`;
+    timer = setTimeout(() => resolve({ kind: 'unresolved', reason }), Math.max(deadline - Date.now(), 1));
+  });
+  try {
+    return await Promise.race([
+      checkTarget(url.hostname, options.deniedNetworks, options.lookup ?? systemLookup),
+      expired,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function statusLine(hop: Hop): string {
@@ -127,6 +165,8 @@ interface HopOptions {
   totalTimeoutMs: number;
   rejectUnauthorized: boolean;
   ca: Buffer | undefined;
+  /** Answers with the checked addresses (a literal host is connected to without a lookup). */
+  lookup: LookupFunction;
 }
 
 function sendOnce(
@@ -159,7 +199,7 @@ function sendOnce(
 
     let request: http.ClientRequest;
     try {
-      const requestOptions: https.RequestOptions = { method, headers: wireHeaders };
+      const requestOptions: https.RequestOptions = { method, headers: wireHeaders, lookup: options.lookup };
       if (url.protocol === 'https:') {
         requestOptions.rejectUnauthorized = options.rejectUnauthorized;
         if (options.ca) requestOptions.ca = options.ca;

@@ -18,7 +18,10 @@ export interface Delivery {
   retriesLeft: boolean;
 }
 
-/** How an attempt ended: `error` null for a success; `retry: false` gives up at once (a template that cannot render). */
+/**
+ * How an attempt ended: `error` null for a success; `retry: false` gives up at once (a template that cannot
+ * render, a host in WEBHOOK_DENIED_NETWORKS).
+ */
 export interface Outcome {
   delivery: Delivery;
   error: string | null;

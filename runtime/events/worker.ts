@@ -9,6 +9,7 @@ import type { Schema } from '../rest/schema.js';
 import { decodeRow, encodeRow } from '../rest/values.js';
 import { sendWebhook } from './deliver.js';
 import type { Delivery, DeliveryQueue, Outcome } from './queue.js';
+import type { HostLookup } from './targets.js';
 import { buildWebhookRequest, WebhookBuildError, type WebhookDefinition } from './templates.js';
 
 type Row = Record<string, unknown>;
@@ -20,6 +21,8 @@ export interface WorkerOptions {
   settings: Settings;
   queue: DeliveryQueue;
   log: (message: string) => void;
+  /** Resolves webhook hosts (default: the system resolver); tests give names addresses of their own. */
+  lookup?: HostLookup;
 }
 
 interface Webhook {
@@ -171,9 +174,12 @@ export class Worker {
       sslVerification: webhook.sslVerification,
       caFilePath: webhook.caFilePath,
       followRedirects: settings.WEBHOOK_FOLLOW_REDIRECTS,
+      deniedNetworks: settings.WEBHOOK_DENIED_NETWORKS,
+      lookup: this.options.lookup,
     });
     const error = result.ok ? null : (result.error ?? 'Delivery failed.');
-    return this.record({ delivery, error, status: result.status, target: request.url, retry: true });
+    // A host in a denied network is refused again on every retry: the task fails at once.
+    return this.record({ delivery, error, status: result.status, target: request.url, retry: !result.refused });
   }
 
   /**

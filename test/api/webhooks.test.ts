@@ -156,6 +156,38 @@ describe.each(DIALECTS)('event rules and webhooks on %s', (dialect) => {
     await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
   });
 
+  it('matches condition regexes in linear time, and refuses patterns that need backtracking', async () => {
+    // `(a+)+$` against a's and a final b: a backtracking engine tries 2^90 ways to fail before it answers.
+    const r = await rule({
+      name: 'backtracking',
+      event_types: ['object_created'],
+      conditions: {
+        and: [
+          { attr: 'slug', value: 'backtrack-', op: 'regex' },
+          { attr: 'name', value: '(a+)+$', op: 'regex', negate: true },
+        ],
+      },
+    });
+    const site = await app.api.post('/api/dcim/sites/', { name: `${'a'.repeat(90)}b`, slug: 'backtrack-1' });
+    expect(site.status, site.text).toBe(201);
+    const query = `object_id=${site.body.id}&object_type=dcim.site&state=succeeded`;
+    await until(async () => (await tasks(query)).count === 1);
+    expect((await tasks(query)).results).toMatchObject([{ event_rule: { id: r.id }, attempts: 1 }]);
+    expect(receiver.bodies('/sites/backtrack-1')).toHaveLength(1);
+    await app.api.patch(`/api/extras/event-rules/${r.id}/`, { enabled: false });
+
+    const refused = await app.api.patch(`/api/extras/event-rules/${r.id}/`, {
+      conditions: { attr: 'name', value: '(?P<x>a+)(?P=x)$', op: 'regex' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      conditions: [
+        'Invalid regular expression: invalid or unsupported Perl syntax: `(?P` (back-references and ' +
+          'look-arounds are not supported: conditions are matched in linear time)',
+      ],
+    });
+  });
+
   it('retries a failing receiver, then fails with the error log; a requeue after recovery succeeds', async () => {
     const r = await rule({ name: 'failing', event_types: ['object_created'] });
     receiver.status = 500;

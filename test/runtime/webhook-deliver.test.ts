@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../../runtime/config.js';
 import { RESPONSE_BODY_LIMIT, sendWebhook, type DeliveryOptions } from '../../runtime/events/deliver.js';
+import type { HostLookup } from '../../runtime/events/targets.js';
 import type { WebhookRequest } from '../../runtime/events/templates.js';
 
 interface Received {
@@ -26,6 +28,9 @@ const routes: Record<string, (res: http.ServerResponse) => void> = {
   '/redirect-307': (res) => res.writeHead(307, { Location: '/ok' }).end(),
   '/redirect-loop': (res) => res.writeHead(301, { Location: '/redirect-loop' }).end(),
   '/not-modified': (res) => res.writeHead(304).end(),
+  '/redirect-metadata': (res) => res.writeHead(302, { Location: 'http://metadata.test/latest/' }).end(),
+  '/redirect-literal': (res) => res.writeHead(307, { Location: 'http://[::ffff:169.254.169.254]/' }).end(),
+  '/redirect-named': (res) => res.writeHead(302, { Location: `http://receiver.test:${port}/ok` }).end(),
 };
 
 function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -44,7 +49,31 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
 
 const server = http.createServer(handler);
 let base = '';
-const options: DeliveryOptions = { timeoutMs: 5000, sslVerification: true, caFilePath: null, followRedirects: false };
+let port = 0;
+const DENIED = loadSettings({}, {}).WEBHOOK_DENIED_NETWORKS;
+const options: DeliveryOptions = {
+  timeoutMs: 5000,
+  sslVerification: true,
+  caFilePath: null,
+  followRedirects: false,
+  deniedNetworks: DENIED,
+};
+
+/**
+ * A resolver for tests: each name has a list of answers, given in turn (the last one again and again), so
+ * that a name can point elsewhere between two deliveries; `asked` lists every name looked up.
+ */
+function fakeDns(table: Record<string, string[][]>): { lookup: HostLookup; asked: string[] } {
+  const asked: string[] = [];
+  const lookup: HostLookup = async (name) => {
+    asked.push(name);
+    const answers = table[name];
+    if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
+    return answer.map((address) => ({ address, family: isIP(address) }));
+  };
+  return { lookup, asked };
+}
 
 function request(pathname: string, extra: Partial<WebhookRequest> = {}): WebhookRequest {
   return {
@@ -58,7 +87,8 @@ function request(pathname: string, extra: Partial<WebhookRequest> = {}): Webhook
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -71,7 +101,7 @@ describe('sendWebhook over http', () => {
       request('/ok', { headers: { 'Content-Type': 'application/json', 'X-Name': 'Zürich ✓', 'Content-Length': '1' } }),
       options,
     );
-    expect(result).toEqual({ status: 201, ok: true, error: null, responseBody: 'created' });
+    expect(result).toEqual({ status: 201, ok: true, error: null, refused: false, responseBody: 'created' });
     const last = received.at(-1)!;
     expect(last).toMatchObject({ method: 'POST', url: '/ok', body: '{"event": "created"}' });
     expect(last.headers['content-length']).toBe('20');
@@ -84,6 +114,7 @@ describe('sendWebhook over http', () => {
       status: 500,
       ok: false,
       error: 'HTTP 500 Internal Server Error',
+      refused: false,
       responseBody: 'boom',
     });
     expect(await sendWebhook(request('/not-modified'), options)).toMatchObject({ status: 304, ok: false });
@@ -92,7 +123,13 @@ describe('sendWebhook over http', () => {
   it('fails on a time-out', async () => {
     const started = Date.now();
     const result = await sendWebhook(request('/slow'), { ...options, timeoutMs: 200 });
-    expect(result).toEqual({ status: null, ok: false, error: 'Timed out after 200 ms', responseBody: '' });
+    expect(result).toEqual({
+      status: null,
+      ok: false,
+      error: 'Timed out after 200 ms',
+      refused: false,
+      responseBody: '',
+    });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
@@ -112,6 +149,7 @@ describe('sendWebhook over http', () => {
       status: 302,
       ok: false,
       error: `Redirect not followed: 302 to ${base}/ok`,
+      refused: false,
       responseBody: '',
     });
     expect(received.at(-1)!.url).toBe('/redirect');
@@ -151,6 +189,111 @@ describe('sendWebhook over http', () => {
       ok: false,
       error: expect.stringMatching(/^Cannot read the CA file \/nonexistent\/ca\.pem: /),
     });
+  });
+});
+
+describe('sendWebhook and WEBHOOK_DENIED_NETWORKS', () => {
+  const deliveries = (): number => received.length;
+
+  it('connects a name to the address it checked, resolving it once per delivery', async () => {
+    // The name answers an allowed address, then a metadata address: a connection that resolved the name
+    // again after the check (DNS rebinding) would not reach the receiver.
+    const dns = fakeDns({ 'receiver.test': [['127.0.0.1'], ['169.254.169.254']] });
+    const url = `http://receiver.test:${port}/ok`;
+    const sent = await sendWebhook({ ...request('/'), url }, { ...options, lookup: dns.lookup });
+    expect(sent).toEqual({ status: 201, ok: true, error: null, refused: false, responseBody: 'created' });
+    expect(received.at(-1)!.headers.host).toBe(`receiver.test:${port}`);
+    expect(dns.asked).toEqual(['receiver.test']);
+
+    // The next delivery finds the name changed: refused before anything is sent.
+    const before = deliveries();
+    expect(await sendWebhook({ ...request('/'), url }, { ...options, lookup: dns.lookup })).toEqual({
+      status: null,
+      ok: false,
+      error:
+        'Webhooks may not target receiver.test: it resolves to 169.254.169.254, which is in WEBHOOK_DENIED_NETWORKS.',
+      refused: true,
+      responseBody: '',
+    });
+    expect(deliveries()).toBe(before);
+  });
+
+  it('refuses a name when any of its addresses is denied', async () => {
+    const dns = fakeDns({ 'mixed.test': [['127.0.0.1', 'fd00:ec2::254']] });
+    const before = deliveries();
+    const result = await sendWebhook(
+      { ...request('/'), url: `http://mixed.test:${port}/ok` },
+      { ...options, lookup: dns.lookup },
+    );
+    expect(result).toMatchObject({ ok: false, refused: true, status: null });
+    expect(result.error).toBe(
+      'Webhooks may not target mixed.test: it resolves to fd00:ec2::254, which is in WEBHOOK_DENIED_NETWORKS.',
+    );
+    expect(deliveries()).toBe(before);
+  });
+
+  it('refuses a name the system resolves into a denied network, and literal addresses', async () => {
+    const before = deliveries();
+    const loopback = { ...options, deniedNetworks: [...DENIED, '127.0.0.0/8', '::1/128'] };
+    const named = await sendWebhook({ ...request('/'), url: `http://localhost:${port}/ok` }, loopback);
+    expect(named).toMatchObject({ ok: false, refused: true });
+    expect(named.error).toMatch(/^Webhooks may not target localhost: it resolves to (127\.0\.0\.1|::1), which is in/);
+    for (const [url, address] of [
+      [`http://127.0.0.1:${port}/ok`, '127.0.0.1'],
+      ['http://169.254.169.254/latest/', '169.254.169.254'],
+      ['http://0xA9FEA9FE/', '169.254.169.254'],
+      ['http://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe'],
+    ]) {
+      expect(await sendWebhook({ ...request('/'), url: url! }, loopback)).toMatchObject({
+        ok: false,
+        refused: true,
+        error: `Webhooks may not target ${address}: the address is in WEBHOOK_DENIED_NETWORKS.`,
+      });
+    }
+    expect(deliveries()).toBe(before);
+  });
+
+  it('checks every redirect as it checks the first request', async () => {
+    const dns = fakeDns({ 'metadata.test': [['169.254.169.254']], 'receiver.test': [['127.0.0.1']] });
+    const follow = { ...options, followRedirects: true, lookup: dns.lookup };
+    expect(await sendWebhook(request('/redirect-metadata'), follow)).toEqual({
+      status: 302,
+      ok: false,
+      error:
+        'Redirect to http://metadata.test/latest/ not followed: Webhooks may not target metadata.test: it resolves ' +
+        'to 169.254.169.254, which is in WEBHOOK_DENIED_NETWORKS.',
+      refused: true,
+      responseBody: '',
+    });
+    expect(await sendWebhook(request('/redirect-literal'), follow)).toMatchObject({
+      status: 307,
+      refused: true,
+      error: expect.stringMatching(/not followed: Webhooks may not target ::ffff:a9fe:a9fe: /),
+    });
+    expect(received.at(-1)!.url).toBe('/redirect-literal');
+    expect(await sendWebhook(request('/redirect-named'), follow)).toMatchObject({ status: 201, ok: true });
+    expect(received.at(-1)!.headers.host).toBe(`receiver.test:${port}`);
+    expect(dns.asked).toEqual(['metadata.test', 'receiver.test']);
+  });
+
+  it('fails without refusing when a name does not resolve (it may later)', async () => {
+    const dns = fakeDns({});
+    expect(
+      await sendWebhook({ ...request('/'), url: 'http://nowhere.test/' }, { ...options, lookup: dns.lookup }),
+    ).toEqual({
+      status: null,
+      ok: false,
+      error: 'Host not found (getaddrinfo ENOTFOUND nowhere.test)',
+      refused: false,
+      responseBody: '',
+    });
+    const silent: HostLookup = () => new Promise(() => undefined);
+    expect(
+      await sendWebhook(
+        { ...request('/'), url: 'http://silent.test/' },
+        { ...options, timeoutMs: 100, lookup: silent },
+      ),
+    ).toMatchObject({ ok: false, refused: false, error: 'Timed out after 100 ms (resolving silent.test)' });
   });
 });
 
@@ -204,5 +347,18 @@ describe.skipIf(!hasOpenssl)('sendWebhook over https', () => {
       ok: true,
       status: 201,
     });
+  });
+
+  it('verifies the certificate against the name, not the address it connects to', async () => {
+    const dns = fakeDns({ localhost: [['127.0.0.1']], 'other.test': [['127.0.0.1']] });
+    const named = { ...options, caFilePath: certFile, lookup: dns.lookup };
+    const { port: tlsPort } = new URL(url);
+    expect(await sendWebhook({ ...request('/'), url: `https://localhost:${tlsPort}/ok` }, named)).toMatchObject({
+      ok: true,
+      status: 201,
+    });
+    const other = await sendWebhook({ ...request('/'), url: `https://other.test:${tlsPort}/ok` }, named);
+    expect(other).toMatchObject({ ok: false, refused: false });
+    expect(other.error).toMatch(/^TLS error \(Hostname\/IP does not match certificate's altnames/);
   });
 });

@@ -312,6 +312,7 @@ describe('the signature as a receiver sees it', () => {
       sslVerification: true,
       caFilePath: null,
       followRedirects: false,
+      deniedNetworks: [],
     });
     expect(result).toMatchObject({ ok: true, status: 200, error: null, responseBody: 'ok' });
     const last = received.at(-1)!;
