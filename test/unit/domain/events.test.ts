@@ -8,7 +8,8 @@ describe('webhooks', () => {
     writeItem(
       'extras.webhook',
       {
-        payload_url: 'https://example.com/hook',
+        // A literal address: a unit test resolves no name.
+        payload_url: 'https://192.0.2.10/hook',
         additional_headers: '',
         body_template: '',
         ssl_verification: true,
