@@ -7,6 +7,7 @@ const KINDS: ReadonlySet<string> = new Set<DomainFunctionKind>([
   'validator',
   'prepare',
   'present',
+  'created',
   'compute',
   'derive',
   'filter',

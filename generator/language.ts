@@ -143,7 +143,9 @@ export interface ModelDef {
   indexes?: string[][];
   validators?: string[];
   rules?: RuleDef[];
-  hooks?: { prepare?: string; present?: string };
+  hooks?: { prepare?: string; present?: string; created?: string };
+  /** The model this template model's objects become when instantiated (NetBox's component_model). */
+  instantiates?: string;
   actions?: Record<string, ActionDef>;
 }
 
@@ -151,7 +153,23 @@ export interface ModelDef {
 export type TraitDef = Partial<
   Pick<
     ModelDef,
-    'traits' | 'features' | 'fields' | 'counts' | 'unique_together' | 'filters' | 'rules' | 'search' | 'indexes'
+    | 'traits'
+    | 'features'
+    | 'fields'
+    | 'counts'
+    | 'unique_together'
+    | 'filters'
+    | 'rules'
+    | 'search'
+    | 'indexes'
+    | 'validators'
+    | 'hooks'
+    | 'display'
+    | 'ordering'
+    | 'related_object'
+    | 'brief'
+    | 'nested'
+    | 'instantiates'
   >
 > & { description?: string };
 

@@ -46,22 +46,29 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
   const entries = new Map<string, ModelEntry>();
   const choiceSets = new Map<string, [string | number, string][]>();
   const apps: AppSpec[] = [];
-  const seenApps = new Map<string, string>();
+  /** App → the first file that defines it, and its plugin (none for the core). */
+  const seenApps = new Map<string, { path: string; plugin: string | undefined }>();
+  /** App → the file that gives its verbose_name. */
+  const namedIn = new Map<string, string>();
 
   for (const { path, doc, plugin } of files) {
     if (plugin && doc.app !== plugin.name) {
       errors.push(new ModelError(path, 'app', `must be the plugin's name '${plugin.name}'`));
       continue;
     }
-    // A plugin's model files share its app; a core app is one file.
-    const sameApp = apps.find((a) => a.name === doc.app);
-    const samePlugin = plugin && sameApp && entries.get(sameApp.models[0] ?? '')?.plugin?.name === plugin.name;
-    if (seenApps.has(doc.app) && !samePlugin) {
-      errors.push(new ModelError(path, 'app', `app '${doc.app}' is already defined in ${seenApps.get(doc.app)}`));
+    // An app may span several files (the core's `dcim.yaml` and `dcim-components.yaml`, a plugin's folder), but
+    // the core and a plugin never share one.
+    const first = seenApps.get(doc.app);
+    if (first && first.plugin !== plugin?.name) {
+      errors.push(new ModelError(path, 'app', `app '${doc.app}' is already defined in ${first.path}`));
       continue;
     }
-    seenApps.set(doc.app, seenApps.get(doc.app) ?? path);
-    for (const [name, choices] of Object.entries(doc.choices ?? {})) choiceSets.set(`${doc.app}.${name}`, choices);
+    seenApps.set(doc.app, first ?? { path, plugin: plugin?.name });
+    for (const [name, choices] of Object.entries(doc.choices ?? {})) {
+      if (choiceSets.has(`${doc.app}.${name}`))
+        errors.push(new ModelError(path, `choices.${name}`, `choice set '${doc.app}.${name}' is already defined`));
+      else choiceSets.set(`${doc.app}.${name}`, choices);
+    }
     for (const [name, def] of Object.entries(doc.models)) {
       const label = `${doc.app}.${name}`;
       if (entries.has(label))
@@ -69,10 +76,23 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
       else entries.set(label, { label, app: doc.app, name, file: path, def, doc, ...(plugin ? { plugin } : {}) });
     }
     const labels = Object.keys(doc.models).map((m) => `${doc.app}.${m}`);
+    const sameApp = apps.find((a) => a.name === doc.app);
     if (sameApp) {
       sameApp.models = [...new Set([...sameApp.models, ...labels])].sort();
+      // One of the files names the app (and may describe it); the others may leave it out.
+      const named = namedIn.get(doc.app);
+      if (doc.verbose_name && named && doc.verbose_name !== sameApp.verboseName)
+        errors.push(
+          new ModelError(path, 'verbose_name', `app '${doc.app}' is named '${sameApp.verboseName}' in ${named}`),
+        );
+      else if (doc.verbose_name) {
+        sameApp.verboseName = doc.verbose_name;
+        namedIn.set(doc.app, path);
+      }
+      if (doc.description && !sameApp.description) sameApp.description = doc.description;
       continue;
     }
+    if (doc.verbose_name) namedIn.set(doc.app, path);
     apps.push({
       name: doc.app,
       verboseName: doc.verbose_name ?? capitalize(doc.app),
@@ -185,6 +205,7 @@ function resolveModel(
     validators: def.validators ?? [],
     rules: [],
     hooks: { ...def.hooks },
+    ...(def.instantiates ? { instantiates: def.instantiates } : {}),
     reverse: [],
     actions: [],
     ...(entry.plugin ? { plugin: entry.plugin } : {}),

@@ -29,11 +29,14 @@ interface TraitEntry {
   app: string;
   file: string;
   def: TraitDef;
+  /** Labels of the traits it includes, directly or through others. */
+  includes: Set<string>;
 }
 
-/** Parts that are maps keyed by name, and parts that are lists, of both traits and models. */
-const NAMED_PARTS = ['fields', 'counts', 'filters'] as const;
-const LISTED_PARTS = ['rules', 'unique_together', 'indexes'] as const;
+/** Parts that are maps keyed by name, parts that are lists, and parts that are one value, of traits and models. */
+const NAMED_PARTS = ['fields', 'counts', 'filters', 'hooks'] as const;
+const LISTED_PARTS = ['rules', 'unique_together', 'indexes', 'validators'] as const;
+const SINGLE_PARTS = ['display', 'ordering', 'related_object', 'brief', 'nested', 'instantiates'] as const;
 
 /** The files with every model's traits written into it, the errors, and where each included part came from. */
 export function applyTraits(files: readonly LoadedFile[]): {
@@ -49,7 +52,7 @@ export function applyTraits(files: readonly LoadedFile[]): {
       const label = `${file.doc.app}.${name}`;
       if (traits.has(label))
         errors.push(new ModelError(file.path, `traits.${name}`, `trait '${label}' is already defined`));
-      else traits.set(label, { label, name, app: file.doc.app, file: file.path, def });
+      else traits.set(label, { label, name, app: file.doc.app, file: file.path, def, includes: new Set() });
     }
   }
 
@@ -70,8 +73,12 @@ export function applyTraits(files: readonly LoadedFile[]): {
       } else if (stack.includes(label)) {
         errors.push(new ModelError(file, `${at}.${index}`, `trait '${label}' includes itself`));
       } else if (!into.includes(entry)) {
-        const below = entry.def.traits ?? [];
-        collect(below, entry.app, entry.file, `traits.${entry.name}.traits`, [...stack, label], into);
+        const below: TraitEntry[] = [];
+        collect(entry.def.traits ?? [], entry.app, entry.file, `traits.${entry.name}.traits`, [...stack, label], below);
+        for (const included of below) {
+          entry.includes.add(included.label);
+          if (!into.includes(included)) into.push(included);
+        }
         into.push(entry);
       }
     });
@@ -86,7 +93,7 @@ export function applyTraits(files: readonly LoadedFile[]): {
       }
       const chain: TraitEntry[] = [];
       collect(def.traits, file.doc.app, file.path, `models.${name}.traits`, [], chain);
-      const included = include(def, chain, (part, entry, at) => {
+      const included = include(name, def, chain, (part, entry, at) => {
         origins.set(`${file.path}\0models.${name}.${part}`, {
           file: entry.file,
           at: `traits.${entry.name}.${at}`,
@@ -101,32 +108,47 @@ export function applyTraits(files: readonly LoadedFile[]): {
   return { files: expanded, errors, origins };
 }
 
-/** The model with the traits' parts added, and the parts two traits both define. */
+/**
+ * The model with the traits' parts added (its own parts win), and the parts two traits both define. As with
+ * classes, a trait's part replaces that of a trait it includes; two traits that do not include one another
+ * may not define the same part. `{model}` in a field's `related_name` is the model's name (Django's
+ * `%(class)s`).
+ */
 function include(
+  name: string,
   model: ModelDef,
   chain: readonly TraitEntry[],
   record: (part: string, entry: TraitEntry, at: string) => void,
 ): { def: ModelDef; clashes: string[] } {
-  const def: ModelDef = { ...model, fields: { ...model.fields } };
+  const own = model as unknown as Record<string, unknown>;
+  const def: Record<string, unknown> = { ...model, fields: { ...model.fields } };
   const clashes: string[] = [];
-  const broughtBy = new Map<string, string>();
+  const definedBy = new Map<string, TraitEntry>();
+  /** Whether the entry's part at `key` goes in (recorded), after checking it against the trait that set it. */
+  const takes = (entry: TraitEntry, key: string): boolean => {
+    const other = definedBy.get(key);
+    if (other && !entry.includes.has(other.label)) {
+      clashes.push(`traits '${other.label}' and '${entry.label}' both define ${key}; define it in the model`);
+      return false;
+    }
+    definedBy.set(key, entry);
+    record(key, entry, key);
+    return true;
+  };
   for (const entry of chain) {
-    const trait = entry.def;
+    const trait = entry.def as TraitDef & Record<string, unknown>;
     for (const part of NAMED_PARTS) {
-      const own = model[part] as Record<string, unknown> | undefined;
+      const mine = own[part] as Record<string, unknown> | undefined;
       const target = { ...(def[part] as Record<string, unknown> | undefined) };
-      for (const [key, value] of Object.entries(trait[part] ?? {})) {
-        if (own && key in own) continue;
-        const other = broughtBy.get(`${part}.${key}`);
-        if (other) {
-          clashes.push(`traits '${other}' and '${entry.label}' both define ${part}.${key}; define it in the model`);
-          continue;
-        }
-        broughtBy.set(`${part}.${key}`, entry.label);
-        target[key] = value;
-        record(`${part}.${key}`, entry, `${part}.${key}`);
+      for (const [key, value] of Object.entries((trait[part] ?? {}) as Record<string, unknown>)) {
+        if (mine && key in mine) continue;
+        if (takes(entry, `${part}.${key}`)) target[key] = part === 'fields' ? named(value, name) : value;
       }
-      if (Object.keys(target).length > 0) (def as unknown as Record<string, unknown>)[part] = target;
+      if (Object.keys(target).length > 0) def[part] = target;
+    }
+    for (const part of SINGLE_PARTS) {
+      if (trait[part] === undefined || own[part] !== undefined) continue;
+      if (takes(entry, part)) def[part] = trait[part];
     }
     for (const part of LISTED_PARTS) {
       const items = (trait[part] ?? []) as unknown[];
@@ -136,12 +158,20 @@ function include(
         record(`${part}.${target.length}`, entry, `${part}.${index}`);
         target.push(item);
       });
-      (def as unknown as Record<string, unknown>)[part] = target;
+      def[part] = target;
     }
-    if (trait.features) def.features = [...new Set([...(def.features ?? []), ...trait.features])];
-    if (trait.search) def.search = [...new Set([...(def.search ?? []), ...trait.search])];
+    for (const part of ['features', 'search'] as const) {
+      if (trait[part]) def[part] = [...new Set([...((def[part] ?? []) as string[]), ...trait[part]])];
+    }
   }
-  return { def, clashes };
+  return { def: def as unknown as ModelDef, clashes };
+}
+
+/** A trait's field definition for one model: `{model}` in its related_name is the model's name. */
+function named(value: unknown, model: string): unknown {
+  const field = value as { related_name?: unknown };
+  if (typeof field.related_name !== 'string' || !field.related_name.includes('{model}')) return value;
+  return { ...field, related_name: field.related_name.replaceAll('{model}', model) };
 }
 
 /**

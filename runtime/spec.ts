@@ -575,7 +575,10 @@ export interface ModelSpec {
   validators: string[];
   /** Declared rules (NetBox's common `clean()` and `save()` patterns), checked in order before `validators`. */
   rules: RuleSpec[];
-  hooks: { prepare?: string; present?: string };
+  /** `created` runs in the write's transaction after objects are created (writes other objects). */
+  hooks: { prepare?: string; present?: string; created?: string };
+  /** The model this template model's objects become when a `created` hook instantiates them. */
+  instantiates?: string;
   /** FKs of other models that point at this one (deletion rules). */
   reverse: ReverseRelation[];
   /** Endpoints below each object (`available-ips`, `elevation`). */

@@ -150,7 +150,7 @@ export interface Device {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
-  console_port_count: unknown;
+  console_port_count: number;
   console_server_port_count: unknown;
   power_port_count: unknown;
   power_outlet_count: unknown;
@@ -713,20 +713,6 @@ export const deviceSpec: ModelSpec = {
       required: false,
     },
     {
-      name: 'console_port_count',
-      label: 'Console port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'console_server_port_count',
       label: 'Console server port count',
       nullable: false,
@@ -856,6 +842,13 @@ export const deviceSpec: ModelSpec = {
     },
   ],
   counts: [
+    {
+      name: 'console_port_count',
+      model: 'dcim.consoleport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
     {
       name: 'interface_count',
       model: 'dcim.interface',
@@ -1432,11 +1425,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'console_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.consoleport', field: 'device' }],
     },
     {
       kind: 'constant',
@@ -1481,10 +1472,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'console_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'console_port_count',
       lookups: 'number',
     },
     {
@@ -1695,9 +1685,14 @@ export const deviceSpec: ModelSpec = {
     },
     { kind: 'set', field: 'location', to: 'rack.location', when: 'rack.location' },
   ],
-  hooks: { prepare: 'dcim.prepareDevice', present: 'dcim.presentDevice' },
+  hooks: {
+    prepare: 'dcim.prepareDevice',
+    present: 'dcim.presentDevice',
+    created: 'dcim.instantiateDeviceComponents',
+  },
   reverse: [
     { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
+    { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

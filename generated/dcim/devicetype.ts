@@ -112,7 +112,7 @@ export interface DeviceType {
   created: string | null;
   last_updated: string | null;
   device_count: number;
-  console_port_template_count: unknown;
+  console_port_template_count: number;
   console_server_port_template_count: unknown;
   power_port_template_count: unknown;
   power_outlet_template_count: unknown;
@@ -450,20 +450,6 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'console_port_template_count',
-      label: 'Console port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'console_server_port_template_count',
       label: 'Console server port template count',
       nullable: false,
@@ -613,6 +599,13 @@ export const deviceTypeSpec: ModelSpec = {
       field: 'device_type',
       cumulative: false,
       nested: 'include',
+    },
+    {
+      name: 'console_port_template_count',
+      model: 'dcim.consoleporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
     },
   ],
   output: [
@@ -834,10 +827,9 @@ export const deviceTypeSpec: ModelSpec = {
     { kind: 'present', name: 'has_front_image', path: [], field: 'front_image' },
     { kind: 'present', name: 'has_rear_image', path: [], field: 'rear_image' },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'console_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'console_port_template_count',
       lookups: 'number',
     },
     {
@@ -904,11 +896,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'console_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.consoleporttemplate', field: 'device_type' }],
     },
     {
       kind: 'constant',
@@ -1032,6 +1022,7 @@ export const deviceTypeSpec: ModelSpec = {
   ],
   hooks: {},
   reverse: [
+    { model: 'dcim.consoleporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',

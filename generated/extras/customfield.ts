@@ -270,6 +270,8 @@ export const customFieldSpec: ModelSpec = {
         'circuits.provider',
         'core.backgroundtask',
         'core.objectchange',
+        'dcim.consoleport',
+        'dcim.consoleporttemplate',
         'dcim.device',
         'dcim.devicerole',
         'dcim.devicetype',

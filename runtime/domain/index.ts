@@ -1,4 +1,5 @@
 import type {
+  CreatedFunction,
   Allocator,
   ComputeFunction,
   DeriveFunction,
@@ -17,6 +18,7 @@ import { eventFunctions } from './events.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
+import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
@@ -40,6 +42,7 @@ export const domainFunctions = {
   ...customFieldFunctions,
   ...dcimFunctions,
   ...extrasFunctions,
+  ...instantiateFunctions,
   ...ipamFunctions,
   ...ipamFilterFunctions,
   ...vlanFunctions,
@@ -69,6 +72,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     validator: (name) => fn<ValidatorFunction>(name, 'validator'),
     prepare: (name) => fn<PrepareFunction>(name, 'prepare'),
     present: (name) => fn<PresentFunction>(name, 'present'),
+    created: (name) => fn<CreatedFunction>(name, 'created'),
     compute: (name) => fn<ComputeFunction>(name, 'compute'),
     derive: (name) => fn<DeriveFunction>(name, 'derive'),
     filter: (name) => fn<FilterFunction>(name, 'filter'),

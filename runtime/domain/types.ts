@@ -115,6 +115,30 @@ export type DisplayFunction = (values: Record<string, unknown>) => string;
 export type DeriveFunction = (values: Record<string, unknown>, settings: Settings) => unknown;
 export type ValidatorFunction = (item: WriteItemContext) => void | Promise<void>;
 export type PrepareFunction = (item: WriteItemContext) => void | Promise<void>;
+/** What a `created` hook may do: read in the write's transaction, and write through the same write path. */
+export interface CreatedContext {
+  q: Knex;
+  schema: Schema;
+  dialect: Dialect;
+  settings: Settings;
+  /**
+   * Creates objects as a bulk POST would (validated, all or none, change-logged, events, custom field defaults);
+   * the ids in order. An invalid object fails the whole write with its errors.
+   */
+  create(model: ModelInfo, bodies: readonly Record<string, unknown>[]): Promise<number[]>;
+  /** Updates objects as a bulk PATCH would. */
+  update(model: ModelInfo, updates: readonly { id: number; input: Record<string, unknown> }[]): Promise<void>;
+}
+
+/**
+ * After objects of a model are created, in the write's transaction: writes other objects, e.g. a device's
+ * components from its type's templates.
+ */
+export type CreatedFunction = (
+  ctx: CreatedContext,
+  model: ModelInfo,
+  created: readonly { id: number; values: Record<string, unknown> }[],
+) => Promise<void>;
 /** Adjusts a rendered object; `transient` is set only in the response to the write that created it. */
 export type PresentFunction = (object: Record<string, unknown>, transient: Record<string, unknown> | undefined) => void;
 
@@ -123,6 +147,7 @@ export type DomainEntry =
   | { kind: 'validator'; fn: ValidatorFunction }
   | { kind: 'prepare'; fn: PrepareFunction }
   | { kind: 'present'; fn: PresentFunction }
+  | { kind: 'created'; fn: CreatedFunction }
   | { kind: 'compute'; fn: ComputeFunction }
   | { kind: 'derive'; fn: DeriveFunction }
   | { kind: 'filter'; fn: FilterFunction }
@@ -135,6 +160,7 @@ export interface DomainFunctions {
   validator(name: string): ValidatorFunction;
   prepare(name: string): PrepareFunction;
   present(name: string): PresentFunction;
+  created(name: string): CreatedFunction;
   compute(name: string): ComputeFunction;
   derive(name: string): DeriveFunction;
   filter(name: string): FilterFunction;

@@ -1,5 +1,5 @@
 import type { FilterSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
-import { decodeNumber, defineKind, type FilterContext } from './kind.js';
+import { decodeNumber, defineKind, relatedName, type FilterContext } from './kind.js';
 
 /** A foreign key: stored as the target's id, read as its nested object, written as an id or attributes. */
 export const fkKind = defineKind<ForeignKeyField>({
@@ -21,7 +21,7 @@ export const fkKind = defineKind<ForeignKeyField>({
       target,
       onDelete,
       nested: def.nested ?? null,
-      ...(def.related_name ? { relatedName: def.related_name } : {}),
+      ...(def.related_name ? { relatedName: relatedName(def.related_name, (at, message) => ctx.error(at, message)) } : {}),
     };
   },
   column: () => ({ type: 'bigint' }),

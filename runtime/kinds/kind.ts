@@ -174,3 +174,9 @@ export function decodeJsonValue(raw: unknown): unknown {
 export function decodeNumber(raw: unknown): unknown {
   return typeof raw === 'number' ? raw : Number(raw);
 }
+
+/** A relation's related_name; `{model}` is only for traits (where the including model's name replaces it). */
+export function relatedName(name: string, error: (at: string, message: string) => void): string {
+  if (name.includes('{model}')) error('related_name', "'{model}' stands for the including model's name: traits only");
+  return name;
+}

@@ -1,6 +1,6 @@
 import type { ManyToManyField } from '../spec.js';
 import { relationFilters } from './fk.js';
-import { defineKind } from './kind.js';
+import { defineKind, relatedName } from './kind.js';
 
 /** Related objects through a join table: read as nested objects (or an attribute), written as ids. */
 export const m2mKind = defineKind<ManyToManyField>({
@@ -34,7 +34,7 @@ export const m2mKind = defineKind<ManyToManyField>({
       ...(def.reverse_of ? { reverseOf: def.reverse_of } : {}),
       nested: def.nested ?? null,
       ...(def.by ? { by: def.by } : {}),
-      ...(def.related_name ? { relatedName: def.related_name } : {}),
+      ...(def.related_name ? { relatedName: relatedName(def.related_name, (at, message) => ctx.error(at, message)) } : {}),
     };
   },
   column: () => null,

@@ -2,6 +2,7 @@ import { ownsColumn } from '../kinds/index.js';
 import type { Knex } from 'knex';
 import { snapshotsOf } from './changelog.js';
 import type { PreparedItem, Snapshot, WriteContext, WriteResult } from './write-types.js';
+import type { CreatedContext } from '../domain/types.js';
 import { now } from '../db/clock.js';
 import { FieldErrors, ValidationError } from '../errors.js';
 import type { FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
@@ -75,7 +76,25 @@ export async function createObjects(
   await writeRelatedLists(ctx, model, items, true);
   for (const item of items)
     ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
+  if (model.spec.hooks.created) {
+    const created = items.map((item) => ({ id: item.id!, values: item.values }));
+    await ctx.domain.created(model.spec.hooks.created)(hookContext(ctx), model, created);
+  }
   return { ids, transient: transientById(items) };
+}
+
+/** A `created` hook's view of the write: its transaction, and creates and updates through this module. */
+function hookContext(ctx: WriteContext): CreatedContext {
+  return {
+    q: ctx.q,
+    schema: ctx.schema,
+    dialect: ctx.dialect,
+    settings: ctx.settings,
+    create: async (model, bodies) => (bodies.length ? (await createObjects(ctx, model, [...bodies], true)).ids : []),
+    update: async (model, updates) => {
+      if (updates.length) await updateObjects(ctx, model, updates, true);
+    },
+  };
 }
 
 /**

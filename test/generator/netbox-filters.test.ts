@@ -28,7 +28,8 @@ function accepted(model: ModelSpec): Set<string> {
 }
 
 describe("NetBox's filter sets", () => {
-  const served = Object.entries(fixture.models).filter(([label]) => label in registry.models);
+  // Models with an endpoint here (the tagged-item table has none: NetBox's tagged-objects list is not served).
+  const served = Object.entries(fixture.models).filter(([label]) => registry.models[label]?.path);
 
   it('covers the models this service serves', () => {
     // Models listed but not in the registry (yet) are skipped; a served model must be listed. Background

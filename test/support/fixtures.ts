@@ -13,6 +13,19 @@ const REQUIRED_BY_RULES: Record<string, string[]> = {
   'circuits.circuittermination': ['termination_type'],
 };
 
+/**
+ * Fields that an `invalid` rule holding when they are all empty (`not device_type and not module_type`: one of
+ * them is needed) makes required: the first of each such rule.
+ */
+function oneOfRequired(model: ModelInfo): string[] {
+  return model.spec.rules.flatMap((rule) => {
+    if (rule.kind !== 'invalid') return [];
+    const names = /^not [a-z_]+( and not [a-z_]+)*$/.test(rule.when) ? rule.when.split(' and ') : [];
+    const first = names[0]?.slice('not '.length);
+    return first && model.fields.get(first) ? [first] : [];
+  });
+}
+
 /** Values that a model's domain rules demand in a particular shape. */
 const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> = {
   'extras.customfieldchoiceset': () => ({
@@ -56,7 +69,7 @@ export class Fixtures {
     const body: Record<string, unknown> = {};
     const generic = model.spec.fields.filter((f) => f.kind === 'generic_fk');
     const pairedFields = new Set(generic.flatMap((f) => (f.kind === 'generic_fk' ? [f.typeField, f.idField] : [])));
-    const extra = REQUIRED_BY_RULES[label] ?? [];
+    const extra = [...(REQUIRED_BY_RULES[label] ?? []), ...oneOfRequired(model)];
     const required = (name: string): boolean => model.fields.get(name)?.required === true || extra.includes(name);
     for (const field of model.writable) {
       if (!required(field.name) || field.name in overrides || pairedFields.has(field.name)) continue;

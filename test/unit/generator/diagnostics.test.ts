@@ -340,9 +340,20 @@ describe('model errors', () => {
     expect(pathsOf(source)).toEqual(expected);
   });
 
-  it('refuses an app defined in two files', () => {
-    const { errors } = resolveFiles({ 'models/a.yaml': shop(ITEM), 'models/b.yaml': shop(ITEM) });
-    expect(errors).toEqual(["models/b.yaml:1:1: app: app 'shop' is already defined in models/a.yaml"]);
+  it('takes an app over several files, but each model, choice set and name once', () => {
+    const other = `  box:\n    path: boxes\n    fields:\n      name: { type: string, max_length: 50 }\n`;
+    const split = resolveFiles({ 'models/a.yaml': shop(ITEM), 'models/b.yaml': shop(other) });
+    expect(split.errors).toEqual([]);
+    expect(split.graph.apps.find((a) => a.name === 'shop')?.models).toEqual(['shop.box', 'shop.item']);
+    const { errors } = resolveFiles({
+      'models/a.yaml': shop(ITEM, 'verbose_name: Shop\nchoices:\n  c: [[x, X]]\n'),
+      'models/b.yaml': shop(ITEM, 'verbose_name: Store\nchoices:\n  c: [[y, Y]]\n'),
+    });
+    expect(errors).toEqual([
+      "models/b.yaml:4:3: choices.c: choice set 'shop.c' is already defined",
+      "models/b.yaml:6:3: models.item: model 'shop.item' is already defined",
+      "models/b.yaml:2:1: verbose_name: app 'shop' is named 'Shop' in models/a.yaml",
+    ]);
   });
 });
 

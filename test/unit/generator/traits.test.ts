@@ -108,14 +108,33 @@ describe('traits', () => {
     ]);
   });
 
-  it('refuse two traits that define the same part', () => {
-    const twice = COMPONENT.replace(
+  it("let a trait replace the parts of a trait it includes, but refuse two unrelated traits' same part", () => {
+    const below = COMPONENT.replace(
       '      label: { type: string, max_length: 64, blank: true }',
       '      label: { type: string, max_length: 64, blank: true }\n      description: { type: string, max_length: 20, blank: true }',
     );
-    const { errors } = resolveFiles(shopWith(ITEM + BOX, twice));
+    const item = resolveFiles(shopWith(ITEM + BOX, below)).graph.models.find((m) => m.label === 'shop.item')!;
+    expect(fieldOf(item, 'description')).toMatchObject({ maxLength: 200 });
+    const unrelated = below.replace('    traits: [labelled]\n', '');
+    const { errors } = resolveFiles(shopWith(ITEM.replace('component]', 'component, labelled]') + BOX, unrelated));
     expect(errors).toEqual([
-      "models/shop.yaml:23:5: models.item.traits: traits 'shop.labelled' and 'shop.component' both define fields.description; define it in the model",
+      "models/shop.yaml:22:5: models.item.traits: traits 'shop.component' and 'shop.labelled' both define fields.description; define it in the model",
     ]);
+  });
+
+  it('give single parts and hooks as fields, and a related name per model', () => {
+    const traits = `  part:\n    display: '{name}!'\n    ordering: [name]\n    related_object: box\n    brief: [id, url, display, name]\n    hooks: { prepare: shop.prepare }\n    validators: [shop.check]\n    fields:\n      box: { type: fk, to: shop.box, on_delete: cascade, related_name: '{model}s' }\n`;
+    const items = `  item:\n    path: items\n    traits: [part]\n    ordering: [-name]\n    fields:\n      name: { type: string, max_length: 50 }\n  widget:\n    path: widgets\n    traits: [part]\n    fields:\n      name: { type: string, max_length: 50 }\n`;
+    const { graph, errors } = resolveFiles(shopWith(items + BOX, traits));
+    expect(errors).toEqual([]);
+    const [item, widget] = ['shop.item', 'shop.widget'].map((l) => graph.models.find((m) => m.label === l)!);
+    expect(item!.ordering).toEqual([{ field: 'name', descending: true }]);
+    expect(widget!.ordering).toEqual([{ field: 'name', descending: false }]);
+    expect(widget).toMatchObject({ relatedObject: 'box', brief: ['id', 'url', 'display', 'name'] });
+    expect(widget!.display).toMatchObject({ kind: 'template', template: '{name}!' });
+    expect(widget!.hooks).toEqual({ prepare: 'shop.prepare' });
+    expect(widget!.validators).toEqual(['shop.check']);
+    expect(fieldOf(item!, 'box')).toMatchObject({ relatedName: 'items' });
+    expect(fieldOf(widget!, 'box')).toMatchObject({ relatedName: 'widgets' });
   });
 });

@@ -1,0 +1,156 @@
+import type { FieldSpec } from '../spec.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
+import { decodeRow } from '../rest/values.js';
+import type { CreatedContext, CreatedFunction, DomainEntry } from './types.js';
+
+/**
+ * NetBox's component instantiation: a new device gets a component of every template of its device type, of each
+ * model that `instantiates` one (console port templates give console ports…), created through the write path in
+ * one batch per component model, so that each is validated and change-logged like any write and a type with a
+ * hundred templates costs a bounded number of statements.
+ *
+ * A template's fields become the component's fields of the same name. A template's FK to another template (a
+ * power outlet template's power port) becomes the FK to the component made from that template for the same
+ * device; an FK to a template of the same model (an interface template's bridge) is set once its whole batch
+ * exists.
+ */
+
+type Row = Record<string, unknown>;
+/** The parent FKs of templates: never copied. */
+const TEMPLATE_PARENTS = new Set(['device_type', 'module_type']);
+
+/** One object that gets components: its id and the field and value that select its templates. */
+export interface Instantiation {
+  /** The object's id: the component FK `parentField` points at it. */
+  id: number;
+  /** Templates whose `templateField` (device_type or module_type) equals `typeId`. */
+  typeId: number;
+  /** Component values every component gets (its device, its module). */
+  assigned: Record<string, unknown>;
+  /** Rewrites a template's name or label for this object (a module's `{module}`); identity for devices. */
+  rename: (text: string) => string;
+}
+
+/** The template models with a field selecting by `templateField`, templates before those that point at them. */
+export function templateModels(schema: Schema, templateField: 'device_type' | 'module_type'): ModelInfo[] {
+  const candidates = [...schema.models.values()].filter(
+    (m) => m.spec.instantiates && m.fields.get(templateField)?.kind === 'fk',
+  );
+  const ordered: ModelInfo[] = [];
+  const visit = (model: ModelInfo, seen: Set<string>): void => {
+    if (ordered.includes(model) || seen.has(model.label)) return;
+    seen.add(model.label);
+    for (const field of model.spec.fields) {
+      const target = field.kind === 'fk' ? candidates.find((c) => c.label === field.target) : undefined;
+      if (target && target !== model) visit(target, seen);
+    }
+    ordered.push(model);
+  };
+  for (const model of candidates.sort((a, b) => a.label.localeCompare(b.label))) visit(model, new Set());
+  return ordered;
+}
+
+/** Creates the components of every object from the templates of its type; returns nothing, throws on errors. */
+export async function instantiate(
+  ctx: CreatedContext,
+  templateField: 'device_type' | 'module_type',
+  objects: readonly Instantiation[],
+): Promise<void> {
+  if (objects.length === 0) return;
+  /** Template model label → template id → object id → the component made from it. */
+  const made = new Map<string, Map<number, Map<number, number>>>();
+  const typeIds = [...new Set(objects.map((o) => o.typeId))];
+  for (const template of templateModels(ctx.schema, templateField)) {
+    const component = ctx.schema.model(template.spec.instantiates!);
+    const rows = await templatesOf(ctx, template, templateField, typeIds);
+    if (rows.length === 0) continue;
+    const selfReferences = template.spec.fields.filter(
+      (f) => f.kind === 'fk' && f.target === template.label && component.fields.get(f.name)?.kind === 'fk',
+    );
+    const sources: { object: Instantiation; templateId: number; values: Row }[] = [];
+    const bodies: Row[] = [];
+    for (const object of objects) {
+      for (const row of rows) {
+        if (Number(row[template.fields.get(templateField)!.column!]) !== object.typeId) continue;
+        const values = decodeRow(template.spec.fields, row);
+        sources.push({ object, templateId: Number(row.id), values });
+        bodies.push({ ...copyFields(template, component, values, object, made, selfReferences), ...object.assigned });
+      }
+    }
+    const ids = await ctx.create(component, bodies);
+    const byTemplate = new Map<number, Map<number, number>>();
+    sources.forEach(({ object, templateId }, i) => {
+      const perObject = byTemplate.get(templateId) ?? new Map<number, number>();
+      perObject.set(object.id, ids[i]!);
+      byTemplate.set(templateId, perObject);
+    });
+    made.set(template.label, byTemplate);
+    const updates = sources.flatMap(({ object, values }, i) => {
+      const input: Row = {};
+      for (const field of selfReferences) {
+        const target = values[field.name];
+        if (target !== null && target !== undefined)
+          input[field.name] = byTemplate.get(Number(target))?.get(object.id) ?? null;
+      }
+      return Object.keys(input).length > 0 ? [{ id: ids[i]!, input }] : [];
+    });
+    await ctx.update(component, updates);
+  }
+}
+
+async function templatesOf(
+  ctx: CreatedContext,
+  template: ModelInfo,
+  templateField: string,
+  typeIds: readonly number[],
+): Promise<Row[]> {
+  const column = template.fields.get(templateField)!.column!;
+  const name = template.fields.get('name');
+  const query = ctx.q(template.table).whereIn(column, typeIds);
+  if (name?.kind === 'string' && name.natural) query.orderBy(`${name.column!}_natural`);
+  return (await query.orderBy('id').select('*')) as Row[];
+}
+
+/** The component body of one template: its fields that the component has, FKs to templates mapped. */
+function copyFields(
+  template: ModelInfo,
+  component: ModelInfo,
+  values: Row,
+  object: Instantiation,
+  made: ReadonlyMap<string, ReadonlyMap<number, ReadonlyMap<number, number>>>,
+  deferred: readonly FieldSpec[],
+): Row {
+  const body: Row = {};
+  for (const field of template.spec.fields) {
+    if (TEMPLATE_PARENTS.has(field.name) || !field.column || deferred.includes(field)) continue;
+    const target = component.fields.get(field.name);
+    if (!target || target.readOnly || target.hidden) continue;
+    const value = values[field.name];
+    if (field.kind === 'fk' && made.has(field.target)) {
+      body[field.name] = value === null ? null : (made.get(field.target)!.get(Number(value))?.get(object.id) ?? null);
+    } else if (typeof value === 'string' && (field.name === 'name' || field.name === 'label')) {
+      body[field.name] = object.rename(value);
+    } else {
+      body[field.name] = value;
+    }
+  }
+  return body;
+}
+
+/** A device's components from its device type's templates. */
+const instantiateDeviceComponents: CreatedFunction = async (ctx, _model, created) => {
+  await instantiate(
+    ctx,
+    'device_type',
+    created.map(({ id, values }) => ({
+      id,
+      typeId: Number(values.device_type),
+      assigned: { device: id },
+      rename: (text) => text,
+    })),
+  );
+};
+
+export const instantiateFunctions = {
+  'dcim.instantiateDeviceComponents': { kind: 'created', fn: instantiateDeviceComponents },
+} satisfies Record<string, DomainEntry>;
