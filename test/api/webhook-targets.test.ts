@@ -90,21 +90,21 @@ describe.each(DIALECTS)('webhook targets on %s', (dialect) => {
     const find = async () =>
       (await app.api.get(`/api/core/background-tasks/?object_type=dcim.site&object_id=${site.body.id}`)).body
         .results[0];
-    await until(async () => ['succeeded', 'failed'].includes((await find())?.state.value));
+    await until(async () => ['finished', 'failed'].includes((await find())?.status));
     return find();
   };
 
   /** What a refused delivery looks like: failed at its first attempt, nothing sent. */
   const expectRefused = (task: any, reason: string) => {
-    expect(task).toMatchObject({ state: { value: 'failed' }, attempts: 1, response_status: null });
-    expect(task.error_log).toMatch(/^\S+ attempt 1: /);
-    expect(task.error_log.replace(/^\S+ attempt 1: /, '')).toBe(reason);
+    expect(task).toMatchObject({ status: 'failed', meta: { attempts: 1, response_status: null } });
+    expect(task.meta.error_log).toMatch(/^\S+ attempt 1: /);
+    expect(task.meta.error_log.replace(/^\S+ attempt 1: /, '')).toBe(reason);
   };
 
   it('delivers through a name to the address it checked', async () => {
     await hook('named', `http://receiver.test:${port}/named/{{data.slug}}`);
     const task = await deliver('named-1');
-    expect(task).toMatchObject({ state: { value: 'succeeded' }, attempts: 1, response_status: 200 });
+    expect(task).toMatchObject({ status: 'finished', meta: { attempts: 1, response_status: 200 } });
     const [request] = receiver.received.filter((r) => r.url === '/named/named-1');
     expect(request!.headers.host).toBe(`receiver.test:${port}`);
   });
@@ -142,8 +142,8 @@ describe.each(DIALECTS)('webhook targets on %s', (dialect) => {
     );
     try {
       const task = await deliver('loopback-1');
-      expect(task).toMatchObject({ state: { value: 'failed' }, attempts: 1 });
-      expect(task.error_log).toMatch(
+      expect(task).toMatchObject({ status: 'failed', meta: { attempts: 1 } });
+      expect(task.meta.error_log).toMatch(
         /attempt 1: Webhooks may not target localhost: it resolves to (127\.0\.0\.1|::1), which is in WEBHOOK_DENIED_NETWORKS\.$/,
       );
       expect(receiver.received.filter((r) => r.url === '/loopback')).toEqual([]);
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('webhook targets on %s', (dialect) => {
   it('checks the host a template renders', async () => {
     await hook('templated', 'http://{{data.description}}/templated/{{data.slug}}');
     const sent = await deliver('templated-1', `receiver.test:${port}`);
-    expect(sent).toMatchObject({ state: { value: 'succeeded' }, response_status: 200 });
+    expect(sent).toMatchObject({ status: 'finished', meta: { response_status: 200 } });
     expectRefused(
       await deliver('templated-2', `metadata.test:${port}`),
       'Webhooks may not target metadata.test: it resolves to 169.254.169.254, which is in WEBHOOK_DENIED_NETWORKS.',
@@ -172,8 +172,8 @@ describe.each(DIALECTS)('webhook targets on %s', (dialect) => {
   it('retries a name that does not resolve, as any connection error', async () => {
     await hook('unresolved', 'http://nowhere.test/');
     const task = await deliver('unresolved-1');
-    expect(task).toMatchObject({ state: { value: 'failed' }, attempts: 3, response_status: null });
-    expect(task.error_log).toContain('attempt 3: Host not found (getaddrinfo ENOTFOUND nowhere.test)');
+    expect(task).toMatchObject({ status: 'failed', meta: { attempts: 3, response_status: null } });
+    expect(task.meta.error_log).toContain('attempt 3: Host not found (getaddrinfo ENOTFOUND nowhere.test)');
   });
 
   it('resolves a host name when a webhook is saved, and refuses it in a denied network', async () => {
