@@ -21,7 +21,9 @@ export const fkKind = defineKind<ForeignKeyField>({
       target,
       onDelete,
       nested: def.nested ?? null,
-      ...(def.related_name ? { relatedName: relatedName(def.related_name, (at, message) => ctx.error(at, message)) } : {}),
+      ...(def.related_name
+        ? { relatedName: relatedName(def.related_name, (at, message) => ctx.error(at, message)) }
+        : {}),
     };
   },
   column: () => ({ type: 'bigint' }),

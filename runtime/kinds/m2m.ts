@@ -34,7 +34,9 @@ export const m2mKind = defineKind<ManyToManyField>({
       ...(def.reverse_of ? { reverseOf: def.reverse_of } : {}),
       nested: def.nested ?? null,
       ...(def.by ? { by: def.by } : {}),
-      ...(def.related_name ? { relatedName: relatedName(def.related_name, (at, message) => ctx.error(at, message)) } : {}),
+      ...(def.related_name
+        ? { relatedName: relatedName(def.related_name, (at, message) => ctx.error(at, message)) }
+        : {}),
     };
   },
   column: () => null,
