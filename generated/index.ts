@@ -11,6 +11,7 @@ import migration5 from './migrations/0005_ipam_asn_add_column_role_id_and_more.j
 import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.json' with { type: 'json' };
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
+import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -28,6 +29,8 @@ import * as coreObjectChange from './core/objectchange.js';
 import * as coreWorker from './core/worker.js';
 import * as dcimConsolePort from './dcim/consoleport.js';
 import * as dcimConsolePortTemplate from './dcim/consoleporttemplate.js';
+import * as dcimConsoleServerPort from './dcim/consoleserverport.js';
+import * as dcimConsoleServerPortTemplate from './dcim/consoleserverporttemplate.js';
 import * as dcimDevice from './dcim/device.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
@@ -237,6 +240,8 @@ export const registry: Registry = {
       models: [
         'dcim.consoleport',
         'dcim.consoleporttemplate',
+        'dcim.consoleserverport',
+        'dcim.consoleserverporttemplate',
         'dcim.device',
         'dcim.devicerole',
         'dcim.devicetype',
@@ -338,6 +343,8 @@ export const registry: Registry = {
     'core.worker': coreWorker.workerSpec,
     'dcim.consoleport': dcimConsolePort.consolePortSpec,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.consolePortTemplateSpec,
+    'dcim.consoleserverport': dcimConsoleServerPort.consoleServerPortSpec,
+    'dcim.consoleserverporttemplate': dcimConsoleServerPortTemplate.consoleServerPortTemplateSpec,
     'dcim.device': dcimDevice.deviceSpec,
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
@@ -403,6 +410,8 @@ export const registry: Registry = {
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'dcim.consoleport': dcimConsolePort.mountConsolePortRoutes,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.mountConsolePortTemplateRoutes,
+    'dcim.consoleserverport': dcimConsoleServerPort.mountConsoleServerPortRoutes,
+    'dcim.consoleserverporttemplate': dcimConsoleServerPortTemplate.mountConsoleServerPortTemplateRoutes,
     'dcim.device': dcimDevice.mountDeviceRoutes,
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
     'dcim.devicetype': dcimDeviceType.mountDeviceTypeRoutes,
@@ -459,6 +468,7 @@ export const registry: Registry = {
     migration6 as Migration,
     migration7 as Migration,
     migration8 as Migration,
+    migration9 as Migration,
   ],
   plugins: [
     {

@@ -151,7 +151,7 @@ export interface Device {
   created: string | null;
   last_updated: string | null;
   console_port_count: number;
-  console_server_port_count: unknown;
+  console_server_port_count: number;
   power_port_count: unknown;
   power_outlet_count: unknown;
   interface_count: number;
@@ -713,20 +713,6 @@ export const deviceSpec: ModelSpec = {
       required: false,
     },
     {
-      name: 'console_server_port_count',
-      label: 'Console server port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'power_port_count',
       label: 'Power port count',
       nullable: false,
@@ -845,6 +831,13 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'console_port_count',
       model: 'dcim.consoleport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'console_server_port_count',
+      model: 'dcim.consoleserverport',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1430,11 +1423,9 @@ export const deviceSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.consoleport', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'console_server_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.consoleserverport', field: 'device' }],
     },
     {
       kind: 'constant',
@@ -1478,10 +1469,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'console_server_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'console_server_port_count',
       lookups: 'number',
     },
     {
@@ -1693,6 +1683,7 @@ export const deviceSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.consoleserverport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

@@ -113,7 +113,7 @@ export interface DeviceType {
   last_updated: string | null;
   device_count: number;
   console_port_template_count: number;
-  console_server_port_template_count: unknown;
+  console_server_port_template_count: number;
   power_port_template_count: unknown;
   power_outlet_template_count: unknown;
   interface_template_count: unknown;
@@ -450,20 +450,6 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'console_server_port_template_count',
-      label: 'Console server port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'power_port_template_count',
       label: 'Power port template count',
       nullable: false,
@@ -603,6 +589,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'console_port_template_count',
       model: 'dcim.consoleporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'console_server_port_template_count',
+      model: 'dcim.consoleserverporttemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -833,10 +826,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'console_server_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'console_server_port_template_count',
       lookups: 'number',
     },
     {
@@ -901,11 +893,15 @@ export const deviceTypeSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.consoleporttemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'console_server_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [
+        {
+          kind: 'reverse',
+          model: 'dcim.consoleserverporttemplate',
+          field: 'device_type',
+        },
+      ],
     },
     {
       kind: 'constant',
@@ -1023,6 +1019,11 @@ export const deviceTypeSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.consoleporttemplate', field: 'device_type', onDelete: 'cascade' },
+    {
+      model: 'dcim.consoleserverporttemplate',
+      field: 'device_type',
+      onDelete: 'cascade',
+    },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',

@@ -272,6 +272,8 @@ export const customFieldSpec: ModelSpec = {
         'core.objectchange',
         'dcim.consoleport',
         'dcim.consoleporttemplate',
+        'dcim.consoleserverport',
+        'dcim.consoleserverporttemplate',
         'dcim.device',
         'dcim.devicerole',
         'dcim.devicetype',

@@ -264,6 +264,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'circuits.circuittype', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.provider', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.consoleserverport', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.device', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.devicerole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.devicetype', field: 'owner', onDelete: 'protect' },
