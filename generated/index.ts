@@ -12,6 +12,7 @@ import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
+import migration10 from './migrations/0010_dcim_powerport_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -40,6 +41,8 @@ import * as dcimManufacturer from './dcim/manufacturer.js';
 import * as dcimPlatform from './dcim/platform.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
+import * as dcimPowerPort from './dcim/powerport.js';
+import * as dcimPowerPortTemplate from './dcim/powerporttemplate.js';
 import * as dcimRack from './dcim/rack.js';
 import * as dcimRackRole from './dcim/rackrole.js';
 import * as dcimRegion from './dcim/region.js';
@@ -251,6 +254,8 @@ export const registry: Registry = {
         'dcim.platform',
         'dcim.powerfeed',
         'dcim.powerpanel',
+        'dcim.powerport',
+        'dcim.powerporttemplate',
         'dcim.rack',
         'dcim.rackrole',
         'dcim.region',
@@ -354,6 +359,8 @@ export const registry: Registry = {
     'dcim.platform': dcimPlatform.platformSpec,
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
+    'dcim.powerport': dcimPowerPort.powerPortSpec,
+    'dcim.powerporttemplate': dcimPowerPortTemplate.powerPortTemplateSpec,
     'dcim.rack': dcimRack.rackSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
     'dcim.region': dcimRegion.regionSpec,
@@ -421,6 +428,8 @@ export const registry: Registry = {
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
     'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
+    'dcim.powerport': dcimPowerPort.mountPowerPortRoutes,
+    'dcim.powerporttemplate': dcimPowerPortTemplate.mountPowerPortTemplateRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
@@ -469,6 +478,7 @@ export const registry: Registry = {
     migration7 as Migration,
     migration8 as Migration,
     migration9 as Migration,
+    migration10 as Migration,
   ],
   plugins: [
     {

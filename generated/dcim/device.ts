@@ -152,7 +152,7 @@ export interface Device {
   last_updated: string | null;
   console_port_count: number;
   console_server_port_count: number;
-  power_port_count: unknown;
+  power_port_count: number;
   power_outlet_count: unknown;
   interface_count: number;
   front_port_count: unknown;
@@ -713,20 +713,6 @@ export const deviceSpec: ModelSpec = {
       required: false,
     },
     {
-      name: 'power_port_count',
-      label: 'Power port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'power_outlet_count',
       label: 'Power outlet count',
       nullable: false,
@@ -838,6 +824,13 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'console_server_port_count',
       model: 'dcim.consoleserverport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_port_count',
+      model: 'dcim.powerport',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1428,11 +1421,9 @@ export const deviceSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.consoleserverport', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.powerport', field: 'device' }],
     },
     {
       kind: 'constant',
@@ -1475,10 +1466,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_port_count',
       lookups: 'number',
     },
     {
@@ -1685,6 +1675,7 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.consoleserverport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.powerport', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -114,7 +114,7 @@ export interface DeviceType {
   device_count: number;
   console_port_template_count: number;
   console_server_port_template_count: number;
-  power_port_template_count: unknown;
+  power_port_template_count: number;
   power_outlet_template_count: unknown;
   interface_template_count: unknown;
   front_port_template_count: unknown;
@@ -450,20 +450,6 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'power_port_template_count',
-      label: 'Power port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'power_outlet_template_count',
       label: 'Power outlet template count',
       nullable: false,
@@ -596,6 +582,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'console_server_port_template_count',
       model: 'dcim.consoleserverporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_port_template_count',
+      model: 'dcim.powerporttemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -832,10 +825,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_port_template_count',
       lookups: 'number',
     },
     {
@@ -904,11 +896,9 @@ export const deviceTypeSpec: ModelSpec = {
       ],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.powerporttemplate', field: 'device_type' }],
     },
     {
       kind: 'constant',
@@ -1025,6 +1015,7 @@ export const deviceTypeSpec: ModelSpec = {
       onDelete: 'cascade',
     },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
+    { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -283,6 +283,8 @@ export const customFieldSpec: ModelSpec = {
         'dcim.platform',
         'dcim.powerfeed',
         'dcim.powerpanel',
+        'dcim.powerport',
+        'dcim.powerporttemplate',
         'dcim.rack',
         'dcim.rackrole',
         'dcim.region',

@@ -274,6 +274,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.platform', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.powerfeed', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.powerpanel', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.powerport', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rackrole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.region', field: 'owner', onDelete: 'protect' },

@@ -208,4 +208,49 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     componentTests(suite, 'Console Server Port');
     cabledTests({ pathEndpoint: true });
   });
+
+  describe('PowerPortTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.powerporttemplate', async (api) => {
+      const world = await templateWorld(api);
+      await createAll(
+        api,
+        '/api/dcim/power-port-templates/',
+        world.device_types.map((type, i) => ({
+          device_type: type.id,
+          name: `Power Port ${i + 1}`,
+          maximum_draw: 100 * (i + 1),
+          allocated_draw: 50 * (i + 1),
+          description: `foobar${i + 1}`,
+        })),
+      );
+      return world;
+    });
+    templateTests(suite);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Power Port 1', 'Power Port 2'] })).toBe(2);
+    });
+    it('test_maximum_draw', async () => {
+      expect(await suite.count({ maximum_draw: [100, 200] })).toBe(2);
+    });
+    it('test_allocated_draw', async () => {
+      expect(await suite.count({ allocated_draw: [50, 100] })).toBe(2);
+    });
+  });
+
+  describe('PowerPortTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.powerport', async (api) => {
+      const world = await componentWorld(api);
+      const draws = [1, 2, 3].map((i) => ({ maximum_draw: 100 * i, allocated_draw: 50 * i }));
+      await createAll(api, '/api/dcim/power-ports/', threeComponents(world, 'Power Port', draws));
+      return world;
+    });
+    componentTests(suite, 'Power Port');
+    it('test_maximum_draw', async () => {
+      expect(await suite.count({ maximum_draw: [100, 200] })).toBe(2);
+    });
+    it('test_allocated_draw', async () => {
+      expect(await suite.count({ allocated_draw: [50, 100] })).toBe(2);
+    });
+    cabledTests({ pathEndpoint: true });
+  });
 });
