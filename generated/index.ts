@@ -13,6 +13,7 @@ import migration7 from './migrations/0007_users_ownergroup_create_table_and_more
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
 import migration10 from './migrations/0010_dcim_powerport_create_table_and_more.json' with { type: 'json' };
+import migration11 from './migrations/0011_dcim_poweroutlet_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -40,6 +41,8 @@ import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
 import * as dcimPlatform from './dcim/platform.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
+import * as dcimPowerOutlet from './dcim/poweroutlet.js';
+import * as dcimPowerOutletTemplate from './dcim/poweroutlettemplate.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
 import * as dcimPowerPort from './dcim/powerport.js';
 import * as dcimPowerPortTemplate from './dcim/powerporttemplate.js';
@@ -253,6 +256,8 @@ export const registry: Registry = {
         'dcim.manufacturer',
         'dcim.platform',
         'dcim.powerfeed',
+        'dcim.poweroutlet',
+        'dcim.poweroutlettemplate',
         'dcim.powerpanel',
         'dcim.powerport',
         'dcim.powerporttemplate',
@@ -358,6 +363,8 @@ export const registry: Registry = {
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
     'dcim.platform': dcimPlatform.platformSpec,
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
+    'dcim.poweroutlet': dcimPowerOutlet.powerOutletSpec,
+    'dcim.poweroutlettemplate': dcimPowerOutletTemplate.powerOutletTemplateSpec,
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
     'dcim.powerport': dcimPowerPort.powerPortSpec,
     'dcim.powerporttemplate': dcimPowerPortTemplate.powerPortTemplateSpec,
@@ -427,6 +434,8 @@ export const registry: Registry = {
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
     'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
+    'dcim.poweroutlet': dcimPowerOutlet.mountPowerOutletRoutes,
+    'dcim.poweroutlettemplate': dcimPowerOutletTemplate.mountPowerOutletTemplateRoutes,
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
     'dcim.powerport': dcimPowerPort.mountPowerPortRoutes,
     'dcim.powerporttemplate': dcimPowerPortTemplate.mountPowerPortTemplateRoutes,
@@ -479,6 +488,7 @@ export const registry: Registry = {
     migration8 as Migration,
     migration9 as Migration,
     migration10 as Migration,
+    migration11 as Migration,
   ],
   plugins: [
     {

@@ -153,7 +153,7 @@ export interface Device {
   console_port_count: number;
   console_server_port_count: number;
   power_port_count: number;
-  power_outlet_count: unknown;
+  power_outlet_count: number;
   interface_count: number;
   front_port_count: unknown;
   rear_port_count: unknown;
@@ -713,20 +713,6 @@ export const deviceSpec: ModelSpec = {
       required: false,
     },
     {
-      name: 'power_outlet_count',
-      label: 'Power outlet count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'front_port_count',
       label: 'Front port count',
       nullable: false,
@@ -831,6 +817,13 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'power_port_count',
       model: 'dcim.powerport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_outlet_count',
+      model: 'dcim.poweroutlet',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1426,11 +1419,9 @@ export const deviceSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.powerport', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_outlets',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.poweroutlet', field: 'device' }],
     },
     {
       kind: 'constant',
@@ -1472,10 +1463,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_outlet_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_outlet_count',
       lookups: 'number',
     },
     {
@@ -1675,6 +1665,7 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.consoleserverport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.poweroutlet', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.powerport', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

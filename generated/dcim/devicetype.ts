@@ -115,7 +115,7 @@ export interface DeviceType {
   console_port_template_count: number;
   console_server_port_template_count: number;
   power_port_template_count: number;
-  power_outlet_template_count: unknown;
+  power_outlet_template_count: number;
   interface_template_count: unknown;
   front_port_template_count: unknown;
   rear_port_template_count: unknown;
@@ -450,20 +450,6 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'power_outlet_template_count',
-      label: 'Power outlet template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'interface_template_count',
       label: 'Interface template count',
       nullable: false,
@@ -589,6 +575,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'power_port_template_count',
       model: 'dcim.powerporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_outlet_template_count',
+      model: 'dcim.poweroutlettemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -831,10 +824,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_outlet_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_outlet_template_count',
       lookups: 'number',
     },
     {
@@ -901,11 +893,9 @@ export const deviceTypeSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.powerporttemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_outlets',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.poweroutlettemplate', field: 'device_type' }],
     },
     {
       kind: 'constant',
@@ -1015,6 +1005,7 @@ export const deviceTypeSpec: ModelSpec = {
       onDelete: 'cascade',
     },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
+    { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

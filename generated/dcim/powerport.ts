@@ -1075,7 +1075,7 @@ export const powerPortSpec: ModelSpec = {
     },
   ],
   hooks: {},
-  reverse: [],
+  reverse: [{ model: 'dcim.poweroutlet', field: 'power_port', onDelete: 'set_null' }],
   actions: [],
 };
 

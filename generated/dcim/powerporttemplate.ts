@@ -594,7 +594,7 @@ export const powerPortTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.powerport',
-  reverse: [],
+  reverse: [{ model: 'dcim.poweroutlettemplate', field: 'power_port', onDelete: 'set_null' }],
   actions: [],
 };
 

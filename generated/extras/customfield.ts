@@ -282,6 +282,8 @@ export const customFieldSpec: ModelSpec = {
         'dcim.manufacturer',
         'dcim.platform',
         'dcim.powerfeed',
+        'dcim.poweroutlet',
+        'dcim.poweroutlettemplate',
         'dcim.powerpanel',
         'dcim.powerport',
         'dcim.powerporttemplate',

@@ -273,6 +273,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.manufacturer', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.powerfeed', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.poweroutlet', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.powerpanel', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.powerport', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'owner', onDelete: 'protect' },

@@ -253,4 +253,59 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     });
     cabledTests({ pathEndpoint: true });
   });
+
+  describe('PowerOutletTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.poweroutlettemplate', async (api) => {
+      const world = await templateWorld(api);
+      await createAll(
+        api,
+        '/api/dcim/power-outlet-templates/',
+        world.device_types.map((type, i) => ({
+          device_type: type.id,
+          name: `Power Outlet ${i + 1}`,
+          feed_leg: 'ABC'[i],
+          color: ['f44336', '4caf50', '2196f3'][i],
+          description: `foobar${i + 1}`,
+        })),
+      );
+      return world;
+    });
+    templateTests(suite);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Power Outlet 1', 'Power Outlet 2'] })).toBe(2);
+    });
+    it('test_feed_leg', async () => {
+      expect(await suite.count({ feed_leg: ['A', 'B'] })).toBe(2);
+    });
+    it('test_color', async () => {
+      expect(await suite.count({ color: ['f44336', '4caf50'] })).toBe(2);
+    });
+  });
+
+  describe('PowerOutletTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.poweroutlet', async (api) => {
+      const world = await componentWorld(api);
+      const values = [
+        { feed_leg: 'A', color: 'ff0000', status: 'enabled' },
+        { feed_leg: 'B', color: '00ff00', status: 'disabled' },
+        { feed_leg: 'C', color: '0000ff', status: 'faulty' },
+      ];
+      await createAll(api, '/api/dcim/power-outlets/', threeComponents(world, 'Power Outlet', values));
+      return world;
+    });
+    componentTests(suite, 'Power Outlet');
+    it('test_color', async () => {
+      expect(await suite.count({ color: ['ff0000', '00ff00'] })).toBe(2);
+    });
+    it('test_feed_leg', async () => {
+      expect(await suite.count({ feed_leg: ['A', 'B'] })).toBe(2);
+    });
+    cabledTests({ pathEndpoint: true });
+    it('test_status', async () => {
+      expect(await suite.count({ status: ['enabled'] })).toBe(1);
+      expect(await suite.count({ status: ['disabled'] })).toBe(1);
+      expect(await suite.count({ status: ['faulty'] })).toBe(1);
+      expect(await suite.count({ status: ['enabled', 'disabled', 'faulty'] })).toBe(3);
+    });
+  });
 });

@@ -96,4 +96,47 @@ export const dcimPortsCases: NetBoxTestCase[] = [
       return { createData: named('Power Port', [4, 5, 6], { device: id }) };
     },
   },
+  {
+    source: 'dcim/tests/test_api.py::PowerOutletTemplateTestCase',
+    model: 'dcim.poweroutlettemplate',
+    briefFields: TEMPLATE_BRIEF,
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_devicetype'],
+    // create_data's templates 7 and 8 belong to a module type: module types are not served yet.
+    setUp: async (t) => {
+      const type = await deviceType(t);
+      const ports = await t.makeAll(
+        'dcim.powerporttemplate',
+        named('Power Port Template', [1, 2], { device_type: type.id }),
+      );
+      await t.makeAll('dcim.poweroutlettemplate', named('Power Outlet Template', [1, 2, 3], { device_type: type.id }));
+      return {
+        createData: [
+          { device_type: type.id, name: 'Power Outlet Template 4', power_port: ports[0]!.id },
+          { device_type: type.id, name: 'Power Outlet Template 5', power_port: ports[1]!.id },
+          { device_type: type.id, name: 'Power Outlet Template 6', power_port: null },
+        ],
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::PowerOutletTestCase',
+    model: 'dcim.poweroutlet',
+    briefFields: COMPONENT_BRIEF,
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_device'],
+    leftOut: { test_trace: NEEDS_CABLES },
+    setUp: async (t) => {
+      const { id } = await device(t);
+      const ports = await t.makeAll('dcim.powerport', named('Power Port', [1, 2], { device: id }));
+      await t.makeAll('dcim.poweroutlet', named('Power Outlet', [1, 2, 3], { device: id }));
+      return {
+        createData: [
+          { device: id, name: 'Power Outlet 4', power_port: ports[0]!.id },
+          { device: id, name: 'Power Outlet 5', power_port: ports[1]!.id },
+          { device: id, name: 'Power Outlet 6', power_port: null },
+        ],
+      };
+    },
+  },
 ];
