@@ -14,6 +14,7 @@ import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more
 import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
 import migration10 from './migrations/0010_dcim_powerport_create_table_and_more.json' with { type: 'json' };
 import migration11 from './migrations/0011_dcim_poweroutlet_create_table_and_more.json' with { type: 'json' };
+import migration12 from './migrations/0012_dcim_interfacetemplate_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -37,6 +38,7 @@ import * as dcimDevice from './dcim/device.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
 import * as dcimInterface from './dcim/interface.js';
+import * as dcimInterfaceTemplate from './dcim/interfacetemplate.js';
 import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
 import * as dcimPlatform from './dcim/platform.js';
@@ -252,6 +254,7 @@ export const registry: Registry = {
         'dcim.devicerole',
         'dcim.devicetype',
         'dcim.interface',
+        'dcim.interfacetemplate',
         'dcim.location',
         'dcim.manufacturer',
         'dcim.platform',
@@ -359,6 +362,7 @@ export const registry: Registry = {
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
     'dcim.interface': dcimInterface.interfaceSpec,
+    'dcim.interfacetemplate': dcimInterfaceTemplate.interfaceTemplateSpec,
     'dcim.location': dcimLocation.locationSpec,
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
     'dcim.platform': dcimPlatform.platformSpec,
@@ -430,6 +434,7 @@ export const registry: Registry = {
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
     'dcim.devicetype': dcimDeviceType.mountDeviceTypeRoutes,
     'dcim.interface': dcimInterface.mountInterfaceRoutes,
+    'dcim.interfacetemplate': dcimInterfaceTemplate.mountInterfaceTemplateRoutes,
     'dcim.location': dcimLocation.mountLocationRoutes,
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
@@ -489,6 +494,7 @@ export const registry: Registry = {
     migration9 as Migration,
     migration10 as Migration,
     migration11 as Migration,
+    migration12 as Migration,
   ],
   plugins: [
     {

@@ -116,7 +116,7 @@ export interface DeviceType {
   console_server_port_template_count: number;
   power_port_template_count: number;
   power_outlet_template_count: number;
-  interface_template_count: unknown;
+  interface_template_count: number;
   front_port_template_count: unknown;
   rear_port_template_count: unknown;
   device_bay_template_count: unknown;
@@ -450,20 +450,6 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'interface_template_count',
-      label: 'Interface template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'front_port_template_count',
       label: 'Front port template count',
       nullable: false,
@@ -582,6 +568,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'power_outlet_template_count',
       model: 'dcim.poweroutlettemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'interface_template_count',
+      model: 'dcim.interfacetemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -830,10 +823,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'interface_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'interface_template_count',
       lookups: 'number',
     },
     {
@@ -898,11 +890,9 @@ export const deviceTypeSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.poweroutlettemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'interfaces',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.interfacetemplate', field: 'device_type' }],
     },
     {
       kind: 'constant',
@@ -1005,6 +995,7 @@ export const deviceTypeSpec: ModelSpec = {
       onDelete: 'cascade',
     },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
+    { model: 'dcim.interfacetemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     {

@@ -278,6 +278,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.devicerole',
         'dcim.devicetype',
         'dcim.interface',
+        'dcim.interfacetemplate',
         'dcim.location',
         'dcim.manufacturer',
         'dcim.platform',

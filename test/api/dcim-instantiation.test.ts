@@ -31,7 +31,7 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
   it('test_device_creation', async () => {
     const { api } = shared.app;
     const { site, type, role } = objects;
-    const models = ['consoleport', 'consoleserverport', 'powerport', 'poweroutlet'];
+    const models = ['consoleport', 'consoleserverport', 'powerport', 'poweroutlet', 'interface'];
     await createAll(api, '/api/extras/custom-fields/', [
       { name: 'cf1', type: 'text', default: 'foo', object_types: models.map((m) => `dcim.${m}`) },
     ]);
@@ -43,6 +43,9 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
     ]);
     await createAll(api, '/api/dcim/power-outlet-templates/', [
       { device_type, name: 'Power Outlet 1', power_port: powerPort!.id, feed_leg: 'A' },
+    ]);
+    await createAll(api, '/api/dcim/interface-templates/', [
+      { device_type, name: 'Interface 1', type: '1000base-t', mgmt_only: true },
     ]);
 
     const [device] = await createAll(api, '/api/dcim/devices/', [
@@ -60,6 +63,7 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
     await only('console-server-ports', 'name=Console Server Port 1');
     const port = await only('power-ports', 'name=Power Port 1&maximum_draw=1000&allocated_draw=500');
     await only('power-outlets', `name=Power Outlet 1&power_port_id=${port.id}&feed_leg=A&status=enabled`);
+    await only('interfaces', 'name=Interface 1&type=1000base-t&mgmt_only=true');
 
     const counted = (await api.get(`/api/dcim/devices/${device!.id}/`)).body as Row;
     expect(counted).toMatchObject({
@@ -67,6 +71,7 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
       console_server_port_count: 1,
       power_port_count: 1,
       power_outlet_count: 1,
+      interface_count: 1,
     });
     const typed = (await api.get(`/api/dcim/device-types/${device_type}/`)).body as Row;
     expect(typed).toMatchObject({
@@ -74,7 +79,39 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
       console_server_port_template_count: 1,
       power_port_template_count: 1,
       power_outlet_template_count: 1,
+      interface_template_count: 1,
     });
+  });
+
+  it("a template's bridge becomes the bridge between the device's interfaces (update_interface_bridges)", async () => {
+    const { api } = shared.app;
+    const { site, role } = objects;
+    const [manufacturer] = (await api.get('/api/dcim/manufacturers/?limit=1')).body.results as Row[];
+    const [type] = await createAll(api, '/api/dcim/device-types/', [
+      { manufacturer: manufacturer!.id, model: 'Bridged', slug: 'bridged' },
+    ]);
+    const [br0] = await createAll(api, '/api/dcim/interface-templates/', [
+      { device_type: type!.id, name: 'br0', type: 'bridge' },
+    ]);
+    await createAll(api, '/api/dcim/interface-templates/', [
+      { device_type: type!.id, name: 'eth0', type: '1000base-t', bridge: br0!.id },
+      { device_type: type!.id, name: 'eth1', type: '1000base-t', bridge: br0!.id },
+    ]);
+    const devices = await createAll(
+      api,
+      '/api/dcim/devices/',
+      [1, 2].map((i) => ({ site: site.id, device_type: type!.id, role: role.id, name: `Bridged ${i}` })),
+    );
+    for (const device of devices) {
+      const interfaces = (await api.get(`/api/dcim/interfaces/?device_id=${device.id}&ordering=name`)).body
+        .results as Row[];
+      const bridge = interfaces.find((i) => i.name === 'br0')!;
+      expect(interfaces.map((i) => [i.name, i.bridge?.id ?? null])).toEqual([
+        ['br0', null],
+        ['eth0', bridge.id],
+        ['eth1', bridge.id],
+      ]);
+    }
   });
 
   it("a power outlet's power port belongs to its device (PowerOutlet.clean)", async () => {

@@ -6,6 +6,7 @@ import {
   createAll,
   filterSetSuite,
   leftOut,
+  setValue,
   useApp,
   type Row,
   type Suite,
@@ -306,6 +307,66 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
       expect(await suite.count({ status: ['disabled'] })).toBe(1);
       expect(await suite.count({ status: ['faulty'] })).toBe(1);
       expect(await suite.count({ status: ['enabled', 'disabled', 'faulty'] })).toBe(3);
+    });
+  });
+
+  describe('InterfaceTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.interfacetemplate', async (api, app) => {
+      const world = await templateWorld(api);
+      const [t1, t2, t3] = world.device_types;
+      const list = '/api/dcim/interface-templates/';
+      const templates = await createAll(api, list, [
+        {
+          device_type: t1!.id,
+          name: 'Interface 1',
+          type: '1000base-t',
+          enabled: true,
+          mgmt_only: true,
+          poe_mode: 'pd',
+          poe_type: 'type1-ieee802.3af',
+          description: 'foobar1',
+        },
+        {
+          device_type: t2!.id,
+          name: 'Interface 2',
+          type: '1000base-x-gbic',
+          enabled: false,
+          mgmt_only: false,
+          poe_mode: 'pse',
+          poe_type: 'type2-ieee802.3at',
+          description: 'foobar2',
+        },
+        { device_type: t3!.id, name: 'Interface 3', type: '1000base-x-sfp', mgmt_only: false, description: 'foobar3' },
+      ]);
+      // NetBox bridges templates 1 and 2 to each other with bulk_update, which skips clean(): they belong to
+      // different device types, so the bridges are set in the database here.
+      await setValue(app, 'dcim.interfacetemplate', [templates[0]!.id], 'bridge', templates[1]!.id);
+      await setValue(app, 'dcim.interfacetemplate', [templates[1]!.id], 'bridge', templates[0]!.id);
+      return { ...world, templates };
+    });
+    templateTests(suite);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Interface 1', 'Interface 2'] })).toBe(2);
+    });
+    it('test_type', async () => {
+      expect(await suite.count({ type: ['1000base-t', '1000base-x-gbic'] })).toBe(2);
+    });
+    it('test_enabled', async () => {
+      expect(await suite.count({ enabled: 'true' })).toBe(2);
+      expect(await suite.count({ enabled: 'false' })).toBe(1);
+    });
+    it('test_mgmt_only', async () => {
+      expect(await suite.count({ mgmt_only: 'true' })).toBe(1);
+      expect(await suite.count({ mgmt_only: 'false' })).toBe(2);
+    });
+    it('test_bridge', async () => {
+      expect(await suite.count({ bridge_id: [suite.data.templates[1]!.id] })).toBe(1);
+    });
+    it('test_poe_mode', async () => {
+      expect(await suite.count({ poe_mode: ['pd', 'pse'] })).toBe(2);
+    });
+    it('test_poe_type', async () => {
+      expect(await suite.count({ poe_type: ['type1-ieee802.3af', 'type2-ieee802.3at'] })).toBe(2);
     });
   });
 });

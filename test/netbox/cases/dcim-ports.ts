@@ -139,4 +139,19 @@ export const dcimPortsCases: NetBoxTestCase[] = [
       };
     },
   },
+  {
+    source: 'dcim/tests/test_api.py::InterfaceTemplateTestCase',
+    model: 'dcim.interfacetemplate',
+    briefFields: TEMPLATE_BRIEF,
+    bulkUpdateData: description,
+    // create_data's templates 6 and 7 belong to a module type: module types are not served yet.
+    setUp: async (t) => {
+      const device_type = (await deviceType(t)).id;
+      await t.makeAll(
+        'dcim.interfacetemplate',
+        named('Interface Template', [1, 2, 3], { device_type, type: '1000base-t' }),
+      );
+      return { createData: named('Interface Template', [4, 5], { device_type, type: '1000base-t' }) };
+    },
+  },
 ];
