@@ -15,6 +15,7 @@ import migration9 from './migrations/0009_dcim_consoleserverport_create_table_an
 import migration10 from './migrations/0010_dcim_powerport_create_table_and_more.json' with { type: 'json' };
 import migration11 from './migrations/0011_dcim_poweroutlet_create_table_and_more.json' with { type: 'json' };
 import migration12 from './migrations/0012_dcim_interfacetemplate_create_table_and_more.json' with { type: 'json' };
+import migration13 from './migrations/0013_dcim_rearport_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -50,6 +51,8 @@ import * as dcimPowerPort from './dcim/powerport.js';
 import * as dcimPowerPortTemplate from './dcim/powerporttemplate.js';
 import * as dcimRack from './dcim/rack.js';
 import * as dcimRackRole from './dcim/rackrole.js';
+import * as dcimRearPort from './dcim/rearport.js';
+import * as dcimRearPortTemplate from './dcim/rearporttemplate.js';
 import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
@@ -266,6 +269,8 @@ export const registry: Registry = {
         'dcim.powerporttemplate',
         'dcim.rack',
         'dcim.rackrole',
+        'dcim.rearport',
+        'dcim.rearporttemplate',
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',
@@ -374,6 +379,8 @@ export const registry: Registry = {
     'dcim.powerporttemplate': dcimPowerPortTemplate.powerPortTemplateSpec,
     'dcim.rack': dcimRack.rackSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
+    'dcim.rearport': dcimRearPort.rearPortSpec,
+    'dcim.rearporttemplate': dcimRearPortTemplate.rearPortTemplateSpec,
     'dcim.region': dcimRegion.regionSpec,
     'dcim.site': dcimSite.siteSpec,
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
@@ -446,6 +453,8 @@ export const registry: Registry = {
     'dcim.powerporttemplate': dcimPowerPortTemplate.mountPowerPortTemplateRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
+    'dcim.rearport': dcimRearPort.mountRearPortRoutes,
+    'dcim.rearporttemplate': dcimRearPortTemplate.mountRearPortTemplateRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
     'dcim.site': dcimSite.mountSiteRoutes,
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
@@ -495,6 +504,7 @@ export const registry: Registry = {
     migration10 as Migration,
     migration11 as Migration,
     migration12 as Migration,
+    migration13 as Migration,
   ],
   plugins: [
     {

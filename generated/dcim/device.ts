@@ -156,7 +156,7 @@ export interface Device {
   power_outlet_count: number;
   interface_count: number;
   front_port_count: unknown;
-  rear_port_count: unknown;
+  rear_port_count: number;
   device_bay_count: unknown;
   module_bay_count: unknown;
   inventory_item_count: unknown;
@@ -727,20 +727,6 @@ export const deviceSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'rear_port_count',
-      label: 'Rear port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'device_bay_count',
       label: 'Device bay count',
       nullable: false,
@@ -824,6 +810,13 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'power_outlet_count',
       model: 'dcim.poweroutlet',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'rear_port_count',
+      model: 'dcim.rearport',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1476,10 +1469,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'rear_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'rear_port_count',
       lookups: 'number',
     },
     {
@@ -1667,6 +1659,7 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.poweroutlet', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.powerport', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.rearport', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

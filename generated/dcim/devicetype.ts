@@ -118,7 +118,7 @@ export interface DeviceType {
   power_outlet_template_count: number;
   interface_template_count: number;
   front_port_template_count: unknown;
-  rear_port_template_count: unknown;
+  rear_port_template_count: number;
   device_bay_template_count: unknown;
   module_bay_template_count: unknown;
   inventory_item_template_count: unknown;
@@ -464,20 +464,6 @@ export const deviceTypeSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'rear_port_template_count',
-      label: 'Rear port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'device_bay_template_count',
       label: 'Device bay template count',
       nullable: false,
@@ -575,6 +561,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'interface_template_count',
       model: 'dcim.interfacetemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'rear_port_template_count',
+      model: 'dcim.rearporttemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -836,10 +829,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'rear_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'rear_port_template_count',
       lookups: 'number',
     },
     {
@@ -998,6 +990,7 @@ export const deviceTypeSpec: ModelSpec = {
     { model: 'dcim.interfacetemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.rearporttemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

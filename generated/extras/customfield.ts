@@ -290,6 +290,8 @@ export const customFieldSpec: ModelSpec = {
         'dcim.powerporttemplate',
         'dcim.rack',
         'dcim.rackrole',
+        'dcim.rearport',
+        'dcim.rearporttemplate',
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',

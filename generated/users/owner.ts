@@ -278,6 +278,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.powerport', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rackrole', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.rearport', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.region', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.site', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.sitegroup', field: 'owner', onDelete: 'protect' },

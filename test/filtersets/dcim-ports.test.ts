@@ -369,4 +369,67 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
       expect(await suite.count({ poe_type: ['type1-ieee802.3af', 'type2-ieee802.3at'] })).toBe(2);
     });
   });
+
+  describe('RearPortTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.rearporttemplate', async (api) => {
+      const world = await templateWorld(api);
+      await createAll(
+        api,
+        '/api/dcim/rear-port-templates/',
+        world.device_types.map((type, i) => ({
+          device_type: type.id,
+          name: `Rear Port ${i + 1}`,
+          type: ['8p8c', '110-punch', 'bnc'][i],
+          color: ['f44336', '4caf50', '2196f3'][i],
+          positions: i + 1,
+          description: `foobar${i + 1}`,
+        })),
+      );
+      return world;
+    });
+    templateTests(suite);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Rear Port 1', 'Rear Port 2'] })).toBe(2);
+    });
+    it('test_type', async () => {
+      expect(await suite.count({ type: ['8p8c', '110-punch'] })).toBe(2);
+    });
+    it('test_color', async () => {
+      expect(await suite.count({ color: ['f44336', '4caf50'] })).toBe(2);
+    });
+    it('test_positions', async () => {
+      expect(await suite.count({ positions: [1, 2] })).toBe(2);
+    });
+  });
+
+  describe('RearPortTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.rearport', async (api) => {
+      const world = await componentWorld(api);
+      const values = [
+        { type: '8p8c', color: 'f44336', positions: 1 },
+        { type: '110-punch', color: '4caf50', positions: 2 },
+        { type: 'bnc', color: '2196f3', positions: 3 },
+      ];
+      const cabledTo = [4, 5, 6].map((i) => ({
+        device: world.devices[3]!.id,
+        name: `Rear Port ${i}`,
+        label: 'DEF'[i - 4],
+        type: 'fc',
+        positions: i,
+      }));
+      await createAll(api, '/api/dcim/rear-ports/', [...threeComponents(world, 'Rear Port', values), ...cabledTo]);
+      return world;
+    });
+    componentTests(suite, 'Rear Port');
+    it('test_type', async () => {
+      expect(await suite.count({ type: ['8p8c', '110-punch'] })).toBe(2);
+    });
+    it('test_color', async () => {
+      expect(await suite.count({ color: ['f44336', '4caf50'] })).toBe(2);
+    });
+    it('test_positions', async () => {
+      expect(await suite.count({ positions: [1, 2] })).toBe(2);
+    });
+    cabledTests({ pathEndpoint: false });
+  });
 });

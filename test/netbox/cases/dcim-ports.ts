@@ -9,6 +9,8 @@ import type { PortedClass } from '../harness.js';
 
 const description = { description: 'New description' };
 const NEEDS_CABLES = 'needs cables (issue 25)';
+/** Front ports and their mappings to rear ports are not served yet. */
+const NO_FRONT_PORTS = 'needs front ports and port mappings (not served yet)';
 const TEMPLATE_BRIEF = ['description', 'display', 'id', 'name', 'url'];
 const COMPONENT_BRIEF = ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'];
 
@@ -152,6 +154,41 @@ export const dcimPortsCases: NetBoxTestCase[] = [
         named('Interface Template', [1, 2, 3], { device_type, type: '1000base-t' }),
       );
       return { createData: named('Interface Template', [4, 5], { device_type, type: '1000base-t' }) };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::RearPortTemplateTestCase',
+    model: 'dcim.rearporttemplate',
+    briefFields: TEMPLATE_BRIEF,
+    bulkUpdateData: description,
+    // Front port templates and their mappings are not served yet: the class's front port templates, the
+    // `front_ports` of create_data and update_data, and create_data's module type template are left out.
+    leftOut: { 'test_update_object (port mapping check)': NO_FRONT_PORTS },
+    setUp: async (t) => {
+      const device_type = (await deviceType(t)).id;
+      await t.makeAll('dcim.rearporttemplate', named('Rear Port Template', [1, 2, 3], { device_type, type: '8p8c' }));
+      return {
+        createData: named('Rear Port Template', [4, 5], { device_type, type: '8p8c' }),
+        updateData: { type: 'lc' },
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::RearPortTestCase',
+    model: 'dcim.rearport',
+    briefFields: COMPONENT_BRIEF,
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_device'],
+    // Front ports and their mappings are not served yet: the class's front ports and the `front_ports` of
+    // create_data and update_data are left out.
+    leftOut: {
+      'test_update_object (port mapping check)': NO_FRONT_PORTS,
+      test_rear_port_paths: NEEDS_CABLES,
+    },
+    setUp: async (t) => {
+      const { id } = await device(t);
+      await t.makeAll('dcim.rearport', named('Rear Port', [1, 2, 3], { device: id, type: '8p8c' }));
+      return { createData: named('Rear Port', [4, 5, 6], { device: id, type: '8p8c' }), updateData: { type: 'lc' } };
     },
   },
 ];
