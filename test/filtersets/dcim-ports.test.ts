@@ -19,6 +19,7 @@ import {
  */
 
 const NEEDS_CABLES = 'needs cables (issue 25)';
+const NO_FRONT_PORTS = 'needs front ports and port mappings (not served yet)';
 const NO_MODULES = 'modules are not served yet (the filter accepts only null)';
 
 /** The objects of NetBox's component test cases (`setUpTestData` before the components). */
@@ -431,5 +432,59 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
       expect(await suite.count({ positions: [1, 2] })).toBe(2);
     });
     cabledTests({ pathEndpoint: false });
+  });
+
+  /**
+   * The boolean component filters of NetBox's DeviceTypeTestCase and DeviceTestCase for the templates and
+   * components served here (the rest of those classes is in dcim-devices.test.ts): types 1 and 2 have a
+   * template of each kind, devices 1 and 2 a component of each kind, the third of each none.
+   */
+  const KINDS = [
+    ['console_server_ports', 'console-server-port', {}],
+    ['power_ports', 'power-port', {}],
+    ['power_outlets', 'power-outlet', {}],
+    ['interfaces', 'interface', { type: '1000base-t' }],
+  ] as const;
+
+  describe('DeviceTypeTestCase (component template filters)', () => {
+    const suite = filterSetSuite(shared, 'dcim.devicetype', async (api) => {
+      const world = await templateWorld(api);
+      for (const [, path, values] of KINDS)
+        await createAll(
+          api,
+          `/api/dcim/${path}-templates/`,
+          world.device_types
+            .slice(0, 2)
+            .map((type, i) => ({ device_type: type.id, name: `${path} ${i + 1}`, ...values })),
+        );
+      return world;
+    });
+    for (const [filter] of KINDS)
+      it(`test_${filter}`, async () => {
+        expect(await suite.count({ [filter]: 'true' })).toBe(2);
+        expect(await suite.count({ [filter]: 'false' })).toBe(1);
+      });
+    leftOut('test_pass_through_ports', NO_FRONT_PORTS);
+  });
+
+  describe('DeviceTestCase (component filters)', () => {
+    const suite = filterSetSuite(shared, 'dcim.device', async (api) => {
+      const world = await componentWorld(api);
+      const devices = world.devices.slice(0, 2);
+      for (const [filter, path, values] of KINDS)
+        if (filter !== 'interfaces')
+          await createAll(
+            api,
+            `/api/dcim/${path}s/`,
+            devices.map((device, i) => ({ device: device.id, name: `${path} ${i + 1}`, ...values })),
+          );
+      return world;
+    });
+    for (const [filter] of KINDS.filter(([name]) => name !== 'interfaces'))
+      it(`test_${filter}`, async () => {
+        // Four devices here (NetBox's class has three): the unnamed one has no component either.
+        expect(await suite.count({ [filter]: 'true' })).toBe(2);
+        expect(await suite.count({ [filter]: 'false' })).toBe(2);
+      });
   });
 });
