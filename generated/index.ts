@@ -12,10 +12,6 @@ import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
-import migration10 from './migrations/0010_dcim_powerport_create_table_and_more.json' with { type: 'json' };
-import migration11 from './migrations/0011_dcim_poweroutlet_create_table_and_more.json' with { type: 'json' };
-import migration12 from './migrations/0012_dcim_interfacetemplate_create_table_and_more.json' with { type: 'json' };
-import migration13 from './migrations/0013_dcim_rearport_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -501,10 +497,6 @@ export const registry: Registry = {
     migration7 as Migration,
     migration8 as Migration,
     migration9 as Migration,
-    migration10 as Migration,
-    migration11 as Migration,
-    migration12 as Migration,
-    migration13 as Migration,
   ],
   plugins: [
     {
