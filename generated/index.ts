@@ -11,6 +11,7 @@ import migration5 from './migrations/0005_ipam_asn_add_column_role_id_and_more.j
 import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.json' with { type: 'json' };
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
+import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -28,17 +29,26 @@ import * as coreObjectChange from './core/objectchange.js';
 import * as coreWorker from './core/worker.js';
 import * as dcimConsolePort from './dcim/consoleport.js';
 import * as dcimConsolePortTemplate from './dcim/consoleporttemplate.js';
+import * as dcimConsoleServerPort from './dcim/consoleserverport.js';
+import * as dcimConsoleServerPortTemplate from './dcim/consoleserverporttemplate.js';
 import * as dcimDevice from './dcim/device.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
 import * as dcimInterface from './dcim/interface.js';
+import * as dcimInterfaceTemplate from './dcim/interfacetemplate.js';
 import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
 import * as dcimPlatform from './dcim/platform.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
+import * as dcimPowerOutlet from './dcim/poweroutlet.js';
+import * as dcimPowerOutletTemplate from './dcim/poweroutlettemplate.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
+import * as dcimPowerPort from './dcim/powerport.js';
+import * as dcimPowerPortTemplate from './dcim/powerporttemplate.js';
 import * as dcimRack from './dcim/rack.js';
 import * as dcimRackRole from './dcim/rackrole.js';
+import * as dcimRearPort from './dcim/rearport.js';
+import * as dcimRearPortTemplate from './dcim/rearporttemplate.js';
 import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
@@ -237,17 +247,26 @@ export const registry: Registry = {
       models: [
         'dcim.consoleport',
         'dcim.consoleporttemplate',
+        'dcim.consoleserverport',
+        'dcim.consoleserverporttemplate',
         'dcim.device',
         'dcim.devicerole',
         'dcim.devicetype',
         'dcim.interface',
+        'dcim.interfacetemplate',
         'dcim.location',
         'dcim.manufacturer',
         'dcim.platform',
         'dcim.powerfeed',
+        'dcim.poweroutlet',
+        'dcim.poweroutlettemplate',
         'dcim.powerpanel',
+        'dcim.powerport',
+        'dcim.powerporttemplate',
         'dcim.rack',
         'dcim.rackrole',
+        'dcim.rearport',
+        'dcim.rearporttemplate',
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',
@@ -338,17 +357,26 @@ export const registry: Registry = {
     'core.worker': coreWorker.workerSpec,
     'dcim.consoleport': dcimConsolePort.consolePortSpec,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.consolePortTemplateSpec,
+    'dcim.consoleserverport': dcimConsoleServerPort.consoleServerPortSpec,
+    'dcim.consoleserverporttemplate': dcimConsoleServerPortTemplate.consoleServerPortTemplateSpec,
     'dcim.device': dcimDevice.deviceSpec,
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
     'dcim.interface': dcimInterface.interfaceSpec,
+    'dcim.interfacetemplate': dcimInterfaceTemplate.interfaceTemplateSpec,
     'dcim.location': dcimLocation.locationSpec,
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
     'dcim.platform': dcimPlatform.platformSpec,
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
+    'dcim.poweroutlet': dcimPowerOutlet.powerOutletSpec,
+    'dcim.poweroutlettemplate': dcimPowerOutletTemplate.powerOutletTemplateSpec,
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
+    'dcim.powerport': dcimPowerPort.powerPortSpec,
+    'dcim.powerporttemplate': dcimPowerPortTemplate.powerPortTemplateSpec,
     'dcim.rack': dcimRack.rackSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
+    'dcim.rearport': dcimRearPort.rearPortSpec,
+    'dcim.rearporttemplate': dcimRearPortTemplate.rearPortTemplateSpec,
     'dcim.region': dcimRegion.regionSpec,
     'dcim.site': dcimSite.siteSpec,
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
@@ -403,17 +431,26 @@ export const registry: Registry = {
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'dcim.consoleport': dcimConsolePort.mountConsolePortRoutes,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.mountConsolePortTemplateRoutes,
+    'dcim.consoleserverport': dcimConsoleServerPort.mountConsoleServerPortRoutes,
+    'dcim.consoleserverporttemplate': dcimConsoleServerPortTemplate.mountConsoleServerPortTemplateRoutes,
     'dcim.device': dcimDevice.mountDeviceRoutes,
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
     'dcim.devicetype': dcimDeviceType.mountDeviceTypeRoutes,
     'dcim.interface': dcimInterface.mountInterfaceRoutes,
+    'dcim.interfacetemplate': dcimInterfaceTemplate.mountInterfaceTemplateRoutes,
     'dcim.location': dcimLocation.mountLocationRoutes,
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
     'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
+    'dcim.poweroutlet': dcimPowerOutlet.mountPowerOutletRoutes,
+    'dcim.poweroutlettemplate': dcimPowerOutletTemplate.mountPowerOutletTemplateRoutes,
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
+    'dcim.powerport': dcimPowerPort.mountPowerPortRoutes,
+    'dcim.powerporttemplate': dcimPowerPortTemplate.mountPowerPortTemplateRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
+    'dcim.rearport': dcimRearPort.mountRearPortRoutes,
+    'dcim.rearporttemplate': dcimRearPortTemplate.mountRearPortTemplateRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
     'dcim.site': dcimSite.mountSiteRoutes,
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
@@ -459,6 +496,7 @@ export const registry: Registry = {
     migration6 as Migration,
     migration7 as Migration,
     migration8 as Migration,
+    migration9 as Migration,
   ],
   plugins: [
     {

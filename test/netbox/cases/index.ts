@@ -3,6 +3,7 @@ import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
 import { dcimComponentsCases } from './dcim-components.js';
+import { dcimPortsCases } from './dcim-ports.js';
 import { extrasCases } from './extras.js';
 import { ipamCases } from './ipam.js';
 import { tenancyCases } from './tenancy.js';
@@ -15,6 +16,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...coreCases,
   ...dcimCases,
   ...dcimComponentsCases,
+  ...dcimPortsCases,
   ...extrasCases,
   ...ipamCases,
   ...tenancyCases,
