@@ -125,7 +125,7 @@ export class SharedDatabase {
     } else {
       await knex.transaction(async (trx) => {
         await trx.raw('SET LOCAL session_replication_role = replica');
-        await Promise.all(deletes(trx));
+        for (const d of deletes(trx)) await d;
         // pg-boss's jobs (its schema exists once a delivery was queued).
         if ((await trx.raw("select to_regclass('pgboss.job') as job")).rows[0].job)
           await trx.raw('DELETE FROM pgboss.job');

@@ -57,10 +57,51 @@ export function nextSeq(): number {
  * created through the API), so that suites can run over every model of the registry.
  */
 export class Fixtures {
+  /** One object of each model that other fixtures point at where they may share it (see `shares`). */
+  private readonly dependencies = new Map<string, Promise<number>>();
+  /** Objects created through the API, dependencies included (the suites' cost, for comparisons). */
+  created = 0;
+
   constructor(
     private readonly api: ApiClient,
     private readonly schema: Schema,
   ) {}
+
+  /**
+   * Whether the fixtures of a model may point their required relation `name` at one shared object: unless the
+   * relation is one-to-one, or a uniqueness rule involves it and nothing else in the rule differs from one
+   * fixture to the next (each circuit has one A side; each interface of a device has its own name). A
+   * dependency chain (an interface's device, its site, type and role) is then made once per suite instead of
+   * once per fixture.
+   */
+  private shares(model: ModelInfo, name: string): boolean {
+    const field = model.fields.get(name);
+    if (field?.kind !== 'fk' || field.unique) return false;
+    const variesPerFixture = (other: string): boolean => {
+      const f = model.fields.get(other);
+      return (
+        f?.kind === 'string' ||
+        f?.kind === 'ip_network' ||
+        f?.kind === 'ip_interface' ||
+        (f?.kind === 'integer' && f.unique)
+      );
+    };
+    return !model.spec.uniques.some(
+      (u) => u.fields.includes(name) && !u.fields.some((other) => variesPerFixture(other)),
+    );
+  }
+
+  /** The shared object of a model that fixtures point at (made on first use). */
+  private dependency(label: string): Promise<number> {
+    let id = this.dependencies.get(label);
+    if (!id) {
+      id = this.create(label).then((object) => object.id as number);
+      // A failed creation is not remembered: the next fixture tries again (and reports the failure).
+      id.catch(() => this.dependencies.delete(label));
+      this.dependencies.set(label, id);
+    }
+    return id;
+  }
 
   /** A valid create body for the model (dependencies are created first). */
   async payload(label: string, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
@@ -73,7 +114,10 @@ export class Fixtures {
     const required = (name: string): boolean => model.fields.get(name)?.required === true || extra.includes(name);
     for (const field of model.writable) {
       if (!required(field.name) || field.name in overrides || pairedFields.has(field.name)) continue;
-      body[field.name] = await this.value(model, field, seq);
+      body[field.name] =
+        field.kind === 'fk' && this.shares(model, field.name)
+          ? await this.dependency(field.target)
+          : await this.value(model, field, seq);
     }
     Object.assign(body, VALUES_BY_RULES[label]?.(seq));
     // A required generic relation points at a new object of its first allowed type.
@@ -86,33 +130,14 @@ export class Fixtures {
     return { ...body, ...overrides };
   }
 
-  /** `count` valid create bodies that share their dependencies (one object per required FK target). */
+  /** `count` valid create bodies (dependencies shared as in `payload`). */
   async payloads(
     label: string,
     count: number,
     overrides: Record<string, unknown> = {},
   ): Promise<Record<string, unknown>[]> {
-    const model = this.schema.model(label);
-    const shared: Record<string, unknown> = {};
-    // Dependencies are shared unless a uniqueness rule involves them and nothing else in the rule differs from
-    // one fixture to the next (each circuit has one A side; each interface of a device has its own name).
-    const variesPerFixture = (name: string): boolean => {
-      const field = model.fields.get(name);
-      return (
-        field?.kind === 'string' ||
-        field?.kind === 'ip_network' ||
-        field?.kind === 'ip_interface' ||
-        (field?.kind === 'integer' && field.unique)
-      );
-    };
-    const inUnique = (name: string): boolean =>
-      model.spec.uniques.some((u) => u.fields.includes(name) && !u.fields.some((other) => variesPerFixture(other)));
-    for (const field of model.writable) {
-      if (field.kind === 'fk' && field.required && !(field.name in overrides) && !inUnique(field.name))
-        shared[field.name] = (await this.create(field.target)).id;
-    }
     const bodies: Record<string, unknown>[] = [];
-    for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, { ...shared, ...overrides }));
+    for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, overrides));
     return bodies;
   }
 
@@ -120,6 +145,7 @@ export class Fixtures {
   async create(label: string, overrides: Record<string, unknown> = {}): Promise<Record<string, any>> {
     const model = this.schema.model(label);
     const response = await this.api.post(`/api${model.listPath}`, await this.payload(label, overrides));
+    this.created += 1;
     if (response.status !== 201) throw new Error(`creating ${label} failed: ${response.status} ${response.text}`);
     return response.body as Record<string, any>;
   }
