@@ -66,15 +66,19 @@ export class Fixtures {
   ) {}
 
   /**
-   * Whether the fixtures of a model may point their required relation `name` at one shared object: unless the
-   * relation is one-to-one, or a uniqueness rule involves it and nothing else in the rule differs from one
+   * Whether the fixtures of a model may point their required relation `name` (an FK or a generic relation) at
+   * one shared object: unless the relation is one-to-one, or a uniqueness rule involves it and nothing else in the rule differs from one
    * fixture to the next (each circuit has one A side; each interface of a device has its own name). A
    * dependency chain (an interface's device, its site, type and role) is then made once per suite instead of
    * once per fixture.
    */
   private shares(model: ModelInfo, name: string): boolean {
     const field = model.fields.get(name);
-    if (field?.kind !== 'fk' || field.unique) return false;
+    // A generic relation is stored in two columns: its type and its id.
+    const stored =
+      field?.kind === 'fk' ? [name] : field?.kind === 'generic_fk' ? [name, field.typeField, field.idField] : [];
+    if (stored.length === 0 || stored.some((column) => (model.fields.get(column) as { unique?: boolean })?.unique))
+      return false;
     const variesPerFixture = (other: string): boolean => {
       const f = model.fields.get(other);
       return (
@@ -85,7 +89,7 @@ export class Fixtures {
       );
     };
     return !model.spec.uniques.some(
-      (u) => u.fields.includes(name) && !u.fields.some((other) => variesPerFixture(other)),
+      (u) => u.fields.some((f) => stored.includes(f)) && !u.fields.some((other) => variesPerFixture(other)),
     );
   }
 
@@ -118,12 +122,14 @@ export class Fixtures {
           : await this.value(model, field, seq);
     }
     Object.assign(body, VALUES_BY_RULES[label]?.(seq));
-    // A required generic relation points at a new object of its first allowed type.
+    // A required generic relation points at an object of its first allowed type (shared as FKs are).
     for (const field of generic) {
       if (field.kind !== 'generic_fk' || !required(field.typeField) || field.typeField in overrides) continue;
       const target = field.targets[0]!;
       body[field.typeField] = target;
-      body[field.idField] = (await this.create(target)).id;
+      body[field.idField] = this.shares(model, field.name)
+        ? await this.dependency(target)
+        : (await this.create(target)).id;
     }
     return { ...body, ...overrides };
   }
