@@ -26,7 +26,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'unit', include: unit } },
+      // Unit files share their worker's module cache (no process per file): importing the generator, the
+      // runtime and the generated registry once per worker instead of once per file is a third of their CPU time.
+      { extends: true, test: { name: 'unit', include: unit, isolate: false } },
       {
         extends: true,
         test: {

@@ -1,68 +1,19 @@
-import fs from 'node:fs';
 import { expect } from 'vitest';
-import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
-import { registry } from '../../generated/index.js';
-import { connectDatabase, type Dialect } from '../../runtime/db/connect.js';
-import { migrate } from '../../runtime/db/migrate.js';
-import { createTestDatabase, startTestApp, type TestApp } from '../support/app.js';
+import type { Dialect } from '../../runtime/db/connect.js';
+import { MIGRATIONS_TABLE } from '../../runtime/db/migrate.js';
+import { startTestApp, type TestApp } from '../support/app.js';
 import type { ApiClient } from '../support/client.js';
 
 /**
  * What the ported NetBox API tests (utilities/testing/api.py and the apps' tests/test_api.py) need from this
- * service, in NetBox's terms: a database per test case class holding its `setUpTestData`, a fresh `testuser`
+ * service, in NetBox's terms: a database per test case class holding its `setUpTestData` (one per file, reset
+ * between classes), a fresh `testuser`
  * with a token per test, `add_permissions()` and object permissions, the model's queryset, and
  * `assertInstanceEqual` over the API's representation.
  */
 
 type Json = Record<string, any>;
-
-/** A migrated empty database to copy for each test case class (much faster than migrating each). */
-const templates = new Map<Dialect, Promise<string>>();
-
-async function templateOf(dialect: Dialect): Promise<string> {
-  let template = templates.get(dialect);
-  if (!template) {
-    template = (async () => {
-      const { url } = await createTestDatabase(dialect);
-      const db = connectDatabase(url);
-      await migrate(db, registry.migrations);
-      await db.close();
-      return url;
-    })();
-    templates.set(dialect, template);
-  }
-  return template;
-}
-
-/** A new database with the schema in place; `drop` removes it. */
-export async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop: () => Promise<void> }> {
-  const template = await templateOf(dialect);
-  if (dialect === 'sqlite') {
-    const source = template.slice('sqlite:'.length);
-    const target = source.replace(/db\.sqlite3$/, `copy-${randomBytes(4).toString('hex')}.sqlite3`);
-    fs.copyFileSync(source, target);
-    return { url: `sqlite:${target}`, drop: async () => fs.rmSync(target, { force: true }) };
-  }
-  const server = inject('pgUrl');
-  const name = `svc_nb_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${new URL(template).pathname.slice(1)}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return {
-    url: url.href,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
-}
 
 /** NetBox's netbox/configuration_testing.py: no permissions by default (users do not own their tokens). */
 const NETBOX_TEST_SETTINGS = { DEFAULT_PERMISSIONS: {} };
@@ -77,58 +28,154 @@ export interface TestUser {
   grant(actions: string[], constraints?: unknown): Promise<void>;
 }
 
-/** One NetBox test case class on its own database. */
+/**
+ * The database of a test file on one dialect, shared by its test case classes in turn: one copy of the run's
+ * migrated template and two servers (the second with NetBox's exempt-view settings), set up once. Before each
+ * class (and each of a class's own tests) it is put back as it was after setup, as NetBox's rollback would:
+ * every row added since is deleted, and the servers forget what they cached. A class costs its own data, not
+ * a database and two servers.
+ */
+export class SharedDatabase {
+  private static readonly open = new Map<Dialect, Promise<SharedDatabase>>();
+  /** The largest id of each table after setup (0 when empty): rows above it are a class's. */
+  private baseline = new Map<string, number>();
+  /** Databases made and resets done by this process (the suite's cost, for the report). */
+  static readonly stats = { databases: 0, resets: 0 };
+
+  private constructor(
+    readonly app: TestApp,
+    readonly exemptApp: TestApp,
+  ) {}
+
+  /** This process's shared database of the dialect. */
+  static of(dialect: Dialect): Promise<SharedDatabase> {
+    let shared = SharedDatabase.open.get(dialect);
+    if (!shared) {
+      shared = (async () => {
+        const app = await startTestApp(dialect, { settings: NETBOX_TEST_SETTINGS });
+        // NetBox's `@override_settings(EXEMPT_VIEW_PERMISSIONS=['*'], LOGIN_REQUIRED=False)`: a second server on
+        // the same database (its superuser is the harness's, not a class's).
+        const exemptApp = await startTestApp(dialect, {
+          databaseUrl: app.databaseUrl,
+          settings: { ...NETBOX_TEST_SETTINGS, EXEMPT_VIEW_PERMISSIONS: ['*'], LOGIN_REQUIRED: false },
+        });
+        const database = new SharedDatabase(app, exemptApp);
+        database.baseline = await database.maxIds();
+        SharedDatabase.stats.databases += 1;
+        return database;
+      })();
+      SharedDatabase.open.set(dialect, shared);
+    }
+    return shared;
+  }
+
+  /** Closes the dialect's shared database (after the file's tests on it). */
+  static async close(dialect: Dialect): Promise<void> {
+    const shared = SharedDatabase.open.get(dialect);
+    SharedDatabase.open.delete(dialect);
+    const database = await shared?.catch(() => null);
+    if (!database) return;
+    await database.exemptApp.close({ keepDatabase: true });
+    await database.app.close();
+  }
+
+  /** Every table of the service's schema (pg-boss keeps its own schema, cleared apart). */
+  private async tables(): Promise<string[]> {
+    const { knex } = this.app.db;
+    const rows = (
+      this.app.dialect === 'sqlite'
+        ? await knex.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'")
+        : (await knex.raw('select tablename as name from pg_tables where schemaname = current_schema()')).rows
+    ) as { name: string }[];
+    return rows.map((r) => r.name).filter((name) => name !== MIGRATIONS_TABLE);
+  }
+
+  /** The largest id of every table, in one query. */
+  private async maxIds(): Promise<Map<string, number>> {
+    const tables = await this.tables();
+    const { knex } = this.app.db;
+    const union = tables.map((table, i) => `select ${i} as t, max(id) as m from ${quoted(table)}`).join(' union all ');
+    const result = await knex.raw(union);
+    const rows = (this.app.dialect === 'sqlite' ? result : result.rows) as { t: number | string; m: unknown }[];
+    return new Map(rows.map((row) => [tables[Number(row.t)]!, Number(row.m ?? 0)]));
+  }
+
+  /** Deletes every row added since setup, and the queued jobs; the servers drop their caches. */
+  async reset(): Promise<void> {
+    SharedDatabase.stats.resets += 1;
+    const current = await this.maxIds();
+    const grown = [...current].filter(([table, max]) => max > (this.baseline.get(table) ?? 0));
+    const { knex } = this.app.db;
+    const deletes = (trx: typeof knex): Promise<unknown>[] =>
+      grown.map(([table]) =>
+        trx(table)
+          .where('id', '>', this.baseline.get(table) ?? 0)
+          .delete(),
+      );
+    if (this.app.dialect === 'sqlite') {
+      // Rows go in any order: foreign keys are not checked meanwhile (the pragma is a no-op inside a transaction).
+      await knex.raw('PRAGMA foreign_keys = OFF');
+      try {
+        await knex.transaction(async (trx) => {
+          for (const d of deletes(trx)) await d;
+        });
+      } finally {
+        await knex.raw('PRAGMA foreign_keys = ON');
+      }
+    } else {
+      await knex.transaction(async (trx) => {
+        await trx.raw('SET LOCAL session_replication_role = replica');
+        for (const d of deletes(trx)) await d;
+        // pg-boss's jobs (its schema exists once a delivery was queued).
+        if ((await trx.raw("select to_regclass('pgboss.job') as job")).rows[0].job)
+          await trx.raw('DELETE FROM pgboss.job');
+      });
+    }
+    for (const app of [this.app, this.exemptApp]) {
+      app.context.authenticator.invalidate();
+      app.context.grants.invalidate();
+      app.context.customFields.invalidate();
+    }
+  }
+}
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** One NetBox test case class (or one of its own tests) on the file's shared database. */
 export class PortedClass {
   /** Objects of each model that the class did not make (the admins and their tokens). */
   private readonly baseline = new Map<string, Set<number>>();
-  private exemptApp: TestApp | null = null;
   private testUser: { id: number; client: ApiClient } | null = null;
   /** Object permissions granted to the test user since its last reset. */
   private granted: number[] = [];
 
   private constructor(
-    readonly app: TestApp,
+    private readonly shared: SharedDatabase,
     readonly model: string,
-    private readonly database: { url: string; drop: () => Promise<void> },
   ) {}
 
+  get app(): TestApp {
+    return this.shared.app;
+  }
+
+  /** The class's database: the file's shared one, emptied of what earlier classes made. */
   static async start(dialect: Dialect, model: string): Promise<PortedClass> {
-    const database = await freshDatabase(dialect);
-    const app = await startTestApp(dialect, { databaseUrl: database.url, settings: NETBOX_TEST_SETTINGS });
-    const ported = new PortedClass(app, model, database);
+    const shared = await SharedDatabase.of(dialect);
+    await shared.reset();
+    const ported = new PortedClass(shared, model);
     for (const label of ['users.user', 'users.token', ...new Set([model])]) await ported.remember(label);
     return ported;
   }
 
-  async close(): Promise<void> {
-    await this.exemptApp?.close();
-    await this.app.close();
-    await this.database.drop();
-  }
+  /** Nothing to close: the next class's reset removes this one's data. */
+  async close(): Promise<void> {}
 
   /**
    * A client of the same user on a second server of the class's database whose settings make every model
    * readable anonymously (NetBox's `@override_settings(EXEMPT_VIEW_PERMISSIONS=['*'], LOGIN_REQUIRED=False)`).
    */
   async exempt(user: TestUser): Promise<ApiClient> {
-    if (!this.exemptApp) {
-      const before = new Map<string, number[]>();
-      for (const label of ['users.user', 'users.token'])
-        before.set(
-          label,
-          (await this.all(label)).map((o) => o.id as number),
-        );
-      this.exemptApp = await startTestApp(this.app.dialect, {
-        databaseUrl: this.database.url,
-        settings: { ...NETBOX_TEST_SETTINGS, EXEMPT_VIEW_PERMISSIONS: ['*'], LOGIN_REQUIRED: false },
-      });
-      // The second server's superuser is the harness's, not the class's.
-      for (const [label, ids] of before) {
-        const fresh = (await this.all(label)).map((o) => o.id as number).filter((id) => !ids.includes(id));
-        this.exclude(label, fresh);
-      }
-    }
-    return this.exemptApp.api.as(user.client.auth);
+    return this.shared.exemptApp.api.as(user.client.auth);
   }
 
   get admin(): ApiClient {

@@ -2,21 +2,23 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
 import type { Dialect } from '../../runtime/db/connect.js';
 import { GENERIC_TESTS, type NetBoxTestCase, type SetUpData } from './generic.js';
-import { PortedClass } from './harness.js';
+import { PortedClass, SharedDatabase } from './harness.js';
 
 /**
  * Runs ported NetBox 4.6.8 API test case classes: the data of each (`setUpTestData`, `create_data`, …) is
  * declared in test/netbox/cases/, and the generic tests of utilities/testing/api.py (generic.ts) and the
- * class's own tests run against it, each class on its own database, on SQLite and PostgreSQL. Tests left
- * out say why (in the case, or in cases/index.ts). One test file per NetBox app lets them run in parallel.
+ * class's own tests run against it, on SQLite and PostgreSQL. The classes of a file take turns on one
+ * database, put back as it was before each class and each own test (harness.ts). Tests left out say why (in
+ * the case, or in cases/index.ts). One test file per NetBox app lets them run in parallel.
  */
 /** Declares the ported tests of some test case classes, on every database. */
 export function definePortedSuite(cases: readonly NetBoxTestCase[]): void {
   describe.each(DIALECTS)('NetBox API tests on %s', (dialect) => {
+    afterAll(() => SharedDatabase.close(dialect));
     for (const c of cases) {
       describe(c.source, () => {
-        // Each of the class's own tests gets a database of its own with the class's data, as NetBox rolls back
-        // after every test.
+        // Each of the class's own tests starts from the class's data alone, as NetBox rolls back after every
+        // test.
         for (const [name, test] of Object.entries(c.tests ?? {})) {
           it(name, async () => {
             const t = await PortedClass.start(dialect, c.model);

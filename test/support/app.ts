@@ -15,7 +15,7 @@ import { migrate } from '../../runtime/db/migrate.js';
 import { createSuperuser } from '../../runtime/superuser.js';
 import type { Registry } from '../../runtime/spec.js';
 import { enablePlugins } from '../../runtime/plugins.js';
-import { ApiClient } from './client.js';
+import { ApiClient, type ResponseValidator } from './client.js';
 import { responseValidator } from './openapi.js';
 
 /**
@@ -113,6 +113,28 @@ export interface TestAppOptions {
 /** Tests load every generated plugin unless their settings name `PLUGINS`. */
 export const ALL_PLUGINS = defaultRegistry.plugins.map((p) => p.name);
 
+/**
+ * The OpenAPI response validator of a registry with some plugins enabled, one per test process: ajv compiles
+ * each operation's schema once for every app of the file instead of once per app.
+ */
+const validators = new WeakMap<Registry, Map<string, ResponseValidator>>();
+
+function validatorOf(
+  generated: Registry,
+  plugins: readonly string[],
+  document: Registry['openapi'],
+): ResponseValidator {
+  const byPlugins = validators.get(generated) ?? new Map<string, ResponseValidator>();
+  validators.set(generated, byPlugins);
+  const key = JSON.stringify(plugins);
+  let validator = byPlugins.get(key);
+  if (!validator) {
+    validator = responseValidator(document);
+    byPlugins.set(key, validator);
+  }
+  return validator;
+}
+
 /** Starts the real service on a fresh database and an ephemeral port. */
 export async function startTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const generated = options.registry ?? defaultRegistry;
@@ -146,7 +168,7 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
     const s = handler.listen(0, '127.0.0.1', () => resolve(s));
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const validator = options.skipValidation ? null : responseValidator(registry.openapi);
+  const validator = options.skipValidation ? null : validatorOf(generated, settings.PLUGINS, registry.openapi);
   return {
     dialect,
     context,

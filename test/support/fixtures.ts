@@ -57,10 +57,53 @@ export function nextSeq(): number {
  * created through the API), so that suites can run over every model of the registry.
  */
 export class Fixtures {
+  /** One object of each model that other fixtures point at where they may share it (see `shares`). */
+  private readonly dependencies = new Map<string, Promise<number>>();
+
   constructor(
     private readonly api: ApiClient,
     private readonly schema: Schema,
   ) {}
+
+  /**
+   * Whether the fixtures of a model may point their required relation `name` (an FK or a generic relation) at
+   * one shared object: unless the relation is one-to-one, or a uniqueness rule involves it and nothing else in the rule differs from one
+   * fixture to the next (each circuit has one A side; each interface of a device has its own name). A
+   * dependency chain (an interface's device, its site, type and role) is then made once per suite instead of
+   * once per fixture.
+   */
+  private shares(model: ModelInfo, name: string): boolean {
+    const field = model.fields.get(name);
+    // A generic relation is stored in two columns: its type and its id.
+    const stored =
+      field?.kind === 'fk' ? [name] : field?.kind === 'generic_fk' ? [name, field.typeField, field.idField] : [];
+    if (stored.length === 0 || stored.some((column) => (model.fields.get(column) as { unique?: boolean })?.unique))
+      return false;
+    const variesPerFixture = (other: string): boolean => {
+      const f = model.fields.get(other);
+      return (
+        f?.kind === 'string' ||
+        f?.kind === 'ip_network' ||
+        f?.kind === 'ip_interface' ||
+        (f?.kind === 'integer' && f.unique)
+      );
+    };
+    return !model.spec.uniques.some(
+      (u) => u.fields.some((f) => stored.includes(f)) && !u.fields.some((other) => variesPerFixture(other)),
+    );
+  }
+
+  /** The shared object of a model that fixtures point at (made on first use). */
+  private dependency(label: string): Promise<number> {
+    let id = this.dependencies.get(label);
+    if (!id) {
+      id = this.create(label).then((object) => object.id as number);
+      // A failed creation is not remembered: the next fixture tries again (and reports the failure).
+      id.catch(() => this.dependencies.delete(label));
+      this.dependencies.set(label, id);
+    }
+    return id;
+  }
 
   /** A valid create body for the model (dependencies are created first). */
   async payload(label: string, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
@@ -73,46 +116,32 @@ export class Fixtures {
     const required = (name: string): boolean => model.fields.get(name)?.required === true || extra.includes(name);
     for (const field of model.writable) {
       if (!required(field.name) || field.name in overrides || pairedFields.has(field.name)) continue;
-      body[field.name] = await this.value(model, field, seq);
+      body[field.name] =
+        field.kind === 'fk' && this.shares(model, field.name)
+          ? await this.dependency(field.target)
+          : await this.value(model, field, seq);
     }
     Object.assign(body, VALUES_BY_RULES[label]?.(seq));
-    // A required generic relation points at a new object of its first allowed type.
+    // A required generic relation points at an object of its first allowed type (shared as FKs are).
     for (const field of generic) {
       if (field.kind !== 'generic_fk' || !required(field.typeField) || field.typeField in overrides) continue;
       const target = field.targets[0]!;
       body[field.typeField] = target;
-      body[field.idField] = (await this.create(target)).id;
+      body[field.idField] = this.shares(model, field.name)
+        ? await this.dependency(target)
+        : (await this.create(target)).id;
     }
     return { ...body, ...overrides };
   }
 
-  /** `count` valid create bodies that share their dependencies (one object per required FK target). */
+  /** `count` valid create bodies (dependencies shared as in `payload`). */
   async payloads(
     label: string,
     count: number,
     overrides: Record<string, unknown> = {},
   ): Promise<Record<string, unknown>[]> {
-    const model = this.schema.model(label);
-    const shared: Record<string, unknown> = {};
-    // Dependencies are shared unless a uniqueness rule involves them and nothing else in the rule differs from
-    // one fixture to the next (each circuit has one A side; each interface of a device has its own name).
-    const variesPerFixture = (name: string): boolean => {
-      const field = model.fields.get(name);
-      return (
-        field?.kind === 'string' ||
-        field?.kind === 'ip_network' ||
-        field?.kind === 'ip_interface' ||
-        (field?.kind === 'integer' && field.unique)
-      );
-    };
-    const inUnique = (name: string): boolean =>
-      model.spec.uniques.some((u) => u.fields.includes(name) && !u.fields.some((other) => variesPerFixture(other)));
-    for (const field of model.writable) {
-      if (field.kind === 'fk' && field.required && !(field.name in overrides) && !inUnique(field.name))
-        shared[field.name] = (await this.create(field.target)).id;
-    }
     const bodies: Record<string, unknown>[] = [];
-    for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, { ...shared, ...overrides }));
+    for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, overrides));
     return bodies;
   }
 
