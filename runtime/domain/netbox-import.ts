@@ -1,0 +1,60 @@
+/**
+ * What `svc import-netbox` needs to know about NetBox's database that the registry cannot say: where NetBox
+ * keeps what it keeps elsewhere than the service does. Everything else follows from the registry by NetBox's
+ * own conventions — a model's rows are in the table of the same name, a field in the column of its name
+ * (`<name>_id` for a foreign key or a content type), a many-to-many field in the join table `<table>_<name>`
+ * with `<model>_id` and `<target model>_id` — so a model that lands later is imported without a change here.
+ */
+
+/** Where one model's rows come from, when it is not NetBox's convention. */
+export interface NetboxModelMap {
+  /** The NetBox table, when its name differs (per release: the first whose version the source has wins). */
+  table?: string | readonly { since: string; table: string }[];
+  /** Field → NetBox column, when its name differs from the field's (or `<field>_id`). */
+  columns?: Readonly<Record<string, string>>;
+  /** Field → a value read from another table by the object's id (`users_userconfig.data` for a user's config). */
+  joined?: Readonly<Record<string, { table: string; key: string; column: string }>>;
+  /** Field → how NetBox's value becomes the service's. */
+  values?: Readonly<Record<string, NetboxValueTransform>>;
+}
+
+/** Conversions of NetBox values that differ in shape from the service's API input. */
+export type NetboxValueTransform =
+  /** PostgreSQL integer ranges (`{"[1,4095)"}`) → `[[1, 4094]]`. */
+  'int_ranges';
+
+export const NETBOX_IMPORT = {
+  /** Models keyed by label. Models that are the service's own bookkeeping have no NetBox source (`null`). */
+  models: {
+    'core.backgroundtask': null,
+    'core.worker': null,
+    'users.signinattempt': null,
+    'extras.taggeditem': null,
+    'core.objectchange': {
+      table: [
+        { since: '4.1', table: 'core_objectchange' },
+        { since: '4.0', table: 'extras_objectchange' },
+      ],
+    },
+    'users.user': { joined: { config: { table: 'users_userconfig', key: 'user_id', column: 'data' } } },
+    'ipam.vlangroup': { values: { vid_ranges: 'int_ranges' } },
+  } as Readonly<Record<string, NetboxModelMap | null>>,
+  /** Object tags: NetBox's tagged items (content type, object id, tag). */
+  taggedItems: { table: 'extras_taggeditem', type: 'content_type_id', object: 'object_id', tag: 'tag_id' },
+  /** Content types and the ids object types are stored as. */
+  contentTypes: 'django_content_type',
+  /**
+   * NetBox's own bookkeeping, never data to move: Django's tables, the search cache, user preferences and
+   * sessions. They are left out of the report's list of tables without a home.
+   */
+  internalTables: [
+    /^django_/,
+    /^auth_permission$/,
+    /^auth_group_permissions$/,
+    /^users_user_user_permissions$/,
+    /^extras_cachedvalue$/,
+    /^core_objecttype$/,
+    /^social_auth_/,
+    /^taggit_/,
+  ] as readonly RegExp[],
+} as const;
