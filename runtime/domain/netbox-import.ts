@@ -43,6 +43,8 @@ export const NETBOX_IMPORT = {
   taggedItems: { table: 'extras_taggeditem', type: 'content_type_id', object: 'object_id', tag: 'tag_id' },
   /** Content types and the ids object types are stored as. */
   contentTypes: 'django_content_type',
+  /** Tables every NetBox database has: a database without them is not NetBox's. */
+  signature: ['django_migrations', 'django_content_type', 'dcim_device'] as readonly string[],
   /**
    * NetBox's own bookkeeping, never data to move: Django's tables, the search cache, user preferences and
    * sessions. They are left out of the report's list of tables without a home.

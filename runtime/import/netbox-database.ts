@@ -7,6 +7,7 @@ import pg from 'pg';
 import { normalizeTimestamp } from '../db/clock.js';
 import { ImportError } from './import-error.js';
 import { netboxVersionOf } from './netbox-versions.js';
+import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 
 type Row = Record<string, unknown>;
 
@@ -62,13 +63,14 @@ export async function openNetboxDatabase(url: string): Promise<NetboxSource> {
       if (!set) tables.set(table_name, (set = new Set()));
       set.add(column_name);
     }
-    if (!tables.has('django_migrations') || !tables.has('django_content_type') || !tables.has('dcim_device')) {
-      throw new ImportError(`${redactUrl(url)} is not a NetBox database (no django_migrations or dcim_device table).`);
+    const missing = NETBOX_IMPORT.signature.filter((table) => !tables.has(table));
+    if (missing.length > 0) {
+      throw new ImportError(`${redactUrl(url)} is not a NetBox database (it has no table ${missing.join(', ')}).`);
     }
     const migrations = await client.query<{ app: string; name: string }>('SELECT app, name FROM django_migrations');
     const version = netboxVersionOf(migrations.rows);
     const types = await client.query<{ id: number; app_label: string; model: string }>(
-      'SELECT id, app_label, model FROM django_content_type',
+      `SELECT id, app_label, model FROM ${NETBOX_IMPORT.contentTypes}`,
     );
     const contentTypes = new Map(types.rows.map((r) => [Number(r.id), `${r.app_label}.${r.model}`]));
     return new PgSource(client, version, contentTypes, tables);
