@@ -16,6 +16,22 @@ export interface NetboxModelMap {
   joined?: Readonly<Record<string, { table: string; key: string; column: string }>>;
   /** Field → how NetBox's value becomes the service's. */
   values?: Readonly<Record<string, NetboxValueTransform>>;
+  /** Many-to-many field → NetBox's join table, when NetBox declares the relation on the other model. */
+  joins?: Readonly<Record<string, { table: string; from: string; to: string }>>;
+  /**
+   * Generic relations that NetBox kept as separate foreign keys before a release: the first column that is set
+   * names the object, of the model given beside it (a prefix's `site_id` before its `scope` in 4.2).
+   */
+  /**
+   * How NetBox releases before `before` kept the model: field → column (null: that release had none) and
+   * constant values (the first entry that applies wins for each field).
+   */
+  earlier?: readonly {
+    before: string;
+    columns?: Readonly<Record<string, string | null>>;
+    constants?: Readonly<Record<string, unknown>>;
+  }[];
+  legacyGeneric?: readonly { before: string; type: string; id: string; columns: Readonly<Record<string, string>> }[];
 }
 
 /** Conversions of NetBox values that differ in shape from the service's API input. */
@@ -30,6 +46,44 @@ export const NETBOX_IMPORT = {
     'core.worker': null,
     'users.signinattempt': null,
     'extras.taggeditem': null,
+    'circuits.circuittermination': {
+      legacyGeneric: [
+        {
+          before: '4.2',
+          type: 'termination_type',
+          id: 'termination_id',
+          columns: { site_id: 'dcim.site', provider_network_id: 'circuits.providernetwork' },
+        },
+      ],
+    },
+    'ipam.prefix': {
+      legacyGeneric: [{ before: '4.2', type: 'scope_type', id: 'scope_id', columns: { site_id: 'dcim.site' } }],
+    },
+    'virtualization.cluster': {
+      legacyGeneric: [{ before: '4.2', type: 'scope_type', id: 'scope_id', columns: { site_id: 'dcim.site' } }],
+    },
+    'ipam.service': {
+      legacyGeneric: [
+        {
+          before: '4.3',
+          type: 'parent_object_type',
+          id: 'parent_object_id',
+          columns: { device_id: 'dcim.device', virtual_machine_id: 'virtualization.virtualmachine' },
+        },
+      ],
+    },
+    'users.objectpermission': {
+      joins: {
+        groups: { table: 'users_group_object_permissions', from: 'objectpermission_id', to: 'group_id' },
+        users: { table: 'users_user_object_permissions', from: 'objectpermission_id', to: 'user_id' },
+      },
+    },
+    // Tokens: v1 tokens kept their secret in `key` until 4.5 made room for v2 tokens (key, pepper and digest)
+    // and moved it to `plaintext`. The secret is given back as the write's `token`, as when it was created.
+    'users.token': {
+      columns: { token: 'plaintext' },
+      earlier: [{ before: '4.5', columns: { plaintext: 'key', token: 'key', key: null }, constants: { version: 1 } }],
+    },
     'core.objectchange': {
       table: [
         { since: '4.1', table: 'core_objectchange' },
@@ -53,6 +107,7 @@ export const NETBOX_IMPORT = {
     /^django_/,
     /^auth_permission$/,
     /^auth_group_permissions$/,
+    /^users_group_permissions$/,
     /^users_user_user_permissions$/,
     /^extras_cachedvalue$/,
     /^core_objecttype$/,

@@ -14,11 +14,12 @@ import { openNetboxDatabase, redactUrl, type NetboxSource } from './netbox-datab
 import { formatReport } from './report.js';
 import { progressBar } from './progress.js';
 
-const USAGE = 'Usage: svc import-netbox postgres://USER@HOST/NETBOX [--merge] [--dry-run] [--report FILE]';
+const USAGE =
+  'Usage: svc import-netbox postgres://USER@HOST/NETBOX [--merge] [--dry-run] [--report FILE] [--media DIR]';
 
 /** Runs the command; returns the exit code. */
 export async function runImportNetbox(reg: Registry, settings: Settings, args: string[]): Promise<number> {
-  let values: { merge?: boolean; 'dry-run'?: boolean; report?: string; batch?: string };
+  let values: { merge?: boolean; 'dry-run'?: boolean; report?: string; batch?: string; media?: string };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -29,6 +30,7 @@ export async function runImportNetbox(reg: Registry, settings: Settings, args: s
         'dry-run': { type: 'boolean', default: false },
         report: { type: 'string' },
         batch: { type: 'string' },
+        media: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -59,6 +61,7 @@ export async function runImportNetbox(reg: Registry, settings: Settings, args: s
         sourceName,
         batchSize: values.batch ? Number(values.batch) : undefined,
         progress: progress?.update,
+        media: values.media,
       });
       progress?.done();
       console.log(formatReport(report));

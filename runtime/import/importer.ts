@@ -4,7 +4,10 @@
  * tags, custom fields — with their NetBox ids and timestamps kept; a row that breaks a rule is left out and
  * reported. Each imported object gets one change record carrying the import's message; no event rule runs.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Knex } from 'knex';
+import { removeStoredFile } from '../rest/images.js';
 import type { AppContext } from '../http/app-context.js';
 import { ValidationError, ApiError } from '../errors.js';
 import { changeLogger } from '../rest/changelog.js';
@@ -35,6 +38,8 @@ export interface ImportOptions {
   /** Rows per write (default 500). */
   batchSize?: number;
   progress?: (model: string, done: number, total: number) => void;
+  /** NetBox's media folder: image files are copied from it to MEDIA_ROOT (same relative paths). */
+  media?: string;
 }
 
 class DryRunRollback extends Error {}
@@ -60,9 +65,11 @@ export async function importNetbox(
     seconds: 0,
   };
   if (!options.merge) await refuseNonEmptyTarget(app, plan.models);
+  let copied: string[] = [];
   try {
     await app.db.knex.transaction(async (trx) => {
       const ctx = writeContext(app, trx);
+      copied = ctx.files.written;
       const deferred: { plan: ModelPlan; id: number; values: Row }[] = [];
       for (const modelPlan of plan.models) {
         if (!modelPlan.table) continue;
@@ -89,6 +96,8 @@ export async function importNetbox(
       if (options.dryRun) throw new DryRunRollback();
     });
   } catch (error) {
+    // Nothing was stored: neither are the files (a dry run copies none to keep).
+    for (const file of copied) removeStoredFile(app.settings.MEDIA_ROOT, file);
     if (!(error instanceof DryRunRollback)) throw error;
   } finally {
     app.customFields.invalidate();
@@ -152,8 +161,52 @@ async function importModel(
       const later = laterValues(plan, rows[i]!);
       if (later) deferred.push({ plan, id: body.id as number, values: later });
     }
+    const skippedBefore = report.skipped.length;
     await writeBodies(app, ctx, plan.model, bodies, report, options.merge);
+    const skipped = new Set(report.skipped.slice(skippedBefore).map((s) => s.id));
+    copyImages(
+      app,
+      plan,
+      bodies.filter((b) => !skipped.has(b.id as number)),
+      report,
+      options.media,
+      ctx.files.written,
+    );
     options.progress?.(plan.model.label, report.read, total);
+  }
+}
+
+/**
+ * Copies the image files of imported objects from NetBox's media folder into MEDIA_ROOT (same relative path);
+ * without a media folder, or when a file is missing, the object keeps the path and the report says so.
+ */
+function copyImages(
+  app: AppContext,
+  plan: ModelPlan,
+  bodies: readonly Row[],
+  report: ModelReport,
+  media: string | undefined,
+  written: string[],
+): void {
+  for (const source of plan.fields) {
+    if (source.field.kind !== 'image') continue;
+    for (const body of bodies) {
+      const file = body[source.field.name];
+      if (typeof file !== 'string' || file === '') continue;
+      const from = media ? path.resolve(media, file) : null;
+      const to = path.resolve(app.settings.MEDIA_ROOT, file);
+      if (!to.startsWith(path.resolve(app.settings.MEDIA_ROOT) + path.sep)) continue;
+      if (!from || !fs.existsSync(from)) {
+        report.files.push({ id: body.id as number, file, copied: false });
+        continue;
+      }
+      if (!fs.existsSync(to)) {
+        fs.mkdirSync(path.dirname(to), { recursive: true });
+        fs.copyFileSync(from, to);
+        written.push(file);
+      }
+      report.files.push({ id: body.id as number, file, copied: true });
+    }
   }
 }
 
@@ -247,6 +300,8 @@ function valueOf(
   switch (field.kind) {
     case 'deferred':
       return null;
+    case 'constant':
+      return field.value;
     case 'content_type': {
       const value = row[field.column];
       return value === null || value === undefined
@@ -259,6 +314,11 @@ function valueOf(
       return list?.get(id)?.[0] ?? undefined;
     case 'column':
       return toInput(field.field, row[field.column], field.transform);
+    case 'first_of': {
+      const set = field.columns.find(([column]) => row[column] !== null && row[column] !== undefined);
+      if (!set) return null;
+      return field.part === 'type' ? set[1] : Number(row[set[0]]);
+    }
   }
 }
 

@@ -16,6 +16,9 @@ export type FieldSource =
   | { kind: 'column'; field: FieldSpec; column: string; transform?: NetboxValueTransform }
   | { kind: 'content_type'; field: FieldSpec; column: string }
   | { kind: 'deferred'; field: FieldSpec; column: string }
+  | { kind: 'constant'; field: FieldSpec; value: unknown }
+  /** A generic relation NetBox kept as separate FKs: the first set column gives the id, its model the type. */
+  | { kind: 'first_of'; field: FieldSpec; part: 'type' | 'id'; columns: [column: string, model: string][] }
   | { kind: 'join'; field: FieldSpec; table: string; from: string; to: string; labels: boolean }
   | { kind: 'joined'; field: FieldSpec; table: string; key: string; column: string };
 
@@ -93,6 +96,18 @@ function planField(
 ): FieldSource | null {
   const joined = map.joined?.[field.name];
   if (joined) return source.tables.has(joined.table) ? { kind: 'joined', field, ...joined } : null;
+  const join = map.joins?.[field.name];
+  if (join) {
+    return source.tables.get(join.table)?.has(join.from)
+      ? { kind: 'join', field, ...join, labels: field.kind === 'object_types' }
+      : null;
+  }
+  for (const legacy of map.legacyGeneric ?? []) {
+    if (atLeast(source.version, legacy.before) || (field.name !== legacy.type && field.name !== legacy.id)) continue;
+    const present = Object.entries(legacy.columns).filter(([column]) => columns.has(column));
+    if (present.length === 0) return null;
+    return { kind: 'first_of', field, part: field.name === legacy.type ? 'type' : 'id', columns: present };
+  }
   if (field.kind === 'm2m' || field.kind === 'object_types') {
     if (field.kind === 'm2m' && field.fromColumn !== 'from_id') return null;
     const through = `${table}_${field.name}`;
@@ -103,10 +118,16 @@ function planField(
     if (!to) return null;
     return { kind: 'join', field, table: through, from, to, labels: field.kind === 'object_types' };
   }
-  if (!ownsColumn(field) || field.kind === 'computed' || field.kind === 'derived') return null;
+  const earlier = (map.earlier ?? []).filter((e) => !atLeast(source.version, e.before));
+  const constant = earlier.find((e) => e.constants && field.name in e.constants);
+  if (constant) return { kind: 'constant', field, value: constant.constants![field.name] };
+  const renamed = earlier.find((e) => e.columns && field.name in e.columns)?.columns?.[field.name];
+  if (renamed === null) return null;
+  const named = renamed ?? map.columns?.[field.name];
+  if (!named && (!ownsColumn(field) || field.kind === 'computed' || field.kind === 'derived')) return null;
   if (field.readOnly && !['string', 'datetime', 'integer', 'boolean', 'json'].includes(field.kind)) return null;
   const reference = field.kind === 'fk' || field.kind === 'content_type';
-  const column = map.columns?.[field.name] ?? (reference ? `${field.name}_id` : field.name);
+  const column = named ?? (reference ? `${field.name}_id` : field.name);
   if (!columns.has(column)) return null;
   if (field.kind === 'content_type') return { kind: 'content_type', field, column };
   // A model's references to its own objects wait for every object, except a tree's parent (parents come first).

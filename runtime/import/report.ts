@@ -13,6 +13,8 @@ export interface ModelReport {
   skipped: { id: number; reason: string }[];
   /** References written as null because their target was not imported. */
   dropped: { id: number; reason: string }[];
+  /** Image files: copied from NetBox's media folder, or not (no --media, or the file is missing there). */
+  files: { id: number; file: string; copied: boolean }[];
 }
 
 export interface ImportReport {
@@ -30,7 +32,16 @@ export interface ImportReport {
 }
 
 export function emptyModelReport(plan: ModelPlan): ModelReport {
-  return { model: plan.model.label, table: plan.table!, read: 0, imported: 0, updated: 0, skipped: [], dropped: [] };
+  return {
+    model: plan.model.label,
+    table: plan.table!,
+    read: 0,
+    imported: 0,
+    updated: 0,
+    skipped: [],
+    dropped: [],
+    files: [],
+  };
 }
 
 /** The report as text for a terminal. */
@@ -68,6 +79,15 @@ export function formatReport(report: ImportReport): string {
       `References left empty (${dropped.length}):`,
       ...dropped.slice(0, 20),
       ...(dropped.length > 20 ? [`  … and ${dropped.length - 20} more`] : []),
+    );
+  const missing = report.models.flatMap((m) =>
+    m.files.filter((f) => !f.copied).map((f) => `  ${m.model} ${f.id}: ${f.file}`),
+  );
+  if (missing.length)
+    lines.push(
+      '',
+      `Image files not copied (give NetBox's media folder with --media) (${missing.length}):`,
+      ...missing.slice(0, 20),
     );
   const total = report.rowsWithHome + report.rowsWithoutHome;
   if (report.withoutHome.length) {

@@ -525,7 +525,7 @@ function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, time
   return row;
 }
 
-/** An imported object keeps its id, its timestamps and its read-only stored values (a token's key). */
+/** An imported object keeps its id, its timestamps and its read-only and hidden stored values (a token's key and digest). */
 function importedColumns(ctx: WriteContext, model: ModelInfo, input: Row): Row {
   const row: Row = {};
   if (typeof input.id === 'number') row.id = input.id;
@@ -534,7 +534,7 @@ function importedColumns(ctx: WriteContext, model: ModelInfo, input: Row): Row {
     if (model.hasTimestamps && typeof value === 'string') row[key] = normalizeTimestamp(value);
   }
   for (const field of model.spec.fields) {
-    if (!field.readOnly || !ownsColumn(field) || input[field.name] === undefined) continue;
+    if (!(field.readOnly || field.hidden) || !ownsColumn(field) || input[field.name] === undefined) continue;
     const value = input[field.name];
     Object.assign(
       row,

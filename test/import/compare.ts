@@ -106,6 +106,11 @@ function netbox(
   if (source.kind === 'join')
     return [...(joined ?? [])].map((v) => (source.labels ? contentTypes.get(Number(v)) : Number(v))).sort();
   if (source.kind === 'joined') return joined?.[0] ?? SKIP;
+  if (source.kind === 'constant') return source.value;
+  if (source.kind === 'first_of') {
+    const set = source.columns.find(([column]) => row[column] !== null && row[column] !== undefined);
+    return set ? (source.part === 'type' ? set[1] : Number(row[set[0]])) : null;
+  }
   const value = row[source.column];
   if (source.kind === 'content_type') return value === null ? null : (contentTypes.get(Number(value)) ?? null);
   if (source.kind === 'column' && source.transform === 'int_ranges') return integerRanges(value);

@@ -15,7 +15,7 @@ import { canRestore, importInto, joinRows, restoreNetboxDump, sourceRows } from 
 import type { ImportReport } from '../../runtime/import/report.js';
 import type { NetboxSource } from '../../runtime/import/netbox-database.js';
 
-const VERSIONS = ['4.2'];
+const VERSIONS = ['4.0', '4.1', '4.2'];
 
 describe.runIf(canRestore()).each(VERSIONS)('NetBox %s demo data', (version) => {
   let dump: { url: string; drop: () => Promise<void> };
