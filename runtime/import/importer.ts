@@ -62,6 +62,7 @@ export async function importNetbox(
     withoutHome: [],
     rowsWithHome: 0,
     rowsWithoutHome: 0,
+    tokens: { unchanged: [], reissue: [] },
     seconds: 0,
   };
   if (!options.merge) await refuseNonEmptyTarget(app, plan.models);
@@ -79,6 +80,8 @@ export async function importNetbox(
         if (modelPlan.model === app.customFields.model) app.customFields.invalidate();
       }
       await writeDeferred(ctx, deferred, report);
+      // Before the change records: they may go into a table whose NetBox rows were just imported with their ids.
+      if (app.db.dialect === 'postgres') await continueSequences(trx, report.models, app);
       const logger = changeLogger({
         schema: app.schema,
         dialect: app.db.dialect,
@@ -92,7 +95,7 @@ export async function importNetbox(
         path: 'import-netbox',
         principal: { user: null, token: null },
       });
-      if (app.db.dialect === 'postgres') await continueSequences(trx, report.models, app);
+      report.tokens = await tokenReport(app, trx, report);
       if (options.dryRun) throw new DryRunRollback();
     });
   } catch (error) {
@@ -157,6 +160,7 @@ async function importModel(
   for await (const rows of pagesOf(source, plan, size)) {
     report.read += rows.length;
     const bodies = await bodiesOf(source, plan, rows, typeId, options.message);
+    if (plan.model === app.schema.withRole('change_record')) nameChangedTypes(app, plan, bodies);
     for (const [i, body] of bodies.entries()) {
       const later = laterValues(plan, rows[i]!);
       if (later) deferred.push({ plan, id: body.id as number, values: later });
@@ -207,6 +211,20 @@ function copyImages(
       }
       report.files.push({ id: body.id as number, file, copied: true });
     }
+  }
+}
+
+/**
+ * NetBox before 4.4 kept no `object_type_name` on change records: it is named as the service names its own
+ * (`<app> | <model>`), or by its label for a model without a home here.
+ */
+function nameChangedTypes(app: AppContext, plan: ModelPlan, bodies: Row[]): void {
+  if (plan.fields.some((f) => f.field.name === 'object_type_name')) return;
+  const apps = new Map(app.registry.apps.map((a) => [a.name, a.verboseName]));
+  for (const body of bodies) {
+    const label = String(body.changed_object_type ?? '');
+    const model = app.schema.models.get(label);
+    body.object_type_name = model ? `${apps.get(model.spec.app) ?? model.spec.app} | ${model.spec.verboseName}` : label;
   }
 }
 
@@ -486,6 +504,36 @@ async function writeDeferred(
     }
     if (Object.keys(changes).length > 0) await ctx.q(plan.model.table).where('id', id).update(changes);
   }
+}
+
+/**
+ * Which imported tokens work unchanged: v1 tokens (their secret came along; ALLOW_TOKEN_V1 must be on, or they
+ * were refused), v2 tokens whose pepper id is in API_TOKEN_PEPPERS (clients then send `svc_<KEY>.<TOKEN>`,
+ * provided the pepper is NetBox's); the others, and tokens left out, must be issued again.
+ */
+async function tokenReport(
+  app: AppContext,
+  trx: Knex.Transaction,
+  report: ImportReport,
+): Promise<ImportReport['tokens']> {
+  const model = app.schema.withRole('token');
+  const imported = model && report.models.find((m) => m.model === model.label);
+  const result: ImportReport['tokens'] = { unchanged: [], reissue: [] };
+  if (!model || !imported) return result;
+  for (const skipped of imported.skipped) result.reissue.push({ id: skipped.id, reason: skipped.reason });
+  const column = (name: string): string => model.fields.get(name)?.column ?? name;
+  const rows = (await trx(model.table).select('id', column('version'), column('pepper_id'))) as Row[];
+  for (const row of rows) {
+    const id = Number(row.id);
+    const version = Number(row[column('version')]);
+    const pepper = row[column('pepper_id')];
+    if (version === 1) result.unchanged.push({ id, how: 'v1: Authorization: Token <TOKEN>, as before' });
+    else if (pepper !== null && app.settings.API_TOKEN_PEPPERS[String(pepper)] !== undefined)
+      result.unchanged.push({ id, how: `v2: Authorization: Bearer svc_<KEY>.<TOKEN> (pepper ${String(pepper)})` });
+    else result.reissue.push({ id, reason: `v2: API_TOKEN_PEPPERS has no pepper ${String(pepper)} (NetBox's)` });
+  }
+  result.reissue.sort((a, b) => a.id - b.id);
+  return result;
 }
 
 /** PostgreSQL: each imported table's id sequence continues after its largest id. */

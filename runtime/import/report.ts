@@ -28,6 +28,8 @@ export interface ImportReport {
   withoutHome: { table: string; rows: number }[];
   rowsWithHome: number;
   rowsWithoutHome: number;
+  /** API tokens that keep working after the move, and those that must be issued again. */
+  tokens: { unchanged: { id: number; how: string }[]; reissue: { id: number; reason: string }[] };
   seconds: number;
 }
 
@@ -89,6 +91,12 @@ export function formatReport(report: ImportReport): string {
       `Image files not copied (give NetBox's media folder with --media) (${missing.length}):`,
       ...missing.slice(0, 20),
     );
+  const { unchanged, reissue } = report.tokens;
+  if (unchanged.length + reissue.length > 0) {
+    lines.push('', `API tokens: ${unchanged.length} work unchanged, ${reissue.length} must be issued again.`);
+    for (const t of unchanged) lines.push(`  token ${t.id}: ${t.how}`);
+    for (const t of reissue) lines.push(`  token ${t.id}: ${t.reason}`);
+  }
   const total = report.rowsWithHome + report.rowsWithoutHome;
   if (report.withoutHome.length) {
     lines.push(

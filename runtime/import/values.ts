@@ -9,7 +9,8 @@ import type { NetboxValueTransform } from '../domain/netbox-import.js';
 export function toInput(field: FieldSpec, value: unknown, transform?: NetboxValueTransform): unknown {
   if (value === undefined) return undefined;
   if (transform === 'int_ranges') return integerRanges(value);
-  if (value === null) return null;
+  // NetBox's null where the service keeps a default instead (a token's allowed IPs: none means any).
+  if (value === null) return !field.nullable && field.default !== undefined ? undefined : null;
   if (field.kind === 'fk') return Number(value);
   // NetBox keeps some empty values as '' where the service keeps null (a site's time zone).
   if (value === '' && field.nullable && (field.kind === 'string' || field.kind === 'choice') && !field.blank)

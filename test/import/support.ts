@@ -7,7 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { registry as defaultRegistry } from '../../generated/index.js';
 import { createContext } from '../../runtime/app.js';
-import { loadSettings } from '../../runtime/config.js';
+import { loadSettings, type Settings } from '../../runtime/config.js';
 import { connectDatabase, type Dialect } from '../../runtime/db/connect.js';
 import { migrate } from '../../runtime/db/migrate.js';
 import { enablePlugins } from '../../runtime/plugins.js';
@@ -118,14 +118,14 @@ export async function joinRows(url: string, table: string, from: string, to: str
 export async function importInto(
   dialect: Dialect,
   sourceUrl: string,
-  options: Partial<ImportOptions> & { targetUrl?: string } = {},
+  options: Partial<ImportOptions> & { targetUrl?: string; settings?: Partial<Settings> } = {},
 ): Promise<{ url: string; drop: () => Promise<void>; report: ImportReport; source: NetboxSource }> {
   const target = options.targetUrl
     ? { url: options.targetUrl, drop: async () => undefined }
     : await createTestDatabase(dialect, { migrated: true });
   const settings = loadSettings(
     { DATABASE_URL: target.url },
-    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, PLUGINS: ALL_PLUGINS },
+    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, PLUGINS: ALL_PLUGINS, ...options.settings },
   );
   const registry = enablePlugins(defaultRegistry, settings.PLUGINS);
   const db = connectDatabase(target.url);
@@ -133,12 +133,13 @@ export async function importInto(
   try {
     await migrate(db, registry.migrations);
     const context = createContext(registry, settings, db, () => undefined);
+    const { targetUrl: _target, settings: _settings, ...rest } = options;
     const report = await importNetbox(context, source, {
       merge: false,
       dryRun: false,
       message: 'Imported from NetBox (test)',
       sourceName: 'test',
-      ...options,
+      ...rest,
     });
     return { ...target, report, source };
   } finally {
