@@ -89,12 +89,14 @@ export async function importNetbox(
         appNames: new Map(app.registry.apps.map((a) => [a.name, a.verboseName])),
         skipEmptyChanges: true,
       });
-      await logger(trx, ctx.changes, {
+      const request = {
         requestId: crypto.randomUUID(),
         method: 'IMPORT',
         path: 'import-netbox',
         principal: { user: null, token: null },
-      });
+      };
+      // In slices, once every reference is written: records show the final objects, and memory stays bounded.
+      for (const slice of chunks(ctx.changes, 500)) await logger(trx, slice, request);
       report.tokens = await tokenReport(app, trx, report);
       if (options.dryRun) throw new DryRunRollback();
     });

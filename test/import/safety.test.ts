@@ -78,7 +78,7 @@ describe.runIf(canRestore())('import safety', () => {
       } finally {
         await target.drop();
       }
-    });
+    }, 300_000);
   });
 
   it('says in one line what is wrong with the source', async () => {
