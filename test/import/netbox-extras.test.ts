@@ -164,5 +164,5 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
     } finally {
       await dump.drop();
     }
-  });
+  }, 300_000);
 });
