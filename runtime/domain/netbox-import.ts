@@ -14,6 +14,11 @@ export interface NetboxModelMap {
   columns?: Readonly<Record<string, string>>;
   /** Field → a value read from another table by the object's id (`users_userconfig.data` for a user's config). */
   joined?: Readonly<Record<string, { table: string; key: string; column: string }>>;
+  /**
+   * Field → a value NetBox keeps in another table since a release, reached through a column of this one (an
+   * interface's MAC address, in its primary MAC address object since 4.2).
+   */
+  lookups?: Readonly<Record<string, { since: string; column: string; table: string; value: string }>>;
   /** Field → how NetBox's value becomes the service's. */
   values?: Readonly<Record<string, NetboxValueTransform>>;
   /** Many-to-many field → NetBox's join table, when NetBox declares the relation on the other model. */
@@ -55,6 +60,16 @@ export const NETBOX_IMPORT = {
           columns: { site_id: 'dcim.site', provider_network_id: 'circuits.providernetwork' },
         },
       ],
+    },
+    'dcim.interface': {
+      lookups: {
+        mac_address: { since: '4.2', column: 'primary_mac_address_id', table: 'dcim_macaddress', value: 'mac_address' },
+      },
+    },
+    'virtualization.vminterface': {
+      lookups: {
+        mac_address: { since: '4.2', column: 'primary_mac_address_id', table: 'dcim_macaddress', value: 'mac_address' },
+      },
     },
     'ipam.prefix': {
       legacyGeneric: [{ before: '4.2', type: 'scope_type', id: 'scope_id', columns: { site_id: 'dcim.site' } }],

@@ -289,6 +289,14 @@ async function bodiesOf(
     }
     lists.set(field.field.name, byId);
   }
+  for (const field of plan.fields) {
+    if (field.kind !== 'lookup') continue;
+    const keys = [...new Set(rows.map((r) => r[field.column]).filter((v) => v !== null && v !== undefined))];
+    const byId = new Map<number, unknown[]>();
+    for (const row of await source.rowsWhere(field.table, 'id', keys.map(Number)))
+      byId.set(Number(row.id), [row[field.value]]);
+    lists.set(field.field.name, new Map(rows.map((r) => [Number(r.id), byId.get(Number(r[field.column])) ?? [null]])));
+  }
   const tags = new Map<number, number[]>();
   if (plan.tags && typeId !== undefined) {
     const { table, type, object, tag } = NETBOX_IMPORT.taggedItems;
@@ -332,6 +340,8 @@ function valueOf(
       return list?.get(id) ?? [];
     case 'joined':
       return list?.get(id)?.[0] ?? undefined;
+    case 'lookup':
+      return list?.get(id)?.[0] ?? null;
     case 'column':
       return toInput(field.field, row[field.column], field.transform);
     case 'first_of': {

@@ -17,6 +17,8 @@ export type FieldSource =
   | { kind: 'content_type'; field: FieldSpec; column: string }
   | { kind: 'deferred'; field: FieldSpec; column: string }
   | { kind: 'constant'; field: FieldSpec; value: unknown }
+  /** A value in another table, by the id in `column`. */
+  | { kind: 'lookup'; field: FieldSpec; column: string; table: string; value: string }
   /** A generic relation NetBox kept as separate FKs: the first set column gives the id, its model the type. */
   | { kind: 'first_of'; field: FieldSpec; part: 'type' | 'id'; columns: [column: string, model: string][] }
   | { kind: 'join'; field: FieldSpec; table: string; from: string; to: string; labels: boolean }
@@ -64,7 +66,7 @@ function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>
   for (const field of model.spec.fields) {
     const planned = planField(source, model, table, columns, map ?? {}, field);
     if (!planned) continue;
-    if (planned.kind === 'join' || planned.kind === 'joined') consumed.add(planned.table);
+    if (planned.kind === 'join' || planned.kind === 'joined' || planned.kind === 'lookup') consumed.add(planned.table);
     fields.push(planned);
   }
   const parent = model.spec.tree && model.fields.get('parent')?.kind === 'fk' ? 'parent' : undefined;
@@ -101,6 +103,11 @@ function planField(
     return source.tables.get(join.table)?.has(join.from)
       ? { kind: 'join', field, ...join, labels: field.kind === 'object_types' }
       : null;
+  }
+  const lookup = map.lookups?.[field.name];
+  if (lookup && atLeast(source.version, lookup.since)) {
+    const present = columns.has(lookup.column) && source.tables.get(lookup.table)?.has(lookup.value);
+    return present ? { kind: 'lookup', field, column: lookup.column, table: lookup.table, value: lookup.value } : null;
   }
   for (const legacy of map.legacyGeneric ?? []) {
     if (atLeast(source.version, legacy.before) || (field.name !== legacy.type && field.name !== legacy.id)) continue;

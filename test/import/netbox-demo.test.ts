@@ -63,6 +63,7 @@ describe.runIf(canRestore()).each(VERSIONS)('NetBox %s demo data', (version) => 
         if (map === null) continue;
         homes.add(model.table);
         for (const joined of Object.values(map?.joined ?? {})) homes.add(joined.table);
+        for (const lookup of Object.values(map?.lookups ?? {})) homes.add(lookup.table);
         for (const field of model.fields) {
           if (field.kind === 'object_types' || (field.kind === 'm2m' && field.fromColumn === 'from_id'))
             homes.add(`${model.table}_${field.name}`);

@@ -58,6 +58,10 @@ INSERT INTO extras_imageattachment (id, object_id, image, image_height, image_wi
   last_updated)
   VALUES (1, 1, 'image-attachments/site_1_front.png', 1, 1, 'Front', '2024-05-01T08:00:00Z', ${ct('dcim', 'site')},
   '2024-05-01T08:00:00Z');
+INSERT INTO dcim_macaddress (id, created, last_updated, custom_field_data, description, comments, mac_address,
+  assigned_object_id, assigned_object_type_id)
+  VALUES (1, now(), now(), '{}', '', '', '00:1a:2b:3c:4d:5e', 1, ${ct('dcim', 'interface')});
+UPDATE dcim_interface SET primary_mac_address_id = 1 WHERE id = 1;
 INSERT INTO users_token (id, created, expires, key, write_enabled, description, user_id, allowed_ips, last_used)
   VALUES (1, '2024-06-01T10:00:00Z', NULL, '${V1_SECRET}', true, 'v1 token', 2, NULL, '2024-06-02T10:00:00Z');
 `;
@@ -112,6 +116,9 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
       }
       expect(await compareWithSource(app, report, source, dump.url)).toEqual([]);
       expect(report.withoutHome).toContainEqual({ table: 'extras_journalentry', rows: 1 });
+      // Since 4.2 an interface's MAC address is its primary MAC address object's.
+      const iface = await app.api.get('/api/dcim/interfaces/1/');
+      expect((iface.body as { mac_address: string }).mac_address).toBe('00:1A:2B:3C:4D:5E');
     });
 
     it('keeps v1 tokens and object permissions working: the user sees what the constraint allows', async () => {
