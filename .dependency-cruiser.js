@@ -14,7 +14,7 @@
 //   domain the model-specific functions that YAML names
 //   http   Express: middleware, handlers, pages, the app context
 //   app    the composition root: app.ts, serve.ts, cli.ts, superuser.ts, plugins.ts (the only runtime modules that may
-//          import generated/)
+//          import generated/), and import/ (svc import-netbox, which writes through the app's context)
 // A module may import from its own layer and those below it; type-only imports count as much as values.
 
 /** Runtime layers, bottom first; layers that share a rank are siblings that must not import each other. */
@@ -36,7 +36,7 @@ const LAYERS = [
   { name: 'events', rank: 3, path: ['^runtime/events/'] },
   { name: 'domain', rank: 4, path: ['^runtime/domain/'] },
   { name: 'http', rank: 5, path: ['^runtime/http/'] },
-  { name: 'app', rank: 6, path: ['^runtime/(app|serve|cli|superuser|plugins)\\.ts$'] },
+  { name: 'app', rank: 6, path: ['^runtime/(app|serve|cli|superuser|plugins)\\.ts$', '^runtime/import/'] },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,7 @@ import { verifySamePages } from './verify.js';
 import type { SeedRefs } from './site-body.js';
 import { benchWebhooks } from './webhooks.js';
 import { buildDist } from './worker-process.js';
+import { benchImport } from './import-netbox.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
@@ -29,7 +31,9 @@ import { buildDist } from './worker-process.js';
  * by one worker; default 2,000, not scaled by --duration: the size of the backlog changes the rate measured)
  * --steady-rate <writes/s> (default 200) --steady-seconds <s> (default 10): single writes at a steady rate
  * for the commit-to-receipt latency  --only webhooks (skip the other scenarios)  --only pages (only the pages
- * compared with the baseline: no writes, no webhooks)
+ * compared with the baseline: no writes, no webhooks)  --only import (svc import-netbox: NetBox's demo data and a
+ * synthetic NetBox database of --import-devices devices × 9 objects, default about 100,000, into each database:
+ * rows/s and peak memory; written to <out>-import.json)
  * --out <file> (default bench/results/latest.json, git-ignored).
  * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
@@ -57,6 +61,9 @@ interface Options {
   onlyWebhooks: boolean;
   /** Only the compared pages (no writes, no webhooks). */
   onlyPages: boolean;
+  /** Only `svc import-netbox` (demo data, and a synthetic database of `importDevices` × 9 objects). */
+  onlyImport: boolean;
+  importDevices: number;
   out: string;
 }
 
@@ -82,6 +89,7 @@ function readOptions(argv: string[]): Options {
       'steady-rate': { type: 'string', default: '200' },
       'steady-seconds': { type: 'string', default: '10' },
       only: { type: 'string', default: '' },
+      'import-devices': { type: 'string', default: '11112' },
       out: {
         type: 'string',
         default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json'),
@@ -116,13 +124,15 @@ function readOptions(argv: string[]): Options {
     steadySeconds: positive('steady-seconds', values['steady-seconds']),
     onlyWebhooks: onlyOf(values.only) === 'webhooks',
     onlyPages: onlyOf(values.only) === 'pages',
+    onlyImport: onlyOf(values.only) === 'import',
+    importDevices: Number(values['import-devices']),
     out: path.resolve(values.out),
   };
 }
 
 function onlyOf(value: string): string {
-  if (value !== '' && value !== 'webhooks' && value !== 'pages')
-    throw new Error(`--only: unknown scenario '${value}' (webhooks, pages)`);
+  if (value !== '' && value !== 'webhooks' && value !== 'pages' && value !== 'import')
+    throw new Error(`--only: unknown scenario '${value}' (webhooks, pages, import)`);
   return value;
 }
 
@@ -375,6 +385,12 @@ function log(message: string): void {
 
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
+  if (options.onlyImport) {
+    const results = await benchImport(options.databases, options.importDevices, log);
+    fs.mkdirSync(path.dirname(options.out), { recursive: true });
+    fs.writeFileSync(options.out.replace(/\.json$/, '-import.json'), `${JSON.stringify(results, null, 2)}\n`);
+    return 0;
+  }
   const started = performance.now();
   const results: DatabaseResult[] = [];
   let current: BenchDatabase | null = null;

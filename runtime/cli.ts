@@ -14,6 +14,7 @@ import { prepareDatabase, runWorker, serve, StartupError } from './serve.js';
 import { DEFAULT_RECEIVER_PORT, startWebhookReceiver, type WebhookReceiver } from './events/receiver.js';
 import type { Registry } from './spec.js';
 import { enablePlugins } from './plugins.js';
+import { runImportNetbox } from './import/command.js';
 
 /**
  * The command-line interface and composition root: the only runtime module that imports the generated
@@ -29,6 +30,8 @@ Commands:
   worker                     Run background tasks (webhook deliveries) until stopped; any number may run
   housekeeping               Delete change records older than CHANGELOG_RETENTION days, and finished
                              background tasks older than that too
+  import-netbox SOURCE       Copy a NetBox database (postgres://…) into this service's database, ids kept:
+                             [--merge] [--dry-run] [--report FILE] (see README, "Moving from NetBox")
   webhook_receiver           Print every HTTP request received and answer 200, for trying webhooks out:
                              [--port N (default 9000)] [--host ADDR (default 127.0.0.1)] [--no-headers]
   help                       Show this text
@@ -89,6 +92,8 @@ async function run(command: string, rest: string[], reg: Registry, settings: Set
       return 0;
     case 'housekeeping':
       return runHousekeeping(reg, settings);
+    case 'import-netbox':
+      return runImportNetbox(reg, settings, rest);
     default:
       console.error(`Unknown command '${command}'.\n\n${USAGE}`);
       return 1;

@@ -56,6 +56,12 @@ export interface WriteContext {
   representDeleted?: (model: ModelInfo, ids: readonly number[]) => Promise<Map<number, Row> | null>;
   /** Stored files (relative to MEDIA_ROOT): written by this write (removed if it fails), and no longer used. */
   files: { written: string[]; obsolete: string[] };
+  /**
+   * An import from another system (`svc import-netbox`): a body's `id`, `created`, `last_updated` and read-only
+   * stored fields are kept, passwords arrive hashed, and `created` hooks do not run (the source's objects,
+   * components included, are imported as they are).
+   */
+  importing?: boolean;
 }
 
 /** One object of a write after validation. */

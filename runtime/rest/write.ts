@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { snapshotsOf } from './changelog.js';
 import type { PreparedItem, Snapshot, WriteContext, WriteResult } from './write-types.js';
 import type { CreatedContext } from '../domain/types.js';
-import { now } from '../db/clock.js';
+import { normalizeTimestamp, now } from '../db/clock.js';
 import { FieldErrors, ValidationError } from '../errors.js';
 import type { FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
 import { parseFieldValue, pythonType } from './parse-field.js';
@@ -76,7 +76,7 @@ export async function createObjects(
   await writeRelatedLists(ctx, model, items, true);
   for (const item of items)
     ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
-  if (model.spec.hooks.created) {
+  if (model.spec.hooks.created && !ctx.importing) {
     const created = items.map((item) => ({ id: item.id!, values: item.values }));
     await ctx.domain.created(model.spec.hooks.created)(hookContext(ctx), model, created);
   }
@@ -365,6 +365,8 @@ async function parseInput(
     return resolved.ok ? { ok: true, value: resolved.id } : { ok: false, errors: [resolved.error] };
   }
   if (field.kind === 'm2m') return parseRelatedList(ctx, field, value);
+  // An imported image is a file already stored below MEDIA_ROOT: its path.
+  if (field.kind === 'image' && ctx.importing && typeof value === 'string') return { ok: true, value: value || null };
   const parsed = parseFieldValue(field, value);
   if (parsed.ok && field.kind === 'object_types') {
     for (const label of parsed.value as string[]) {
@@ -374,7 +376,8 @@ async function parseInput(
       }
     }
   }
-  if (parsed.ok && field.kind === 'password') return { ok: true, value: await hashPassword(parsed.value as string) };
+  if (parsed.ok && field.kind === 'password')
+    return { ok: true, value: ctx.importing ? parsed.value : await hashPassword(parsed.value as string) };
   return parsed;
 }
 
@@ -518,6 +521,26 @@ function insertRow(ctx: WriteContext, model: ModelInfo, item: PreparedItem, time
   if (model.spec.tree) Object.assign(row, { _path: '', _depth: 0 });
   if (model.hasCustomFields) row.custom_field_data = JSON.stringify(item.customFields ?? {});
   if (model.hasTimestamps) Object.assign(row, { created: timestamp, last_updated: timestamp });
+  if (ctx.importing) Object.assign(row, importedColumns(ctx, model, item.input));
+  return row;
+}
+
+/** An imported object keeps its id, its timestamps and its read-only and hidden stored values (a token's key and digest). */
+function importedColumns(ctx: WriteContext, model: ModelInfo, input: Row): Row {
+  const row: Row = {};
+  if (typeof input.id === 'number') row.id = input.id;
+  for (const key of ['created', 'last_updated'] as const) {
+    const value = input[key];
+    if (model.hasTimestamps && typeof value === 'string') row[key] = normalizeTimestamp(value);
+  }
+  for (const field of model.spec.fields) {
+    if (!(field.readOnly || field.hidden) || !ownsColumn(field) || input[field.name] === undefined) continue;
+    const value = input[field.name];
+    Object.assign(
+      row,
+      columnsOf(ctx, field, field.kind === 'datetime' && typeof value === 'string' ? normalizeTimestamp(value) : value),
+    );
+  }
   return row;
 }
 

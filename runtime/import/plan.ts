@@ -1,0 +1,217 @@
+/**
+ * The import plan, derived from the registry and the source's schema: which NetBox table feeds each model, which
+ * column or join table feeds each field, and the order models are written in (every object after the objects it
+ * refers to). Foreign keys that close a cycle (a device's primary IP address, which is assigned to one of the
+ * device's interfaces) and those of a model to itself are written afterwards, once every object exists.
+ */
+import { ownsColumn } from '../kinds/index.js';
+import type { ModelInfo, Schema } from '../rest/schema.js';
+import type { FieldSpec } from '../spec.js';
+import { NETBOX_IMPORT, type NetboxModelMap, type NetboxValueTransform } from '../domain/netbox-import.js';
+import { atLeast } from './netbox-versions.js';
+import type { NetboxSource } from './netbox-database.js';
+
+/** Where one field's value comes from. */
+export type FieldSource =
+  | { kind: 'column'; field: FieldSpec; column: string; transform?: NetboxValueTransform }
+  | { kind: 'content_type'; field: FieldSpec; column: string }
+  | { kind: 'deferred'; field: FieldSpec; column: string }
+  | { kind: 'constant'; field: FieldSpec; value: unknown }
+  /** A value in another table, by the id in `column`. */
+  | { kind: 'lookup'; field: FieldSpec; column: string; table: string; value: string }
+  /** A generic relation NetBox kept as separate FKs: the first set column gives the id, its model the type. */
+  | { kind: 'first_of'; field: FieldSpec; part: 'type' | 'id'; columns: [column: string, model: string][] }
+  | { kind: 'join'; field: FieldSpec; table: string; from: string; to: string; labels: boolean }
+  | { kind: 'joined'; field: FieldSpec; table: string; key: string; column: string };
+
+export interface ModelPlan {
+  model: ModelInfo;
+  /** The NetBox table, or null with the reason the model has no source. */
+  table: string | null;
+  reason?: string;
+  fields: FieldSource[];
+  /** Tree models: the parent FK, written with the row (rows come parents first). */
+  parent?: string;
+  timestamps: boolean;
+  customFields: boolean;
+  tags: boolean;
+}
+
+export interface ImportPlan {
+  models: ModelPlan[];
+  /** NetBox tables that some model reads (model tables, join tables, tagged items). */
+  consumed: Set<string>;
+}
+
+/** Plans the import of `source` into the models of `schema`. */
+export function planImport(schema: Schema, source: NetboxSource): ImportPlan {
+  const consumed = new Set<string>([NETBOX_IMPORT.taggedItems.table, NETBOX_IMPORT.contentTypes]);
+  const plans = new Map<string, ModelPlan>();
+  for (const model of schema.models.values()) {
+    plans.set(model.label, planModel(source, model, consumed));
+  }
+  const order = orderModels(schema, plans);
+  return { models: order.map((label) => plans.get(label)!), consumed };
+}
+
+function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>): ModelPlan {
+  const map: NetboxModelMap | null | undefined = NETBOX_IMPORT.models[model.label];
+  const empty = { model, fields: [], timestamps: false, customFields: false, tags: false };
+  if (map === null) return { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
+  const table = tableOf(model, map, source.version);
+  const columns = source.tables.get(table);
+  if (!columns) return { ...empty, table: null, reason: `NetBox ${source.version} has no table ${table}` };
+  consumed.add(table);
+  const fields: FieldSource[] = [];
+  for (const field of model.spec.fields) {
+    const planned = planField(source, model, table, columns, map ?? {}, field);
+    if (!planned) continue;
+    if (planned.kind === 'join' || planned.kind === 'joined' || planned.kind === 'lookup') consumed.add(planned.table);
+    fields.push(planned);
+  }
+  const parent = model.spec.tree && model.fields.get('parent')?.kind === 'fk' ? 'parent' : undefined;
+  return {
+    model,
+    table,
+    fields,
+    parent,
+    timestamps: model.hasTimestamps && columns.has('created') && columns.has('last_updated'),
+    customFields: model.hasCustomFields && columns.has('custom_field_data'),
+    tags: model.hasTags,
+  };
+}
+
+function tableOf(model: ModelInfo, map: NetboxModelMap | undefined, version: string): string {
+  const table = map?.table;
+  if (typeof table === 'string') return table;
+  if (table) return table.find((t) => atLeast(version, t.since))?.table ?? model.table;
+  return model.table;
+}
+
+function planField(
+  source: NetboxSource,
+  model: ModelInfo,
+  table: string,
+  columns: ReadonlySet<string>,
+  map: NetboxModelMap,
+  field: FieldSpec,
+): FieldSource | null {
+  const joined = map.joined?.[field.name];
+  if (joined) return source.tables.has(joined.table) ? { kind: 'joined', field, ...joined } : null;
+  const join = map.joins?.[field.name];
+  if (join) {
+    return source.tables.get(join.table)?.has(join.from)
+      ? { kind: 'join', field, ...join, labels: field.kind === 'object_types' }
+      : null;
+  }
+  const lookup = map.lookups?.[field.name];
+  if (lookup && atLeast(source.version, lookup.since)) {
+    const present = columns.has(lookup.column) && source.tables.get(lookup.table)?.has(lookup.value);
+    return present ? { kind: 'lookup', field, column: lookup.column, table: lookup.table, value: lookup.value } : null;
+  }
+  for (const legacy of map.legacyGeneric ?? []) {
+    if (atLeast(source.version, legacy.before) || (field.name !== legacy.type && field.name !== legacy.id)) continue;
+    const present = Object.entries(legacy.columns).filter(([column]) => columns.has(column));
+    if (present.length === 0) return null;
+    return { kind: 'first_of', field, part: field.name === legacy.type ? 'type' : 'id', columns: present };
+  }
+  if (field.kind === 'm2m' || field.kind === 'object_types') {
+    if (field.kind === 'm2m' && field.fromColumn !== 'from_id') return null;
+    const through = `${table}_${field.name}`;
+    const joinColumns = source.tables.get(through);
+    const from = `${model.spec.name}_id`;
+    if (!joinColumns?.has(from)) return null;
+    const to = [...joinColumns].find((c) => c !== 'id' && c !== from && c.endsWith('_id'));
+    if (!to) return null;
+    return { kind: 'join', field, table: through, from, to, labels: field.kind === 'object_types' };
+  }
+  const earlier = (map.earlier ?? []).filter((e) => !atLeast(source.version, e.before));
+  const constant = earlier.find((e) => e.constants && field.name in e.constants);
+  if (constant) return { kind: 'constant', field, value: constant.constants![field.name] };
+  const renamed = earlier.find((e) => e.columns && field.name in e.columns)?.columns?.[field.name];
+  if (renamed === null) return null;
+  const named = renamed ?? map.columns?.[field.name];
+  if (!named && (!ownsColumn(field) || field.kind === 'computed' || field.kind === 'derived')) return null;
+  if (field.readOnly && !['string', 'datetime', 'integer', 'boolean', 'json'].includes(field.kind)) return null;
+  const reference = field.kind === 'fk' || field.kind === 'content_type';
+  const column = named ?? (reference ? `${field.name}_id` : field.name);
+  if (!columns.has(column)) return null;
+  if (field.kind === 'content_type') return { kind: 'content_type', field, column };
+  // A model's references to its own objects wait for every object, except a tree's parent (parents come first).
+  if (field.kind === 'fk' && field.target === model.label && !(model.spec.tree && field.name === 'parent')) {
+    return { kind: 'deferred', field, column };
+  }
+  const transform = map.values?.[field.name];
+  return transform ? { kind: 'column', field, column, transform } : { kind: 'column', field, column };
+}
+
+/**
+ * Models in dependency order. Required references (non-null FKs, generic relations that must name an existing
+ * object, many-to-many lists, tags, custom field definitions) always order; an optional FK orders too unless
+ * it would close a cycle, in which case it is deferred (written once every object exists).
+ */
+function orderModels(schema: Schema, plans: Map<string, ModelPlan>): string[] {
+  const labels = [...plans.keys()].sort();
+  const after = new Map<string, Set<string>>(labels.map((l) => [l, new Set<string>()]));
+  const optional: [string, FieldSource][] = [];
+  const tagModel = schema.withRole('tag')?.label;
+  const definitions = schema.withRole('custom_field')?.label;
+  for (const label of labels) {
+    const plan = plans.get(label)!;
+    const deps = after.get(label)!;
+    if (plan.tags && tagModel && tagModel !== label) deps.add(tagModel);
+    if (plan.customFields && definitions && definitions !== label) deps.add(definitions);
+    for (const source of plan.fields) {
+      const field = source.field;
+      if (field.kind === 'fk' && source.kind === 'column' && field.target !== label) {
+        if (field.nullable) optional.push([label, source]);
+        else deps.add(field.target);
+      } else if (field.kind === 'm2m' && field.target !== label) {
+        deps.add(field.target);
+      } else if (field.kind === 'content_type') {
+        const generic = plan.model.spec.fields.find((f) => f.kind === 'generic_fk' && f.typeField === field.name);
+        if (generic?.kind === 'generic_fk' && generic.onDelete !== 'do_nothing') {
+          for (const target of generic.targets) if (target !== label && plans.has(target)) deps.add(target);
+        }
+      }
+    }
+  }
+  for (const [label, source] of optional) {
+    const target = (source.field as { target: string }).target;
+    if (!plans.has(target)) continue;
+    if (reaches(after, target, label)) {
+      const plan = plans.get(label)!;
+      if (source.kind !== 'column') continue;
+      const later: FieldSource = { kind: 'deferred', field: source.field, column: source.column };
+      plan.fields = plan.fields.map((f) => (f === source ? later : f));
+    } else {
+      after.get(label)!.add(target);
+    }
+  }
+  const order: string[] = [];
+  const done = new Set<string>();
+  const visit = (label: string, stack: Set<string>): void => {
+    if (done.has(label) || stack.has(label)) return;
+    stack.add(label);
+    for (const dep of [...(after.get(label) ?? [])].sort()) if (plans.has(dep)) visit(dep, stack);
+    stack.delete(label);
+    done.add(label);
+    order.push(label);
+  };
+  for (const label of labels) visit(label, new Set());
+  return order;
+}
+
+/** Whether `from` depends, directly or through others, on `to`. */
+function reaches(after: Map<string, Set<string>>, from: string, to: string): boolean {
+  const seen = new Set<string>();
+  const pending = [from];
+  while (pending.length) {
+    const next = pending.pop()!;
+    if (next === to) return true;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    pending.push(...(after.get(next) ?? []));
+  }
+  return false;
+}
