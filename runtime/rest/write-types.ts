@@ -56,6 +56,12 @@ export interface WriteContext {
   representDeleted?: (model: ModelInfo, ids: readonly number[]) => Promise<Map<number, Row> | null>;
   /** Stored files (relative to MEDIA_ROOT): written by this write (removed if it fails), and no longer used. */
   files: { written: string[]; obsolete: string[] };
+  /**
+   * A single valid object is written without first asking whether its unique values are taken: the
+   * database's unique indexes refuse a duplicate, and the caller then runs the write again without this, to
+   * answer with NetBox's complete error body.
+   */
+  optimisticUniques?: boolean;
 }
 
 /** One object of a write after validation. */
