@@ -73,11 +73,13 @@ export function createContext(
     ['auth', new Set([schema.withRole('token')?.label, schema.withRole('user')?.label])],
     ['grants', new Set((['user', 'group', 'object_permission'] as const).map((r) => schema.withRole(r)?.label))],
     ['custom_fields', new Set([customFields.model?.label])],
+    ['event_rules', new Set([schema.withRole('event_rule')?.label])],
   ];
   const caches: Record<Exclude<Topic, 'tasks'>, { invalidate: () => void }> = {
     auth: authenticator,
     grants,
     custom_fields: customFields,
+    event_rules: { invalidate: () => events.invalidate() },
   };
   for (const [topic] of topicModels) signals.on(topic, () => caches[topic as keyof typeof caches].invalidate());
   const topicsOf = (changes: readonly Change[]): Topic[] =>
@@ -91,6 +93,7 @@ export function createContext(
   const followDefinitions = async (trx: Knex.Transaction, changes: readonly Change[]): Promise<void> => {
     for (const change of changes) {
       if (change.model.label !== definitions) continue;
+      customFields.changedIn(trx);
       const after =
         change.action === 'delete'
           ? null

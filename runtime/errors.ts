@@ -20,6 +20,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Thrown by a write that skipped the questions the database answers itself (unique values) and found
+ * invalid input: the write is run again with them, for the complete error body. Never reaches a client.
+ */
+export class CheckAgain extends Error {}
+
 /** Field errors: `{field: [messages]}`, a bare list, or a list aligned with a bulk request. */
 export class ValidationError extends ApiError {
   constructor(body: ErrorBody) {

@@ -131,6 +131,16 @@ function prepareStatements(conn: PgConnection): void {
   const query = conn.query.bind(conn);
   const names = new Map<string, string>();
   let sequence = 0;
+  const forget = (text: string, name: string): void => {
+    if (names.get(text) === name) names.delete(text);
+    delete conn.connection.parsedStatements[name];
+    delete conn.connection.submittedNamedStatements[name];
+  };
+  const fresh = (text: string): string => {
+    const name = `svc_${(sequence += 1).toString(36)}`;
+    names.set(text, name);
+    return name;
+  };
   conn.query = (config: unknown, ...rest: unknown[]): unknown => {
     const text = (config as { text?: unknown } | null)?.text;
     if (typeof config !== 'object' || config === null || typeof text !== 'string' || 'name' in config)
@@ -152,15 +162,35 @@ function prepareStatements(conn: PgConnection): void {
     }
     names.set(text, name);
     const named = { ...config, name };
+    // A table changed since the statement was prepared (another process migrated): forget it and run the
+    // query again under a new name. In a transaction PostgreSQL has aborted it by then: the transaction is
+    // run again (isRetryable), and the statement prepared anew.
+    const callback = rest.find((r): r is (error: unknown, result: unknown) => void => typeof r === 'function');
+    if (callback) {
+      const others = rest.filter((r) => r !== callback);
+      const retrying = (error: unknown, result: unknown): void => {
+        if (!isStalePlan(error)) return callback(error, result);
+        forget(text, name!);
+        query({ ...config, name: fresh(text) }, ...others, (again: unknown, response: unknown) =>
+          callback(again && (again as { code?: string }).code === '25P02' ? error : again, response),
+        );
+      };
+      rest = [...others, retrying];
+    }
     if (evicted === null) return query(named, ...rest);
     // Deallocated first, then the query (a failure, e.g. in an aborted transaction, only leaves it allocated).
-    const callback = rest.find((r) => typeof r === 'function');
     if (callback) return void query(`DEALLOCATE ${evicted}`, () => query(named, ...rest));
     return (query(`DEALLOCATE ${evicted}`) as Promise<unknown>).then(
       () => query(named, ...rest),
       () => query(named, ...rest),
     );
   };
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose tables changed shape since it was prepared. */
+export function isStalePlan(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '0A000' && typeof e.message === 'string' && e.message.includes('cached plan must not change');
 }
 
 /** Knex's warnings about connections that broke or could not be opened. */

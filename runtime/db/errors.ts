@@ -15,7 +15,7 @@ export interface UniqueModels {
  */
 export function translateDatabaseError(error: unknown, schema: UniqueModels): ApiError | null {
   const e = error as { code?: string; constraint?: string; message?: string; table?: string };
-  if (e.code === '23505' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+  if (isUniqueViolation(error) || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     const unique = findUnique(schema, e);
     if (unique) return new ValidationError({ [unique.errorKey]: [unique.message] });
     return new ValidationError({ __all__: ['An object with these values already exists.'] });
@@ -27,6 +27,12 @@ export function translateDatabaseError(error: unknown, schema: UniqueModels): Ap
   if (e.code === '22003') return new ValidationError({ detail: 'A number is out of range.' });
   if (isConnectionError(error)) return new ServiceUnavailableError(DATABASE_UNAVAILABLE);
   return null;
+}
+
+/** Whether the database refused a write for a duplicate value of a unique index. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 /** The API's answer while the database cannot be reached (never the driver's message). */

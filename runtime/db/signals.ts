@@ -4,7 +4,7 @@ import pg from 'pg';
 import { isConnectionError } from './errors.js';
 
 /** What a signal tells the other processes: new tasks are due, or a cache is out of date. */
-export type Topic = 'tasks' | 'auth' | 'grants' | 'custom_fields';
+export type Topic = 'tasks' | 'auth' | 'grants' | 'custom_fields' | 'event_rules';
 
 const CHANNEL = 'svc_signals';
 /** Every process's signal connection carries this name, so that a writer can count the listeners. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Database, Dialect } from './connect.js';
+import { isStalePlan, type Database, type Dialect } from './connect.js';
 
 /**
  * Write transactions that hold under concurrency on both databases. On SQLite every transaction begins
@@ -16,7 +16,12 @@ export const MAX_ATTEMPTS = 5;
 /** PostgreSQL's serialization failure and deadlock; SQLite's busy database (after its busy timeout). */
 export function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === '40001' || code === '40P01' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY'));
+  return (
+    code === '40001' ||
+    code === '40P01' ||
+    (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) ||
+    isStalePlan(error)
+  );
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { relatedRow } from '../db/row-memo.js';
 import { escapeLike, ilike, regexMatch } from '../db/sql.js';
 import type { Schema } from '../rest/schema.js';
 import type { DomainEntry, FilterFunction, WriteItemContext } from './types.js';
@@ -42,9 +43,8 @@ export async function rowOf(
   columns: string[],
 ): Promise<Row | undefined> {
   if (none(id)) return undefined;
-  return (await q(schema.model(label).table)
-    .where('id', id as number)
-    .first(columns)) as Row | undefined;
+  const row = await relatedRow(q, schema.model(label).table, Number(id));
+  return row && Object.fromEntries(columns.map((column) => [column, row[column]]));
 }
 
 /** `users (10)`: a VLAN as NetBox prints it. */

@@ -53,18 +53,39 @@ export interface EventsOptions {
  * write leaves nothing; the request never waits for a delivery.
  */
 export class EventQueue {
+  /** Enabled webhook rules, kept until a rule changes here or a signal says one changed elsewhere. */
+  private cache: { at: number; rules: Promise<Rule[]> } | null = null;
+  /** Bumped by every invalidation: a load that began before one is not kept. */
+  private generation = 0;
   private readonly rulesByTransaction = new WeakMap<Knex.Transaction, Promise<Rule[]>>();
   private readonly queuedIn = new WeakSet<readonly Change[]>();
 
   constructor(private readonly options: EventsOptions) {}
 
-  /** Enabled webhook rules (one query per transaction). */
-  private rules(trx: Knex.Transaction): Promise<Rule[]> {
-    let rules = this.rulesByTransaction.get(trx);
-    if (!rules) {
-      rules = this.loadRules(trx);
-      this.rulesByTransaction.set(trx, rules);
+  invalidate(): void {
+    this.cache = null;
+    this.generation += 1;
+  }
+
+  /**
+   * Enabled webhook rules: from the cache (CACHE_SECONDS, emptied by signals), except in a transaction that
+   * changes rules itself, which reads its own.
+   */
+  private rules(trx: Knex.Transaction, changes: readonly Change[] = []): Promise<Rule[]> {
+    const ruleModel = this.options.schema.withRole('event_rule');
+    if (changes.some((c) => c.model === ruleModel)) {
+      let own = this.rulesByTransaction.get(trx);
+      if (!own) this.rulesByTransaction.set(trx, (own = this.loadRules(trx)));
+      return own;
     }
+    const now = Date.now();
+    if (this.cache && now - this.cache.at < this.options.settings.CACHE_SECONDS * 1000) return this.cache.rules;
+    const generation = this.generation;
+    const rules = this.loadRules(trx);
+    rules.then(
+      () => generation === this.generation && (this.cache = { at: now, rules }),
+      () => undefined,
+    );
     return rules;
   }
 
@@ -90,9 +111,9 @@ export class EventQueue {
   }
 
   /** Whether some rule wants deletions of a model (then its objects are rendered before they go). */
-  async wantsDeletions(trx: Knex.Transaction, model: ModelInfo): Promise<boolean> {
+  async wantsDeletions(trx: Knex.Transaction, model: ModelInfo, changes: readonly Change[]): Promise<boolean> {
     if (!model.spec.features.includes('events')) return false;
-    const rules = await this.rules(trx);
+    const rules = await this.rules(trx, changes);
     return rules.some((r) => r.objectTypes.includes(model.label) && r.eventTypes.includes(EVENT_OF.delete));
   }
 
@@ -118,7 +139,7 @@ export class EventQueue {
       changes.filter((c) => c.model.spec.features.includes('events') && c.model !== tasks.model),
     );
     if (candidates.length === 0) return;
-    const rules = await this.rules(trx);
+    const rules = await this.rules(trx, changes);
     const matching = (change: Change): Rule[] =>
       rules.filter((r) => r.objectTypes.includes(change.model.label) && r.eventTypes.includes(EVENT_OF[change.action]));
     const relevant = candidates.filter((c) => matching(c).length > 0);

@@ -12,7 +12,7 @@ import { sendJson } from './respond.js';
 import { checkJsonValue } from './json.js';
 import type { ModelHandlers } from '../spec.js';
 import { deleteObjects } from '../rest/delete.js';
-import { baseQuery, loadObjects, loadObjectsByIds } from '../rest/fetch.js';
+import { baseQuery, loadObjects, loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
 import { applyFilters } from '../rest/filters.js';
 import { describeEndpoint } from '../rest/options.js';
 import { applyOrdering, parsePagination, selectKeys } from '../rest/params.js';
@@ -89,8 +89,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
     res: Response,
     ids: readonly number[],
     transient?: Map<number, Row>,
+    fresh?: ReadContext['fresh'],
   ): Promise<Row[]> => {
-    const ctx = readContextFor(app, res);
+    const ctx = { ...readContextFor(app, res), fresh };
     return present(await loadObjectsByIds(q, ctx, model, selectKeys(model, stateOf(res).params), ids), transient);
   };
 
@@ -159,8 +160,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const { objects, etag } = await write(req, res, async (ctx) => {
         const result: WriteResult = await createObjects(ctx, model, bulk ? (body as unknown[]) : [body], bulk);
         await ensureWithin(ctx.q, res, result.ids, restriction);
-        const objects = await fetchFull(ctx.q, res, result.ids, result.transient);
-        return { objects, etag: bulk ? null : await etagOf(ctx.q, result.ids[0]!) };
+        const fresh = { model, ids: new Set(result.ids), changed: new Set(ctx.changes.map((c) => c.model.label)) };
+        const objects = await fetchFull(ctx.q, res, result.ids, result.transient, fresh);
+        return { objects, etag: bulk ? null : (etagOfObject(objects[0]!) ?? (await etagOf(ctx.q, result.ids[0]!))) };
       });
       if (bulk) return sendJson(res, 201, objects);
       const headers: Record<string, string> = {};
@@ -179,12 +181,16 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         });
       }
       const { object, etag } = await write(req, res, async (ctx) => {
-        await findForWrite(ctx.q, res, id, restriction);
-        await checkIfMatch(ctx.q, req, id);
+        // The update reads and locks the row itself: asked first only to apply constraints or If-Match.
+        if (!restriction.all || req.get('if-match')) {
+          await findForWrite(ctx.q, res, id, restriction);
+          await checkIfMatch(ctx.q, req, id);
+        }
         const result = await updateObjects(ctx, model, [{ id, input: body }], req.method === 'PATCH');
+        if (result.ids.length === 0) throw notFound();
         await ensureWithin(ctx.q, res, result.ids, restriction);
         const [object] = await fetchFull(ctx.q, res, [id], result.transient);
-        return { object, etag: await etagOf(ctx.q, id) };
+        return { object, etag: etagOfObject(object!) ?? (await etagOf(ctx.q, id)) };
       });
       sendJson(res, 200, object, etag ? { ETag: etag } : {});
     },
@@ -218,9 +224,12 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const id = detailId(req);
       const message = deleteMessage(req.body);
       await write(req, res, async (ctx) => {
-        await findForWrite(ctx.q, res, id, restriction);
-        await checkIfMatch(ctx.q, req, id);
-        await deleteObjects(ctx, model, [id], new Map([[id, message]]));
+        // The delete reads the row itself: asked first only to apply constraints or If-Match.
+        if (!restriction.all || req.get('if-match')) {
+          await findForWrite(ctx.q, res, id, restriction);
+          await checkIfMatch(ctx.q, req, id);
+        }
+        if ((await deleteObjects(ctx, model, [id], new Map([[id, message]]))) === 0) throw notFound();
       });
       res.status(204).end();
     },

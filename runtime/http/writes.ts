@@ -8,13 +8,14 @@ import type { AppContext } from './app-context.js';
 import type { Change, WriteContext, WriteRequest } from '../rest/write-types.js';
 import { principalOf } from './app-context.js';
 import type { Principal, Restriction } from '../auth/principal.js';
-import { PermissionDeniedError } from '../errors.js';
+import { CheckAgain, PermissionDeniedError } from '../errors.js';
 import { stateOf } from './request-state.js';
 import { baseQuery } from '../rest/fetch.js';
 import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { removeStoredFile } from '../rest/images.js';
 import { runTransaction } from '../db/transaction.js';
+import { isUniqueViolation } from '../db/errors.js';
 
 /** After a create or update: every written object must still be within the user's constraints (else 403). */
 export async function assertWithin(
@@ -65,48 +66,61 @@ export async function runWrite<T>(
   const { principal } = request;
   let changes: readonly Change[] = [];
   let files = { written: [] as string[], obsolete: [] as string[] };
-  const result = await runTransaction(
-    db,
-    async (trx) => {
-      files = { written: [], obsolete: [] };
-      const ctx: WriteContext = {
-        q: trx,
-        schema,
-        dialect: db.dialect,
-        settings,
-        domain: app.domain,
-        user: principal.user,
-        grantOf: (target, action) => app.permissions.grantOf(principal, target, action),
-        resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
-          // Objects given by attributes are looked up only among those the user may view.
-          let restriction: Restriction;
-          try {
-            restriction = app.permissions.require(principal, target, 'view');
-          } catch {
-            query.whereRaw('1 = 0');
-            return;
-          }
-          if (!restriction.all) {
-            const scoped = trx({ t0: target.table }).select('t0.id');
-            app.permissions.apply(scoped, target, restriction, principal);
-            query.whereIn('r0.id', scoped);
-          }
-        }),
-        customFields: (m, input, existing, errors, id) =>
-          app.customFields.validate(trx, m, input, existing, errors, id, ctx.resolver.restrictView),
-        changes: [],
-        files,
-        representDeleted: async (model, ids) =>
-          (await app.events.wantsDeletions(trx, model)) ? app.events.represent(trx, model, ids) : null,
-      };
-      const result = await body(ctx);
-      for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
-      changes = ctx.changes;
-      return result;
-    },
-    // Nothing was stored: neither are the files.
-    () => files.written.forEach((file) => removeStoredFile(settings.MEDIA_ROOT, file)),
-  );
+  // Unique values are left to the database's indexes first; a refusal runs the write again with the checks,
+  // for NetBox's error body.
+  let optimisticUniques = true;
+  const attempt = () =>
+    runTransaction(
+      db,
+      async (trx) => {
+        files = { written: [], obsolete: [] };
+        const ctx: WriteContext = {
+          q: trx,
+          schema,
+          dialect: db.dialect,
+          settings,
+          domain: app.domain,
+          user: principal.user,
+          grantOf: (target, action) => app.permissions.grantOf(principal, target, action),
+          resolver: new RelatedResolver(trx, schema, db.dialect, async (target, query) => {
+            // Objects given by attributes are looked up only among those the user may view.
+            let restriction: Restriction;
+            try {
+              restriction = app.permissions.require(principal, target, 'view');
+            } catch {
+              query.whereRaw('1 = 0');
+              return;
+            }
+            if (!restriction.all) {
+              const scoped = trx({ t0: target.table }).select('t0.id');
+              app.permissions.apply(scoped, target, restriction, principal);
+              query.whereIn('r0.id', scoped);
+            }
+          }),
+          customFields: (m, input, existing, errors, id) =>
+            app.customFields.validate(trx, m, input, existing, errors, id, ctx.resolver.restrictView),
+          changes: [],
+          files,
+          optimisticUniques,
+          representDeleted: async (model, ids) =>
+            (await app.events.wantsDeletions(trx, model, ctx.changes)) ? app.events.represent(trx, model, ids) : null,
+        };
+        const result = await body(ctx);
+        for (const hook of app.writeHooks) await hook(trx, ctx.changes, request);
+        changes = ctx.changes;
+        return result;
+      },
+      // Nothing was stored: neither are the files.
+      () => files.written.forEach((file) => removeStoredFile(settings.MEDIA_ROOT, file)),
+    );
+  let result: T;
+  try {
+    result = await attempt();
+  } catch (error) {
+    if (!(error instanceof CheckAgain) && !isUniqueViolation(error)) throw error;
+    optimisticUniques = false;
+    result = await attempt();
+  }
   // Files of deleted or replaced images go once the change is committed.
   for (const file of files.obsolete) removeStoredFile(settings.MEDIA_ROOT, file);
   for (const hook of app.commitHooks) await hook(changes);

@@ -24,6 +24,11 @@ import type { ModelInfo, Schema } from './schema.js';
  */
 export class CustomFields {
   private cache: { at: number; all: CustomFieldDefinition[] } | null = null;
+  /** Bumped by every invalidation: a load that began before one is not kept. */
+  private generation = 0;
+  /** Transactions that change definitions: they read their own (uncommitted) definitions every time. */
+  private readonly changing = new WeakSet<Knex>();
+  /** Other transactions read them at most once, when the cache is empty. */
   private readonly perTransaction = new WeakMap<Knex, Promise<CustomFieldDefinition[]>>();
   private readonly validator: CustomFieldValidator;
 
@@ -42,6 +47,15 @@ export class CustomFields {
 
   invalidate(): void {
     this.cache = null;
+    this.generation += 1;
+  }
+
+  /**
+   * A transaction that writes definitions reads them from itself from now on (they may change in it, and
+   * may be rolled back); every other read, writes included, uses the cache that signals keep fresh.
+   */
+  changedIn(q: Knex): void {
+    this.changing.add(q);
   }
 
   /** The custom fields that apply to a model, in the definitions' order. */
@@ -51,17 +65,18 @@ export class CustomFields {
   }
 
   private async all(q: Knex): Promise<CustomFieldDefinition[]> {
-    // Inside a write, definitions are read once per transaction: they may change in it, and may be rolled back.
-    if (q.isTransaction) {
-      let loaded = this.perTransaction.get(q);
-      if (!loaded) this.perTransaction.set(q, (loaded = loadDefinitions(q, this.schema, this.model!)));
-      return loaded;
-    }
+    if (this.changing.has(q)) return loadDefinitions(q, this.schema, this.model!);
     const now = Date.now();
     if (this.cache && now - this.cache.at < this.cacheSeconds * 1000) return this.cache.all;
-    const all = await loadDefinitions(q, this.schema, this.model!);
-    this.cache = { at: now, all };
-    return all;
+    let loaded = q.isTransaction ? this.perTransaction.get(q) : undefined;
+    if (!loaded) {
+      const generation = this.generation;
+      loaded = loadDefinitions(q, this.schema, this.model!);
+      if (q.isTransaction) this.perTransaction.set(q, loaded);
+      const all = await loaded;
+      if (generation === this.generation) this.cache = { at: now, all };
+    }
+    return loaded;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { ConflictError, ValidationError } from '../errors.js';
 import { translateDatabaseError } from '../db/errors.js';
 import { chunks } from './fetch.js';
+import { lockForUpdate } from '../db/transaction.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { displayOf } from './display.js';
 import { snapshotsBefore } from './write.js';
@@ -18,13 +19,14 @@ interface Collected {
  * Deletes objects with NetBox's deletion rules, all or nothing: dependents on a `protect` FK block the
  * delete (409 naming them), `cascade` dependents are deleted first (recursively), `set_null` FKs are
  * cleared. Every deleted object is recorded as a change; `messages` gives the changelog message per id.
+ * Returns how many of `ids` existed (and are deleted).
  */
 export async function deleteObjects(
   ctx: WriteContext,
   model: ModelInfo,
   ids: readonly number[],
   messages: ReadonlyMap<number, string> = new Map(),
-): Promise<void> {
+): Promise<number> {
   const q = ctx.q;
   const order: Collected[] = [];
   const seen = new Map<string, Set<number>>();
@@ -38,10 +40,13 @@ export async function deleteObjects(
     if (fresh.length === 0) return;
     fresh.forEach((id) => visited.add(id));
     const rows: Row[] = [];
-    for (const chunk of chunks(fresh, 500))
-      rows.push(...((await q(current.table).whereIn('id', chunk).select('*')) as Row[]));
+    for (const chunk of chunks(fresh, 500)) {
+      // The objects asked for are locked until the delete ends: a concurrent delete waits, then finds none.
+      const query = q(current.table).whereIn('id', chunk).orderBy('id').select('*');
+      rows.push(...((await (order.length === 0 ? lockForUpdate(query, ctx.dialect) : query)) as Row[]));
+    }
     order.push({ model: current, rows });
-    for (const relation of current.spec.reverse) {
+    const relations = current.spec.reverse.map((relation) => {
       const dependent = ctx.schema.model(relation.model);
       const field = dependent.fields.get(relation.field)!;
       // A generic relation points here through its type and id fields.
@@ -49,6 +54,11 @@ export async function deleteObjects(
         field.kind === 'generic_fk'
           ? [dependent.fields.get(field.typeField)!.column!, dependent.fields.get(field.idField)!.column!]
           : [field.column!];
+      return { relation, dependent, columns };
+    });
+    const referring = await referringRelations(q, current, fresh, relations);
+    for (const [index, { relation, dependent, columns }] of relations.entries()) {
+      if (!referring.has(index)) continue;
       const column = columns[columns.length - 1]!;
       const found: Row[] = [];
       for (const chunk of chunks(fresh, 500)) {
@@ -73,6 +83,8 @@ export async function deleteObjects(
     }
   };
   await collect(model, ids);
+  const found = order[0]?.rows.length ?? 0;
+  if (found === 0) return 0;
 
   // A protected dependent that is itself being deleted does not block.
   const listed = new Set<string>();
@@ -141,10 +153,43 @@ export async function deleteObjects(
       });
     }
   }
+  return found;
 }
 
-/** Many-to-many rows that list the deleted objects, on either side. */
+/** Bindings of one probe statement: well under SQLite's and PostgreSQL's limits. */
+const PROBE_BINDINGS = 10_000;
+
+/**
+ * Which reverse relations have rows referring to the objects (by index), in one statement of EXISTS probes,
+ * so that only those are read in full; every relation, unprobed, when the probe would be too large.
+ */
+async function referringRelations(
+  q: Knex,
+  model: ModelInfo,
+  ids: readonly number[],
+  relations: readonly { dependent: ModelInfo; columns: string[] }[],
+): Promise<Set<number>> {
+  const all = new Set(relations.keys());
+  if (relations.length === 0 || relations.length * (ids.length + 2) > PROBE_BINDINGS) return all;
+  const parts = relations.map(({ dependent, columns }, index) => {
+    const probe = q(dependent.table)
+      .select(q.raw('1'))
+      .whereIn(columns[columns.length - 1]!, ids);
+    if (columns.length > 1) probe.where(columns[0]!, model.label);
+    const { sql, bindings } = probe.toSQL();
+    return { sql: `select ${index} as r where exists (${sql})`, bindings };
+  });
+  const result: unknown = await q.raw(
+    parts.map((p) => p.sql).join(' union all '),
+    parts.flatMap((p) => p.bindings as Knex.Value[]),
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
+  return new Set(rows.map((row) => Number(row.r)));
+}
+
+/** Many-to-many rows that list the deleted objects, on either side (each join table's column once). */
 async function deleteListings(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[]): Promise<void> {
+  const done = new Set<string>();
   for (const owner of schema.models.values()) {
     for (const field of owner.spec.fields) {
       if (field.kind !== 'm2m') continue;
@@ -153,6 +198,8 @@ async function deleteListings(q: Knex, schema: Schema, model: ModelInfo, ids: re
         ...(field.target === model.label ? [field.toColumn] : []),
       ];
       for (const side of sides) {
+        if (done.has(`${field.through}.${side}`)) continue;
+        done.add(`${field.through}.${side}`);
         for (const chunk of chunks(ids, 500)) await q(field.through).whereIn(side, chunk).delete();
       }
     }

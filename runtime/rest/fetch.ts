@@ -25,6 +25,11 @@ export interface ReadContext {
    * visible; without this function (webhooks, change records) every object is.
    */
   viewable?: (model: ModelInfo) => ((query: Knex.QueryBuilder) => void) | null;
+  /**
+   * Objects this very write created, and the models it changed: nothing else can refer to the new objects
+   * yet, so their counts over models the write left alone are 0 without asking.
+   */
+  fresh?: { model: ModelInfo; ids: ReadonlySet<number>; changed: ReadonlySet<string> };
 }
 
 type Row = Record<string, unknown>;
@@ -62,7 +67,12 @@ export async function loadObjects(
     }
     if (ids.size > 0) planIds.set(plan, [...ids]);
   }
-  for (const [key, values] of await loadCounts(q, ctx, planIds)) batched.set(key, values);
+  const fresh = ctx.fresh;
+  const known =
+    fresh?.model === model && planIds.get(selection.plan)?.every((id) => fresh.ids.has(id))
+      ? { plan: selection.plan, changed: fresh.changed }
+      : null;
+  for (const [key, values] of await loadCounts(q, ctx, planIds, known)) batched.set(key, values);
   for (const [plan, ids] of planIds) await loadBatched(q, ctx, plan, rows, ids, batched, generic);
   const render: RenderContext = { ...ctx.render, batched, generic };
   return rows.map((row) => renderObject(selection.plan, row, render));
@@ -392,6 +402,8 @@ async function loadCounts(
   q: Knex,
   ctx: ReadContext,
   planIds: ReadonlyMap<Plan, readonly number[]>,
+  /** A plan whose objects are all new, and the models the write changed (see ReadContext.fresh). */
+  known: { plan: Plan; changed: ReadonlySet<string> } | null = null,
 ): Promise<Map<string, Map<number, number>>> {
   const result = new Map<string, Map<number, number>>();
   const parts: { plan: Plan; count: CountSpec; label: string; ids: number[] }[] = [];
@@ -401,6 +413,7 @@ async function loadCounts(
       if (!count) continue;
       const label = key.kind === 'count' ? batchKey(plan, key.key) : referencesKey(plan, key.key);
       result.set(label, new Map());
+      if (known?.plan === plan && !known.changed.has(count.model)) continue;
       for (const chunk of chunks(ids, 500)) parts.push({ plan, count, label, ids: chunk });
     }
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { relatedRow } from '../db/row-memo.js';
 import type { DomainFunctions, WriteItemContext } from '../domain/types.js';
 import {
   evaluateExpression,
@@ -93,7 +94,7 @@ class PathReader {
   private async row(model: ModelInfo, id: number): Promise<Record<string, unknown> | null> {
     const key = `${model.label}:${id}`;
     if (!this.rows.has(key)) {
-      const row = (await this.q(model.table).where('id', id).first()) as Record<string, unknown> | undefined;
+      const row = await relatedRow(this.q, model.table, id);
       this.rows.set(key, row ? { ...decodeRow(model.spec.fields, row), id } : null);
     }
     return this.rows.get(key)!;

@@ -62,6 +62,12 @@ export interface WriteContext {
    * components included, are imported as they are).
    */
   importing?: boolean;
+  /**
+   * Objects are written without first asking whether their unique values are taken: the database's unique
+   * indexes refuse a duplicate, and invalid input stops the write (CheckAgain); the caller then runs the
+   * write again without this, to answer with NetBox's complete error body.
+   */
+  optimisticUniques?: boolean;
 }
 
 /** One object of a write after validation. */

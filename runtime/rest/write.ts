@@ -14,6 +14,8 @@ import { checkUniques } from './unique.js';
 import { applySetRules, checkRules } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
+import { withRowMemo } from '../db/row-memo.js';
+import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
 import { parseIp } from './ip.js';
@@ -258,6 +260,7 @@ async function prepareItems(
   settle: ((item: PreparedItem) => Promise<void>) | null,
 ): Promise<PreparedItem[]> {
   const objects = raw.map((r) => (isPlainObject(r.input) ? r.input : null));
+  const optimistic = ctx.optimisticUniques === true;
   for (const field of model.writable) {
     if (field.kind !== 'fk' && !(field.kind === 'm2m' && !field.by)) continue;
     const target = ctx.schema.model(field.target);
@@ -273,43 +276,47 @@ async function prepareItems(
   if (model.hasTags) await tags.prefetch(objects.filter((o): o is Record<string, unknown> => o !== null));
 
   const items: PreparedItem[] = [];
-  for (const [index, { input, existingRow }] of raw.entries()) {
-    const errors = new FieldErrors();
-    const object = objects[index];
-    const existing = existingRow ? decodeRow(model.spec.fields, existingRow) : null;
-    const item: PreparedItem = {
-      input: object ?? {},
-      id: existingRow ? Number(existingRow.id) : null,
-      existingRow,
-      existing,
-      values: { ...(existing ?? {}) },
-      tags: null,
-      customFields: null,
-      message: '',
-      errors,
-      transient: {},
-    };
-    items.push(item);
-    if (!object) {
-      errors.add('non_field_errors', `Invalid data. Expected a dictionary, but got ${pythonType(input)}.`);
-      continue;
+  await withRowMemo(ctx.q, model.table, async () => {
+    for (const [index, { input, existingRow }] of raw.entries()) {
+      const errors = new FieldErrors();
+      const object = objects[index];
+      const existing = existingRow ? decodeRow(model.spec.fields, existingRow) : null;
+      const item: PreparedItem = {
+        input: object ?? {},
+        id: existingRow ? Number(existingRow.id) : null,
+        existingRow,
+        existing,
+        values: { ...(existing ?? {}) },
+        tags: null,
+        customFields: null,
+        message: '',
+        errors,
+        transient: {},
+      };
+      items.push(item);
+      if (!object) {
+        errors.add('non_field_errors', `Invalid data. Expected a dictionary, but got ${pythonType(input)}.`);
+        continue;
+      }
+      await parseFields(ctx, model, item, partial);
+      checkUploads(model, item);
+      if (model.hasTags) item.tags = tags.parse(model, object, existing === null, errors);
+      if (model.hasCustomFields && (existing === null || 'custom_fields' in object)) {
+        const current = existingRow
+          ? ((decodeJson(existingRow.custom_field_data) ?? {}) as Record<string, unknown>)
+          : null;
+        item.customFields = await ctx.customFields(model, object.custom_fields, current, errors, item.id);
+      }
+      parseMessage(object, errors, item);
+      if (errors.has()) continue;
+      await validateItem(ctx, model, item, items.slice(0, -1));
+      if (settle && !errors.has() && !optimistic) await checkUniques(ctx.q, model, [item]);
+      if (settle && !errors.has()) await settle(item);
     }
-    await parseFields(ctx, model, item, partial);
-    checkUploads(model, item);
-    if (model.hasTags) item.tags = tags.parse(model, object, existing === null, errors);
-    if (model.hasCustomFields && (existing === null || 'custom_fields' in object)) {
-      const current = existingRow
-        ? ((decodeJson(existingRow.custom_field_data) ?? {}) as Record<string, unknown>)
-        : null;
-      item.customFields = await ctx.customFields(model, object.custom_fields, current, errors, item.id);
-    }
-    parseMessage(object, errors, item);
-    if (errors.has()) continue;
-    await validateItem(ctx, model, item, items.slice(0, -1));
-    if (settle && !errors.has()) await checkUniques(ctx.q, model, [item]);
-    if (settle && !errors.has()) await settle(item);
-  }
-  if (!settle) await checkUniques(ctx.q, model, items);
+  });
+  // NetBox's error body names every problem of every object, taken values included: ask after all.
+  if (optimistic && items.some((item) => item.errors.has())) throw new CheckAgain();
+  if (!settle && !optimistic) await checkUniques(ctx.q, model, items);
   return items;
 }
 

@@ -203,3 +203,96 @@ describe.each(DIALECTS)('queries of a device created from templates on %s', (dia
     expect({ small, large }).toEqual({ small: 46, large: 47 });
   });
 });
+
+/**
+ * Writes, pinned exactly (the token's bookkeeping is taken out as for reads): a create is the row with what
+ * the response and the change record need, its tags, the change record and one read for the response; bulk
+ * writes cost statements per model, not per object.
+ */
+describe.each(DIALECTS)('statements of writes on %s', (dialect) => {
+  let app: TestApp;
+  let ids: Record<string, number>;
+  beforeAll(async () => {
+    // Caches kept for the whole test (signals would empty them on a change), so that counts do not depend on timing.
+    app = await startTestApp(dialect, { settings: { CACHE_SECONDS: 300 } });
+    const post = async (path: string, body: unknown): Promise<{ id: number }> => {
+      const response = await app.api.post(path, body);
+      expect(response.status, response.text).toBe(201);
+      return response.body as { id: number };
+    };
+    await post('/api/extras/tags/', [
+      { name: 'One', slug: 'one' },
+      { name: 'Two', slug: 'two' },
+    ]);
+    const region = await post('/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
+    const tenant = await post('/api/tenancy/tenants/', { name: 'Acme', slug: 'acme' });
+    const maker = await post('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' });
+    const type = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'MX', slug: 'mx' });
+    const role = await post('/api/dcim/device-roles/', { name: 'Core', slug: 'core' });
+    const site = await post('/api/dcim/sites/', { name: 'Warm', slug: 'warm' });
+    ids = { region: region.id, tenant: tenant.id, type: type.id, role: role.id, site: site.id };
+    // Warm-up: the caches a served write uses (custom field definitions, event rules, the token).
+    await post('/api/dcim/sites/', { name: 'Warm 2', slug: 'warm-2', tags: [{ slug: 'one' }] });
+  });
+  afterAll(async () => app?.close());
+
+  /** Statements of one request; LOG_SQL=1 prints them. */
+  const statements = async (send: () => Promise<{ status: number; text: string }>, status: number) => {
+    const log: string[] = [];
+    const listener = (q: { sql: string }) => log.push(q.sql);
+    if (process.env.LOG_SQL) app.db.knex.on('query', listener);
+    const before = app.db.queryCount();
+    try {
+      return await measure(send, status, before);
+    } finally {
+      app.db.knex.off('query', listener);
+      if (process.env.LOG_SQL) console.log(log.join('\n'));
+    }
+  };
+  const measure = async (send: () => Promise<{ status: number; text: string }>, status: number, before: number) => {
+    const response = await send();
+    expect(response.status, response.text).toBe(status);
+    return app.db.queryCount() - before;
+  };
+
+  it('create, update and delete one object, and bulks of 100', async () => {
+    const site = (n: string) => ({ name: `Site ${n}`, slug: `site-${n}`, region: ids.region, tenant: ids.tenant });
+    const device = (n: string) => ({
+      name: `Device ${n}`,
+      site: ids.site,
+      device_type: ids.type,
+      role: ids.role,
+      tenant: ids.tenant,
+      tags: [{ slug: 'one' }, { slug: 'two' }],
+    });
+    let created = 0;
+    const counts: Record<string, number> = {};
+    counts.postSite = await statements(async () => {
+      const r = await app.api.post('/api/dcim/sites/', { ...site('a'), tags: [{ slug: 'one' }, { slug: 'two' }] });
+      created = r.body.id;
+      return r;
+    }, 201);
+    counts.postDevice = await statements(() => app.api.post('/api/dcim/devices/', device('a')), 201);
+    counts.patchSite = await statements(
+      () => app.api.patch(`/api/dcim/sites/${created}/`, { description: 'changed' }),
+      200,
+    );
+    counts.deleteSite = await statements(() => app.api.delete(`/api/dcim/sites/${created}/`), 204);
+    const hundred = Array.from({ length: 100 }, (_, i) => String(i));
+    counts.bulkSites = await statements(() => app.api.post('/api/dcim/sites/', hundred.map(site)), 201);
+    counts.bulkDevices = await statements(() => app.api.post('/api/dcim/devices/', hundred.map(device)), 201);
+    // BEGIN and COMMIT included. A site: its region and tenant checked, its tags looked up, the row and its
+    // tags inserted, the response read (the row, its region's count, tags, ASNs), the change record's
+    // snapshot read and written. A device adds its type's defaults and its type's component templates. A
+    // delete probes every referring table in one statement. 100 devices: one insert each (their rules see the
+    // devices before them), everything else once.
+    expect(counts).toEqual({
+      postSite: 15,
+      postDevice: 18,
+      patchSite: 14,
+      deleteSite: 11,
+      bulkSites: 15,
+      bulkDevices: 118,
+    });
+  });
+});
