@@ -286,6 +286,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',
+        'dcim.virtualchassis',
         'extras.configcontext',
         'extras.customfield',
         'extras.customfieldchoiceset',

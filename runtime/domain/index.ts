@@ -12,6 +12,7 @@ import type {
   PresentFunction,
   ValidatorFunction,
 } from './types.js';
+import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
 import { eventFunctions } from './events.js';
@@ -36,6 +37,7 @@ import { virtualizationFunctions } from './virtualization.js';
  * exports its own table (`<app>Functions`).
  */
 export const domainFunctions = {
+  ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,
   ...eventFunctions,
