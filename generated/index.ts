@@ -12,6 +12,7 @@ import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_virtualchassis_create_table_and_more.json' with { type: 'json' };
+import migration10 from './migrations/0010_dcim_virtualdevicecontext_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -44,6 +45,7 @@ import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
 import * as dcimVirtualChassis from './dcim/virtualchassis.js';
+import * as dcimVirtualDeviceContext from './dcim/virtualdevicecontext.js';
 import * as extrasConfigContext from './extras/configcontext.js';
 import * as extrasCustomField from './extras/customfield.js';
 import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
@@ -113,6 +115,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.checkInterfaceVlansAndDevice',
   'dcim.checkInterfaceWireless',
   'dcim.checkVirtualChassisMaster',
+  'dcim.checkVirtualDeviceContextPrimaryIps',
   'dcim.devicesWithMac',
   'dcim.hasPrimaryIp',
   'dcim.interfaceKind',
@@ -260,6 +263,7 @@ export const registry: Registry = {
         'dcim.site',
         'dcim.sitegroup',
         'dcim.virtualchassis',
+        'dcim.virtualdevicecontext',
       ],
       description: 'Data-centre infrastructure: regions, sites and locations.',
     },
@@ -362,6 +366,7 @@ export const registry: Registry = {
     'dcim.site': dcimSite.siteSpec,
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
     'dcim.virtualchassis': dcimVirtualChassis.virtualChassisSpec,
+    'dcim.virtualdevicecontext': dcimVirtualDeviceContext.virtualDeviceContextSpec,
     'extras.configcontext': extrasConfigContext.configContextSpec,
     'extras.customfield': extrasCustomField.customFieldSpec,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
@@ -428,6 +433,7 @@ export const registry: Registry = {
     'dcim.site': dcimSite.mountSiteRoutes,
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
     'dcim.virtualchassis': dcimVirtualChassis.mountVirtualChassisRoutes,
+    'dcim.virtualdevicecontext': dcimVirtualDeviceContext.mountVirtualDeviceContextRoutes,
     'extras.configcontext': extrasConfigContext.mountConfigContextRoutes,
     'extras.customfield': extrasCustomField.mountCustomFieldRoutes,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
@@ -471,6 +477,7 @@ export const registry: Registry = {
     migration7 as Migration,
     migration8 as Migration,
     migration9 as Migration,
+    migration10 as Migration,
   ],
   plugins: [
     {

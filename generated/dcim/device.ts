@@ -1438,11 +1438,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'has_virtual_device_context',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.virtualdevicecontext', field: 'device' }],
     },
     {
       kind: 'present',
@@ -1731,6 +1729,7 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.virtualchassis', field: 'master', onDelete: 'protect' },
+    { model: 'dcim.virtualdevicecontext', field: 'device', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -469,6 +469,7 @@ export const tenantSpec: ModelSpec = {
     { model: 'dcim.powerfeed', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.site', field: 'tenant', onDelete: 'protect' },
+    { model: 'dcim.virtualdevicecontext', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.aggregate', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.asn', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.ipaddress', field: 'tenant', onDelete: 'protect' },

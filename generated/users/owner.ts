@@ -279,6 +279,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.site', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.sitegroup', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.virtualchassis', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.virtualdevicecontext', field: 'owner', onDelete: 'protect' },
     { model: 'extras.configcontext', field: 'owner', onDelete: 'protect' },
     { model: 'extras.customfield', field: 'owner', onDelete: 'protect' },
     { model: 'extras.customfieldchoiceset', field: 'owner', onDelete: 'protect' },

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import type { ComputeFunction, CreatedFunction, DomainEntry, FilterFunction, ValidatorFunction } from './types.js';
+import type {
+  ComputeFunction,
+  CreatedFunction,
+  DomainEntry,
+  FilterFunction,
+  ValidatorFunction,
+  WriteItemContext,
+} from './types.js';
 
 /**
  * Virtual chassis: devices that share one control plane. NetBox's rules that reach across the chassis and its
@@ -8,6 +15,29 @@ import type { ComputeFunction, CreatedFunction, DomainEntry, FilterFunction, Val
  */
 
 type Row = Record<string, unknown>;
+
+/**
+ * Whether an interface is one of a device's `vc_interfaces(if_master=False)`: its own, or, when the device is in
+ * a virtual chassis (`chassis`), one of another member's that is not management-only.
+ */
+export async function isVcInterface(
+  item: Pick<WriteItemContext, 'q' | 'schema'>,
+  device: unknown,
+  chassis: unknown,
+  interfaceId: number,
+): Promise<boolean> {
+  const interfaces = item.schema.model('dcim.interface').table;
+  const devices = item.schema.model('dcim.device').table;
+  const row = (await item
+    .q({ i: interfaces })
+    .join({ d: devices }, 'd.id', 'i.device_id')
+    .where('i.id', interfaceId)
+    .first('i.device_id', 'i.mgmt_only', 'd.virtual_chassis_id')) as Row | undefined;
+  if (!row) return false;
+  if (Number(row.device_id) === Number(device)) return true;
+  const mgmtOnly = row.mgmt_only === true || row.mgmt_only === 1;
+  return chassis !== null && chassis !== undefined && !mgmtOnly && Number(row.virtual_chassis_id) === Number(chassis);
+}
 
 /** NetBox's `assign_virtualchassis_master` signal: a chassis created with a master makes it member 1. */
 const assignVirtualChassisMaster: CreatedFunction = async (ctx, _model, created) => {

@@ -447,9 +447,12 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         { address: '2001:db8::2/64', assigned_object_type: 'dcim.interface', assigned_object_id: interfaces[1]!.id },
         { address: '2001:db8::3/64' },
       ]);
-      // Virtual device contexts are not served. NetBox's chassis has no name (it is created without validation).
+      // NetBox's chassis has no name (it is created without validation).
       const [chassis] = await createAll(api, '/api/dcim/virtual-chassis/', [
         { name: 'Virtual Chassis', master: devices[0]!.id },
+      ]);
+      await createAll(api, '/api/dcim/virtual-device-contexts/', [
+        { device: devices[0]!.id, name: 'VDC 1', identifier: 1, status: 'active' },
       ]);
       await patchAll(api, '/api/dcim/devices/', [
         {
@@ -658,12 +661,15 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ tenant_group_id: [tenant_groups[0]!.id, tenant_groups[1]!.id] })).toBe(2);
       expect(await suite.count({ tenant_group: [tenant_groups[0]!.slug, tenant_groups[1]!.slug] })).toBe(2);
     });
-    leftOut('test_has_virtual_device_context', 'virtual device contexts are not served (the filter selects none)');
+    it('test_has_virtual_device_context', async () => {
+      expect(await suite.count({ has_virtual_device_context: 'true' })).toBe(1);
+      expect(await suite.count({ has_virtual_device_context: 'false' })).toBe(2);
+    });
   });
 
   describe('InterfaceTestCase', () => {
     /**
-     * Not served, so left out of the data: module types, modules and module bays, virtual device contexts, VLAN translation policies, MAC address objects (an interface holds its
+     * Not served, so left out of the data: module types, modules and module bays, VLAN translation policies, MAC address objects (an interface holds its
      * MAC address), cables and the wireless link.
      */
     const suite = filterSetSuite(shared, 'dcim.interface', async (api) => {
@@ -846,6 +852,24 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           rf_channel_width: 20,
         },
       ]);
+      const vdcs = await createAll(api, '/api/dcim/virtual-device-contexts/', [
+        { device: devices[4]!.id, name: 'VDC 1', identifier: 1, status: 'active' },
+        { device: devices[4]!.id, name: 'VDC 2', identifier: 2, status: 'planned' },
+      ]);
+      const inVdcs: Record<string, number[]> = {
+        'Interface 4': [vdcs[0]!.id, vdcs[1]!.id],
+        'Interface 5': [vdcs[0]!.id, vdcs[1]!.id],
+        'Interface 6': [vdcs[0]!.id],
+        'Interface 7': [vdcs[0]!.id],
+        'Interface 8': [vdcs[1]!.id],
+      };
+      await patchAll(
+        api,
+        '/api/dcim/interfaces/',
+        interfaces
+          .filter((i) => (i.name as string) in inVdcs)
+          .map((i) => ({ id: i.id, vdcs: inVdcs[i.name as string] })),
+      );
       return {
         regions,
         groups,
@@ -1046,8 +1070,15 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ vrf_id: [vrfs[0]!.id, vrfs[1]!.id] })).toBe(2);
       expect(await suite.count({ vrf: [vrfs[0]!.rd, vrfs[1]!.rd] })).toBe(2);
     });
-    leftOut('test_vdc', 'virtual device contexts are not served (the filter accepts only null)');
-    leftOut('test_vdc_identifier', 'virtual device contexts are not served (the filter accepts only null)');
+    it('test_vdc', async () => {
+      expect(await suite.count({ vdc: ['VDC 1'] })).toBe(4);
+      const vdc = await suite.app.api.get('/api/dcim/virtual-device-contexts/?name=VDC 2');
+      expect(await suite.count({ vdc_id: [vdc.body.results[0].id] })).toBe(3);
+    });
+    it('test_vdc_identifier', async () => {
+      const vdc = await suite.app.api.get('/api/dcim/virtual-device-contexts/?name=VDC 2');
+      expect(await suite.count({ vdc_identifier: [vdc.body.results[0].identifier] })).toBe(3);
+    });
     it('test_vlan', async () => {
       const vlan = suite.data.vlans[0]!;
       expect(await suite.count({ vlan_id: vlan.id })).toBe(1);

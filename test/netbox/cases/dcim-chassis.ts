@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
 
@@ -11,11 +12,15 @@ type Json = Record<string, any>;
 /** A site, a manufacturer, a device type and a device role, as most classes here start. */
 async function deviceBasics(
   t: PortedClass,
-  names: { site?: string; type?: string; role?: string } = {},
+  names: { site?: string; type?: string; role?: string; manufacturer?: string } = {},
 ): Promise<{ site: Json; manufacturer: Json; type: Json; role: Json }> {
   const siteName = names.site ?? 'Test Site';
   const site = await t.make('dcim.site', { name: siteName, slug: siteName.toLowerCase().replaceAll(' ', '-') });
-  const manufacturer = await t.make('dcim.manufacturer', { name: 'Manufacturer 1', slug: 'manufacturer-1' });
+  const manufacturerName = names.manufacturer ?? 'Manufacturer 1';
+  const manufacturer = await t.make('dcim.manufacturer', {
+    name: manufacturerName,
+    slug: manufacturerName.toLowerCase().replaceAll(' ', '-'),
+  });
   const typeName = names.type ?? 'Device Type';
   const type = await t.make('dcim.devicetype', {
     manufacturer: manufacturer.id,
@@ -30,6 +35,20 @@ async function deviceBasics(
   });
   return { site, manufacturer, type, role };
 }
+
+/** NetBox's create_test_device: a device at a site of its own type and role. */
+async function testDevice(t: PortedClass, name: string): Promise<Json> {
+  const { site, type, role } = await deviceBasics(t, {
+    site: `${name} site`,
+    type: `${name} type`,
+    role: `${name} role`,
+    manufacturer: `${name} manufacturer`,
+  });
+  return t.make('dcim.device', { name, site: site.id, device_type: type.id, role: role.id });
+}
+
+/** An address assigned to a device interface. */
+const onInterface = (id: number): Json => ({ assigned_object_type: 'dcim.interface', assigned_object_id: id });
 
 export const dcimChassisCases: NetBoxTestCase[] = [
   {
@@ -77,6 +96,92 @@ export const dcimChassisCases: NetBoxTestCase[] = [
         createData: [4, 5, 6].map((i) => ({ name: `Virtual Chassis ${i}`, domain: `domain-${i}` })),
         bulkUpdateData: { domain: 'newdomain', master: null },
       };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::VirtualDeviceContextTestCase',
+    model: 'dcim.virtualdevicecontext',
+    briefFields: ['description', 'device', 'display', 'id', 'identifier', 'name', 'url'],
+    bulkUpdateData: { status: 'planned' },
+    setUp: async (t) => {
+      const { site, type, role } = await deviceBasics(t);
+      const devices = await t.makeAll(
+        'dcim.device',
+        [1, 2, 3].map((i) => ({ name: `Device ${i}`, device_type: type.id, role: role.id, site: site.id })),
+      );
+      await t.makeAll('dcim.virtualdevicecontext', [
+        ...[1, 2].map((i) => ({ device: devices[1]!.id, name: `VDC ${i}`, identifier: i, status: 'active' })),
+        ...[1, 2, 3, 4, 5].map((i) => ({ device: devices[2]!.id, name: `VDC ${i}`, identifier: i, status: 'active' })),
+      ]);
+      return {
+        createData: [
+          { device: devices[0]!.id, status: 'active', name: 'VDC 1', identifier: 1 },
+          { device: devices[0]!.id, status: 'active', name: 'VDC 2', identifier: 2 },
+          // Omit identifier to test uniqueness constraint
+          { device: devices[1]!.id, status: 'active', name: 'VDC 3' },
+        ],
+      };
+    },
+    tests: {
+      test_get_object_includes_nat_on_primary_ip: async (t) => {
+        const device = await testDevice(t, 'vdc-nat-device');
+        const [eth0, eth1] = await t.makeAll('dcim.interface', [
+          { device: device.id, name: 'eth0', type: 'other' },
+          { device: device.id, name: 'eth1', type: 'other' },
+        ]);
+        const real4 = await t.make('ipam.ipaddress', { address: '10.0.2.10/32', ...onInterface(eth0!.id) });
+        const nat4 = await t.make('ipam.ipaddress', { address: '198.51.100.30/32', nat_inside: real4.id });
+        const real6 = await t.make('ipam.ipaddress', { address: '2001:db8:2::10/128', ...onInterface(eth1!.id) });
+        const nat6 = await t.make('ipam.ipaddress', { address: '2001:db8:2::20/128', nat_inside: real6.id });
+        const vdc = await t.make('dcim.virtualdevicecontext', {
+          name: 'VDC NAT',
+          identifier: 98,
+          device: device.id,
+          status: 'active',
+        });
+        const patched = await t.admin.patch(`${t.path()}${vdc.id}/`, { primary_ip4: nat4.id, primary_ip6: real6.id });
+        expect(patched.status, patched.text).toBe(200);
+        const user = await t.user();
+        await user.addPermissions('dcim.view_virtualdevicecontext', 'ipam.view_ipaddress');
+        const response = await user.client.get(`${t.path()}${vdc.id}/`);
+        expect(response.status).toBe(200);
+        expect(response.body.primary_ip4.nat_inside.address).toBe(real4.address);
+        expect(response.body.primary_ip4.nat_outside).toEqual([]);
+        expect(response.body.primary_ip6.nat_inside).toBeNull();
+        expect(response.body.primary_ip6.nat_outside.map((ip: Json) => ip.address)).toEqual([nat6.address]);
+      },
+      test_get_object_includes_dns_name_on_primary_ip: async (t) => {
+        const device = await testDevice(t, 'vdc-dns-device');
+        const [eth0, eth1] = await t.makeAll('dcim.interface', [
+          { device: device.id, name: 'eth0', type: 'other' },
+          { device: device.id, name: 'eth1', type: 'other' },
+        ]);
+        const ip4 = await t.make('ipam.ipaddress', {
+          address: '192.0.2.30/32',
+          dns_name: 'vdc4.example.com',
+          ...onInterface(eth0!.id),
+        });
+        const ip6 = await t.make('ipam.ipaddress', {
+          address: '2001:db8::30/128',
+          dns_name: 'vdc6.example.com',
+          ...onInterface(eth1!.id),
+        });
+        const vdc = await t.make('dcim.virtualdevicecontext', {
+          name: 'VDC DNS',
+          identifier: 99,
+          device: device.id,
+          status: 'active',
+          primary_ip4: ip4.id,
+          primary_ip6: ip6.id,
+        });
+        const user = await t.user();
+        await user.addPermissions('dcim.view_virtualdevicecontext', 'ipam.view_ipaddress');
+        const response = await user.client.get(`${t.path()}${vdc.id}/`);
+        expect(response.status).toBe(200);
+        expect(response.body.primary_ip4.dns_name).toBe('vdc4.example.com');
+        expect(response.body.primary_ip6.dns_name).toBe('vdc6.example.com');
+        expect(['vdc4.example.com', 'vdc6.example.com']).toContain(response.body.primary_ip.dns_name);
+      },
     },
   },
 ];

@@ -529,8 +529,7 @@ export const dcimCases: NetBoxTestCase[] = [
     briefFields: ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'],
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    // Virtual device contexts and wireless LANs are not served: create_data leaves out `vdcs` and
-    // `wireless_lans`.
+    // Wireless LANs are not served: create_data leaves out `wireless_lans`.
     setUp: async (t) => {
       const manufacturer = await t.make('dcim.manufacturer', {
         name: 'Test Manufacturer 1',
@@ -556,6 +555,11 @@ export const dcimCases: NetBoxTestCase[] = [
       const interfaces = await t.makeAll(
         'dcim.interface',
         [1, 2, 3].map((i) => ({ device: device.id, name: `Interface ${i}`, type: '1000base-t' })),
+      );
+      // NetBox makes them without a status (bulk_create skips validation).
+      const vdcs = await t.makeAll(
+        'dcim.virtualdevicecontext',
+        [1, 2].map((i) => ({ name: `VDC ${i}`, identifier: i, device: device.id, status: 'active' })),
       );
       const vlans = await t.makeAll('ipam.vlan', [
         { name: 'VLAN 1', vid: 1 },
@@ -593,6 +597,7 @@ export const dcimCases: NetBoxTestCase[] = [
           {
             device: device.id,
             name: 'Interface 6',
+            vdcs: [vdcs[0]!.id],
             type: 'virtual',
             mode: 'tagged',
             parent: interfaces[1]!.id,
@@ -601,6 +606,7 @@ export const dcimCases: NetBoxTestCase[] = [
           },
           {
             device: device.id,
+            vdcs: [vdcs[1]!.id],
             name: 'Interface 7',
             type: 'ieee802.11a',
             mode: 'q-in-q',
@@ -610,6 +616,7 @@ export const dcimCases: NetBoxTestCase[] = [
           },
           {
             device: device.id,
+            vdcs: [vdcs[1]!.id],
             name: 'Interface 8',
             type: 'ieee802.11a',
             mode: 'q-in-q',
