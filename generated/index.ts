@@ -13,6 +13,7 @@ import migration7 from './migrations/0007_users_ownergroup_create_table_and_more
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_virtualchassis_create_table_and_more.json' with { type: 'json' };
 import migration10 from './migrations/0010_dcim_virtualdevicecontext_create_table_and_more.json' with { type: 'json' };
+import migration11 from './migrations/0011_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -40,6 +41,7 @@ import * as dcimPlatform from './dcim/platform.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
 import * as dcimRack from './dcim/rack.js';
+import * as dcimRackGroup from './dcim/rackgroup.js';
 import * as dcimRackRole from './dcim/rackrole.js';
 import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
@@ -258,6 +260,7 @@ export const registry: Registry = {
         'dcim.powerfeed',
         'dcim.powerpanel',
         'dcim.rack',
+        'dcim.rackgroup',
         'dcim.rackrole',
         'dcim.region',
         'dcim.site',
@@ -361,6 +364,7 @@ export const registry: Registry = {
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
     'dcim.rack': dcimRack.rackSpec,
+    'dcim.rackgroup': dcimRackGroup.rackGroupSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
     'dcim.region': dcimRegion.regionSpec,
     'dcim.site': dcimSite.siteSpec,
@@ -428,6 +432,7 @@ export const registry: Registry = {
     'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
+    'dcim.rackgroup': dcimRackGroup.mountRackGroupRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
     'dcim.site': dcimSite.mountSiteRoutes,
@@ -478,6 +483,7 @@ export const registry: Registry = {
     migration8 as Migration,
     migration9 as Migration,
     migration10 as Migration,
+    migration11 as Migration,
   ],
   plugins: [
     {

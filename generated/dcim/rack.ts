@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { LocationNested } from './location.js';
+import type { RackGroupNested } from './rackgroup.js';
 import type { RackRoleNested } from './rackrole.js';
 import type { SiteNested } from './site.js';
 import type { TenantNested } from '../tenancy/tenant.js';
@@ -38,6 +39,8 @@ export interface RackRow {
   facility_id: string | null;
   site_id: number;
   location_id: number | null;
+  /** physical grouping */
+  group_id: number | null;
   tenant_id: number | null;
   status: RackStatus;
   role_id: number | null;
@@ -79,6 +82,8 @@ export interface RackWrite {
   facility_id?: string | null;
   site: RelatedInput;
   location?: RelatedInput | null;
+  /** physical grouping */
+  group?: RelatedInput | null;
   tenant?: RelatedInput | null;
   status?: RackStatus;
   role?: RelatedInput | null;
@@ -129,7 +134,7 @@ export interface Rack {
   facility_id: string | null;
   site: SiteNested;
   location: LocationNested | null;
-  group: unknown;
+  group: RackGroupNested | null;
   tenant: TenantNested | null;
   status: { value: RackStatus; label: string } | null;
   role: RackRoleNested | null;
@@ -276,17 +281,21 @@ export const rackSpec: ModelSpec = {
     },
     {
       name: 'group',
+      column: 'group_id',
       label: 'Group',
-      nullable: false,
-      readOnly: true,
+      helpText: 'physical grouping',
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.rackgroup',
+      onDelete: 'protect',
+      nested: null,
+      relatedName: 'racks',
     },
     {
       name: 'tenant',
@@ -815,6 +824,22 @@ export const rackSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'group_id',
+      path: [{ kind: 'fk', field: 'group', target: 'dcim.rackgroup' }],
+      target: 'dcim.rackgroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'group',
+      path: [{ kind: 'fk', field: 'group', target: 'dcim.rackgroup' }],
+      target: 'dcim.rackgroup',
+      by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'tenant_id',
       path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
@@ -1092,20 +1117,6 @@ export const rackSpec: ModelSpec = {
       target: 'dcim.sitegroup',
       by: 'slug',
       tree: true,
-    },
-    {
-      kind: 'constant',
-      name: 'group_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'group',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
     },
     {
       kind: 'constant',

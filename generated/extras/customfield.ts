@@ -282,6 +282,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.powerfeed',
         'dcim.powerpanel',
         'dcim.rack',
+        'dcim.rackgroup',
         'dcim.rackrole',
         'dcim.region',
         'dcim.site',

@@ -201,4 +201,28 @@ describe.each(DIALECTS)('dcim-chassis filter sets on %s', (dialect) => {
       });
     }
   });
+
+  describe('RackGroupTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.rackgroup', async (api) => {
+      await createAll(api, '/api/dcim/rack-groups/', [
+        { name: 'Rack Group 1', slug: 'rack-group-1', description: 'foobar1' },
+        { name: 'Rack Group 2', slug: 'rack-group-2', description: 'foobar2' },
+        { name: 'Rack Group 3', slug: 'rack-group-3' },
+      ]);
+      return {};
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Rack Group 1', 'Rack Group 2'] })).toBe(2);
+    });
+    it('test_slug', async () => {
+      expect(await suite.count({ slug: ['rack-group-1', 'rack-group-2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+  });
 });

@@ -418,8 +418,13 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         { name: 'Manufacturer 2', slug: 'manufacturer-2' },
         { name: 'Manufacturer 3', slug: 'manufacturer-3' },
       ]);
-      // Rack types and rack groups are not served: racks 4 and 5 take the width and height that NetBox copies
-      // from their rack types, and no rack has a group.
+      // Rack types are not served: racks 4 and 5 take the width and height that NetBox copies from their rack
+      // types.
+      const rack_groups = await createAll(
+        api,
+        '/api/dcim/rack-groups/',
+        [1, 2, 3].map((i) => ({ name: `Rack Group ${i}`, slug: `rack-group-${i}` })),
+      );
       const rack_roles = await createAll(api, '/api/dcim/rack-roles/', [
         { name: 'Rack Role 1', slug: 'rack-role-1' },
         { name: 'Rack Role 2', slug: 'rack-role-2' },
@@ -438,6 +443,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
       const racks = await createAll(api, '/api/dcim/racks/', [
         {
           name: 'Rack 1',
+          group: rack_groups[0]!.id,
           facility_id: 'rack-1',
           site: sites[0]!.id,
           location: locations[0]!.id,
@@ -462,6 +468,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         },
         {
           name: 'Rack 2',
+          group: rack_groups[1]!.id,
           facility_id: 'rack-2',
           site: sites[1]!.id,
           location: locations[1]!.id,
@@ -486,6 +493,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         },
         {
           name: 'Rack 3',
+          group: rack_groups[2]!.id,
           facility_id: 'rack-3',
           site: sites[2]!.id,
           location: locations[2]!.id,
@@ -532,7 +540,18 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
           description: 'foobar5',
         },
       ]);
-      return { regions, site_groups, sites, locations, manufacturers, rack_roles, tenant_groups, tenants, racks };
+      return {
+        regions,
+        site_groups,
+        sites,
+        locations,
+        manufacturers,
+        rack_groups,
+        rack_roles,
+        tenant_groups,
+        tenants,
+        racks,
+      };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -603,7 +622,11 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
       expect(await suite.count({ location_id: [locations[0]!.id, locations[1]!.id] })).toBe(2);
       expect(await suite.count({ location: [locations[0]!.slug, locations[1]!.slug] })).toBe(2);
     });
-    leftOut('test_rack_group', 'rack groups are not served (the filter accepts only null)');
+    it('test_rack_group', async () => {
+      const groups = suite.data.rack_groups;
+      expect(await suite.count({ group_id: [groups[0]!.id, groups[1]!.id] })).toBe(2);
+      expect(await suite.count({ group: [groups[0]!.slug, groups[1]!.slug] })).toBe(2);
+    });
     it('test_status', async () => {
       expect(await suite.count({ status: ['active', 'planned'] })).toBe(4);
     });

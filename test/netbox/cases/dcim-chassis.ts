@@ -184,4 +184,17 @@ export const dcimChassisCases: NetBoxTestCase[] = [
       },
     },
   },
+  {
+    source: 'dcim/tests/test_api.py::RackGroupTestCase',
+    model: 'dcim.rackgroup',
+    briefFields: ['description', 'display', 'id', 'name', 'rack_count', 'slug', 'url'],
+    bulkUpdateData: { description: 'New description' },
+    setUp: async (t) => {
+      await t.makeAll(
+        'dcim.rackgroup',
+        [1, 2, 3].map((i) => ({ name: `Rack Group ${i}`, slug: `rack-group-${i}` })),
+      );
+      return { createData: [4, 5, 6].map((i) => ({ name: `Rack Group ${i}`, slug: `rack-group-${i}` })) };
+    },
+  },
 ];

@@ -253,7 +253,6 @@ export const dcimCases: NetBoxTestCase[] = [
     briefFields: ['description', 'device_count', 'display', 'id', 'name', 'url'],
     bulkUpdateData: { status: 'planned' },
     userPermissions: ['dcim.view_site'],
-    // Rack groups are not served: the racks and create_data leave out `group`.
     setUp: async (t) => {
       const [site1, site2] = await t.makeAll('dcim.site', [
         { name: 'Site 1', slug: 'site-1' },
@@ -261,19 +260,30 @@ export const dcimCases: NetBoxTestCase[] = [
       ]);
       const location1 = await t.make('dcim.location', { site: site1!.id, name: 'Location 1', slug: 'location-1' });
       const location2 = await t.make('dcim.location', { site: site2!.id, name: 'Location 2', slug: 'location-2' });
+      const [group1, group2] = await t.makeAll('dcim.rackgroup', [
+        { name: 'Rack Group 1', slug: 'rack-group-1' },
+        { name: 'Rack Group 2', slug: 'rack-group-2' },
+      ]);
       const [role1, role2] = await t.makeAll('dcim.rackrole', [
         { name: 'Rack Role 1', slug: 'rack-role-1', color: 'ff0000' },
         { name: 'Rack Role 2', slug: 'rack-role-2', color: '00ff00' },
       ]);
       await t.makeAll(
         'dcim.rack',
-        [1, 2, 3].map((i) => ({ site: site1!.id, location: location1.id, role: role1!.id, name: `Rack ${i}` })),
+        [1, 2, 3].map((i) => ({
+          site: site1!.id,
+          location: location1.id,
+          group: group1!.id,
+          role: role1!.id,
+          name: `Rack ${i}`,
+        })),
       );
       return {
         createData: [4, 5, 6].map((i) => ({
           name: `Test Rack ${i}`,
           site: site2!.id,
           location: location2.id,
+          group: group2!.id,
           role: role2!.id,
         })),
       };
