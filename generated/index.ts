@@ -14,6 +14,7 @@ import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more
 import migration9 from './migrations/0009_dcim_virtualchassis_create_table_and_more.json' with { type: 'json' };
 import migration10 from './migrations/0010_dcim_virtualdevicecontext_create_table_and_more.json' with { type: 'json' };
 import migration11 from './migrations/0011_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
+import migration12 from './migrations/0012_dcim_rackreservation_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -42,6 +43,7 @@ import * as dcimPowerFeed from './dcim/powerfeed.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
 import * as dcimRack from './dcim/rack.js';
 import * as dcimRackGroup from './dcim/rackgroup.js';
+import * as dcimRackReservation from './dcim/rackreservation.js';
 import * as dcimRackRole from './dcim/rackrole.js';
 import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
@@ -127,9 +129,14 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.platformsForDeviceType',
   'dcim.prepareDevice',
   'dcim.prepareInterface',
+  'dcim.prepareRackReservation',
   'dcim.presentDevice',
   'dcim.rackElevation',
+  'dcim.rackReservationsWithUnit',
+  'dcim.unitCountAtLeast',
+  'dcim.unitCountAtMost',
   'dcim.validateDevicePlacement',
+  'dcim.validateRackReservationUnits',
   'dcim.validateRackSpace',
   'dcim.vcMasterInterfaces',
   'dcim.vcMasterInterfacesById',
@@ -261,6 +268,7 @@ export const registry: Registry = {
         'dcim.powerpanel',
         'dcim.rack',
         'dcim.rackgroup',
+        'dcim.rackreservation',
         'dcim.rackrole',
         'dcim.region',
         'dcim.site',
@@ -365,6 +373,7 @@ export const registry: Registry = {
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
     'dcim.rack': dcimRack.rackSpec,
     'dcim.rackgroup': dcimRackGroup.rackGroupSpec,
+    'dcim.rackreservation': dcimRackReservation.rackReservationSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
     'dcim.region': dcimRegion.regionSpec,
     'dcim.site': dcimSite.siteSpec,
@@ -433,6 +442,7 @@ export const registry: Registry = {
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
     'dcim.rackgroup': dcimRackGroup.mountRackGroupRoutes,
+    'dcim.rackreservation': dcimRackReservation.mountRackReservationRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
     'dcim.site': dcimSite.mountSiteRoutes,
@@ -484,6 +494,7 @@ export const registry: Registry = {
     migration9 as Migration,
     migration10 as Migration,
     migration11 as Migration,
+    migration12 as Migration,
   ],
   plugins: [
     {

@@ -1237,6 +1237,7 @@ export const rackSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.device', field: 'rack', onDelete: 'protect' },
     { model: 'dcim.powerfeed', field: 'rack', onDelete: 'protect' },
+    { model: 'dcim.rackreservation', field: 'rack', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

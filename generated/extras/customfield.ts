@@ -283,6 +283,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.powerpanel',
         'dcim.rack',
         'dcim.rackgroup',
+        'dcim.rackreservation',
         'dcim.rackrole',
         'dcim.region',
         'dcim.site',

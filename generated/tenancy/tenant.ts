@@ -468,6 +468,7 @@ export const tenantSpec: ModelSpec = {
     { model: 'dcim.location', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.powerfeed', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'tenant', onDelete: 'protect' },
+    { model: 'dcim.rackreservation', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.site', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.virtualdevicecontext', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.aggregate', field: 'tenant', onDelete: 'protect' },

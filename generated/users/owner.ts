@@ -275,6 +275,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.powerpanel', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rack', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rackgroup', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.rackreservation', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rackrole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.region', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.site', field: 'owner', onDelete: 'protect' },

@@ -25,6 +25,7 @@ import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
 import { ipamAllocationFunctions } from './ipam-allocation.js';
 import { rackElevationFunctions } from './rack-elevation.js';
+import { rackFunctions } from './racks.js';
 import { serviceFunctions } from './services.js';
 import { taskFunctions } from './tasks.js';
 import { choiceSetFunctions } from './choice-sets.js';
@@ -50,6 +51,7 @@ export const domainFunctions = {
   ...vlanFunctions,
   ...ipamAllocationFunctions,
   ...rackElevationFunctions,
+  ...rackFunctions,
   ...serviceFunctions,
   ...taskFunctions,
   ...choiceSetFunctions,

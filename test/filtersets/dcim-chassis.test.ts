@@ -225,4 +225,92 @@ describe.each(DIALECTS)('dcim-chassis filter sets on %s', (dialect) => {
       expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
     });
   });
+
+  describe('RackReservationTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.rackreservation', async (api) => {
+      const { regions, groups: site_groups, sites } = await threeSites(api);
+      const locations = await createAll(
+        api,
+        '/api/dcim/locations/',
+        [0, 1, 2].map((i) => ({ name: `Location ${i + 1}`, slug: `location-${i + 1}`, site: sites[i]!.id })),
+      );
+      const rack_groups = await createAll(
+        api,
+        '/api/dcim/rack-groups/',
+        [1, 2, 3].map((i) => ({ name: `Rack Group ${i}`, slug: `rack-group-${i}` })),
+      );
+      const racks = await createAll(
+        api,
+        '/api/dcim/racks/',
+        [0, 1, 2].map((i) => ({
+          name: `Rack ${i + 1}`,
+          site: sites[i]!.id,
+          location: locations[i]!.id,
+          group: rack_groups[i]!.id,
+        })),
+      );
+      const users = await createAll(
+        api,
+        '/api/users/users/',
+        // NetBox's usernames have a space, which its API refuses.
+        [1, 2, 3].map((i) => ({ username: `User-${i}`, password: 'abc123FOOabc123' })),
+      );
+      const tenant_groups = await createAll(
+        api,
+        '/api/tenancy/tenant-groups/',
+        [1, 2, 3].map((i) => ({ name: `Tenant group ${i}`, slug: `tenant-group-${i}` })),
+      );
+      const tenants = await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [0, 1, 2].map((i) => ({ name: `Tenant ${i + 1}`, slug: `tenant-${i + 1}`, group: tenant_groups[i]!.id })),
+      );
+      const statuses = ['active', 'pending', 'stale'];
+      await createAll(
+        api,
+        '/api/dcim/rack-reservations/',
+        [0, 1, 2].map((i) => ({
+          rack: racks[i]!.id,
+          units: Array.from({ length: i + 2 }, (_, u) => u + 1),
+          status: statuses[i],
+          user: users[i]!.id,
+          tenant: tenants[i]!.id,
+          description: `foobar${i + 1}`,
+        })),
+      );
+      return { regions, site_groups, sites, locations, rack_groups, users, tenant_groups, tenants };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    const pairs = [
+      ['test_region', 'region', 'regions', 'slug'],
+      ['test_site_group', 'site_group', 'site_groups', 'slug'],
+      ['test_site', 'site', 'sites', 'slug'],
+      ['test_location', 'location', 'locations', 'slug'],
+      ['test_rack_group', 'group', 'rack_groups', 'slug'],
+      ['test_user', 'user', 'users', 'username'],
+      ['test_tenant', 'tenant', 'tenants', 'slug'],
+      ['test_tenant_group', 'tenant_group', 'tenant_groups', 'slug'],
+    ] as const;
+    for (const [name, filter, key, by] of pairs) {
+      it(name, async () => {
+        const objects = (suite.data as Record<string, Record<string, unknown>[]>)[key]!;
+        expect(await suite.count({ [`${filter}_id`]: [objects[0]!.id as number, objects[1]!.id as number] })).toBe(2);
+        expect(await suite.count({ [filter]: [objects[0]![by] as string, objects[1]![by] as string] })).toBe(2);
+      });
+    }
+    it('test_status', async () => {
+      expect(await suite.count({ status: ['active', 'pending'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_unit_count', async () => {
+      expect(await suite.count({ unit_count_min: 3 })).toBe(2);
+      expect(await suite.count({ unit_count_max: 3 })).toBe(2);
+      expect(await suite.count({ unit_count_min: 3, unit_count_max: 3 })).toBe(1);
+    });
+  });
 });

@@ -197,4 +197,47 @@ export const dcimChassisCases: NetBoxTestCase[] = [
       return { createData: [4, 5, 6].map((i) => ({ name: `Rack Group ${i}`, slug: `rack-group-${i}` })) };
     },
   },
+  {
+    source: 'dcim/tests/test_api.py::RackReservationTestCase',
+    model: 'dcim.rackreservation',
+    briefFields: ['description', 'display', 'id', 'status', 'units', 'url', 'user'],
+    bulkUpdateData: { description: 'New description' },
+    userPermissions: ['dcim.view_rack', 'users.view_user'],
+    setUp: async (t) => {
+      const user = await t.make('users.user', { username: 'user1', password: 'User1-Password', is_active: true });
+      const site = await t.make('dcim.site', { name: 'Test Site 1', slug: 'test-site-1' });
+      const [rack1, rack2] = await t.makeAll('dcim.rack', [
+        { site: site.id, name: 'Rack 1' },
+        { site: site.id, name: 'Rack 2' },
+      ]);
+      await t.makeAll(
+        'dcim.rackreservation',
+        [1, 2, 3].map((i) => ({
+          rack: rack1!.id,
+          units: [3 * i - 2, 3 * i - 1, 3 * i],
+          user: user.id,
+          description: `Reservation #${i}`,
+        })),
+      );
+      const statuses = ['active', 'pending', 'stale'];
+      return {
+        createData: [4, 5, 6].map((i, k) => ({
+          rack: rack2!.id,
+          units: [3 * i - 2, 3 * i - 1, 3 * i],
+          status: statuses[k],
+          user: user.id,
+          description: `Reservation #${i}`,
+        })),
+      };
+    },
+    tests: {
+      test_unit_count: async (t) => {
+        const user = await t.user(['dcim.view_rack', 'users.view_user']);
+        await user.addPermissions('dcim.view_rackreservation');
+        const response = await user.client.get(t.path());
+        expect(response.status).toBe(200);
+        for (const result of response.body.results as Json[]) expect(result.unit_count).toBe(result.units.length);
+      },
+    },
+  },
 ];
