@@ -15,6 +15,7 @@ import migration9 from './migrations/0009_dcim_virtualchassis_create_table_and_m
 import migration10 from './migrations/0010_dcim_virtualdevicecontext_create_table_and_more.json' with { type: 'json' };
 import migration11 from './migrations/0011_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
 import migration12 from './migrations/0012_dcim_rackreservation_create_table_and_more.json' with { type: 'json' };
+import migration13 from './migrations/0013_dcim_racktype_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -45,6 +46,7 @@ import * as dcimRack from './dcim/rack.js';
 import * as dcimRackGroup from './dcim/rackgroup.js';
 import * as dcimRackReservation from './dcim/rackreservation.js';
 import * as dcimRackRole from './dcim/rackrole.js';
+import * as dcimRackType from './dcim/racktype.js';
 import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
@@ -270,6 +272,7 @@ export const registry: Registry = {
         'dcim.rackgroup',
         'dcim.rackreservation',
         'dcim.rackrole',
+        'dcim.racktype',
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',
@@ -375,6 +378,7 @@ export const registry: Registry = {
     'dcim.rackgroup': dcimRackGroup.rackGroupSpec,
     'dcim.rackreservation': dcimRackReservation.rackReservationSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
+    'dcim.racktype': dcimRackType.rackTypeSpec,
     'dcim.region': dcimRegion.regionSpec,
     'dcim.site': dcimSite.siteSpec,
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
@@ -444,6 +448,7 @@ export const registry: Registry = {
     'dcim.rackgroup': dcimRackGroup.mountRackGroupRoutes,
     'dcim.rackreservation': dcimRackReservation.mountRackReservationRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
+    'dcim.racktype': dcimRackType.mountRackTypeRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
     'dcim.site': dcimSite.mountSiteRoutes,
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
@@ -495,6 +500,7 @@ export const registry: Registry = {
     migration10 as Migration,
     migration11 as Migration,
     migration12 as Migration,
+    migration13 as Migration,
   ],
   plugins: [
     {

@@ -5,6 +5,7 @@ import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../run
 import type { LocationNested } from './location.js';
 import type { RackGroupNested } from './rackgroup.js';
 import type { RackRoleNested } from './rackrole.js';
+import type { RackTypeNested } from './racktype.js';
 import type { SiteNested } from './site.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -47,6 +48,7 @@ export interface RackRow {
   serial: string;
   /** A unique tag used to identify this rack */
   asset_tag: string | null;
+  rack_type_id: number | null;
   form_factor: RackFormFactor | null;
   /** Rail-to-rail width */
   width: RackWidth;
@@ -90,6 +92,7 @@ export interface RackWrite {
   serial?: string;
   /** A unique tag used to identify this rack */
   asset_tag?: string | null;
+  rack_type?: RelatedInput | null;
   form_factor?: RackFormFactor | null;
   /** Rail-to-rail width */
   width?: RackWidth;
@@ -140,7 +143,7 @@ export interface Rack {
   role: RackRoleNested | null;
   serial: string;
   asset_tag: string | null;
-  rack_type: unknown;
+  rack_type: RackTypeNested | null;
   form_factor: { value: RackFormFactor; label: string } | null;
   width: { value: RackWidth; label: string } | null;
   u_height: number;
@@ -390,17 +393,20 @@ export const rackSpec: ModelSpec = {
     },
     {
       name: 'rack_type',
+      column: 'rack_type_id',
       label: 'Rack type',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.racktype',
+      onDelete: 'protect',
+      nested: null,
+      relatedName: 'racks',
     },
     {
       name: 'form_factor',
@@ -896,6 +902,22 @@ export const rackSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'rack_type_id',
+      path: [{ kind: 'fk', field: 'rack_type', target: 'dcim.racktype' }],
+      target: 'dcim.racktype',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'rack_type',
+      path: [{ kind: 'fk', field: 'rack_type', target: 'dcim.racktype' }],
+      target: 'dcim.racktype',
+      by: 'slug',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'form_factor',
       path: [],
@@ -1119,32 +1141,26 @@ export const rackSpec: ModelSpec = {
       tree: true,
     },
     {
-      kind: 'constant',
-      name: 'rack_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'rack_type',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
+      kind: 'relation',
       name: 'manufacturer_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'fk', field: 'rack_type', target: 'dcim.racktype' },
+        { kind: 'fk', field: 'manufacturer', target: 'dcim.manufacturer' },
+      ],
+      target: 'dcim.manufacturer',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'manufacturer',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'fk', field: 'rack_type', target: 'dcim.racktype' },
+        { kind: 'fk', field: 'manufacturer', target: 'dcim.manufacturer' },
+      ],
+      target: 'dcim.manufacturer',
+      by: 'slug',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -1226,6 +1242,69 @@ export const rackSpec: ModelSpec = {
       message: 'Must specify a unit when setting a maximum weight',
     },
     { kind: 'validator', function: 'dcim.validateRackSpace' },
+    {
+      kind: 'set',
+      field: 'form_factor',
+      to: 'rack_type.form_factor',
+      when: 'rack_type',
+    },
+    { kind: 'set', field: 'width', to: 'rack_type.width', when: 'rack_type' },
+    { kind: 'set', field: 'u_height', to: 'rack_type.u_height', when: 'rack_type' },
+    {
+      kind: 'set',
+      field: 'starting_unit',
+      to: 'rack_type.starting_unit',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'desc_units',
+      to: 'rack_type.desc_units',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_width',
+      to: 'rack_type.outer_width',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_height',
+      to: 'rack_type.outer_height',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_depth',
+      to: 'rack_type.outer_depth',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_unit',
+      to: 'rack_type.outer_unit',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'mounting_depth',
+      to: 'rack_type.mounting_depth',
+      when: 'rack_type',
+    },
+    { kind: 'set', field: 'weight', to: 'rack_type.weight', when: 'rack_type' },
+    {
+      kind: 'set',
+      field: 'weight_unit',
+      to: 'rack_type.weight_unit',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'max_weight',
+      to: 'rack_type.max_weight',
+      when: 'rack_type',
+    },
     {
       kind: 'set',
       field: 'outer_unit',

@@ -285,6 +285,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.rackgroup',
         'dcim.rackreservation',
         'dcim.rackrole',
+        'dcim.racktype',
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',

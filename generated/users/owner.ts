@@ -277,6 +277,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.rackgroup', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rackreservation', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.rackrole', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.racktype', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.region', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.site', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.sitegroup', field: 'owner', onDelete: 'protect' },

@@ -313,4 +313,77 @@ describe.each(DIALECTS)('dcim-chassis filter sets on %s', (dialect) => {
       expect(await suite.count({ unit_count_min: 3, unit_count_max: 3 })).toBe(1);
     });
   });
+
+  describe('RackTypeTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.racktype', async (api) => {
+      const manufacturers = await createAll(
+        api,
+        '/api/dcim/manufacturers/',
+        [1, 2, 3].map((i) => ({ name: `Manufacturer ${i}`, slug: `manufacturer-${i}` })),
+      );
+      const forms = ['2-post-frame', '4-post-frame', '4-post-cabinet'];
+      const widths = [19, 21, 23];
+      const units = ['mm', 'mm', 'in'];
+      const weights = ['lb', 'lb', 'kg'];
+      await createAll(
+        api,
+        '/api/dcim/rack-types/',
+        [0, 1, 2].map((i) => ({
+          manufacturer: manufacturers[i]!.id,
+          model: `RackType ${i + 1}`,
+          slug: `rack-type-${i + 1}`,
+          form_factor: forms[i],
+          width: widths[i],
+          u_height: 42 + i,
+          starting_unit: 1 + i,
+          desc_units: i === 2,
+          outer_width: 100 * (i + 1),
+          outer_height: 100 * (i + 1),
+          outer_depth: 100 * (i + 1),
+          outer_unit: units[i],
+          mounting_depth: 100 * (i + 1),
+          weight: 10 * (i + 1),
+          max_weight: 1000 * (i + 1),
+          weight_unit: weights[i],
+          description: `foobar${i + 1}`,
+        })),
+      );
+      return { manufacturers };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_manufacturer', async () => {
+      const m = suite.data.manufacturers;
+      expect(await suite.count({ manufacturer_id: [m[0]!.id, m[1]!.id] })).toBe(2);
+      expect(await suite.count({ manufacturer: [m[0]!.slug, m[1]!.slug] })).toBe(2);
+    });
+    const twoOf: [string, (string | number)[]][] = [
+      ['model', ['RackType 1', 'RackType 2']],
+      ['slug', ['rack-type-1', 'rack-type-2']],
+      ['description', ['foobar1', 'foobar2']],
+      ['form_factor', ['2-post-frame', '4-post-frame']],
+      ['width', [19, 21]],
+      ['u_height', [42, 43]],
+      ['starting_unit', [1, 2]],
+      ['outer_width', [100, 200]],
+      ['outer_height', [100, 200]],
+      ['outer_depth', [100, 200]],
+      ['outer_unit', ['mm']],
+      ['mounting_depth', [100, 200]],
+      ['weight', [10, 20]],
+      ['max_weight', [1000, 2000]],
+      ['weight_unit', ['lb']],
+    ];
+    for (const [filter, values] of twoOf) {
+      it(`test_${filter}`, async () => {
+        expect(await suite.count({ [filter]: values })).toBe(2);
+      });
+    }
+    it('test_desc_units', async () => {
+      expect(await suite.count({ desc_units: 'true' })).toBe(1);
+      expect(await suite.count({ desc_units: 'false' })).toBe(2);
+    });
+  });
 });

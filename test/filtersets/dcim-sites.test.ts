@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import { changeLoggedTests, createAll, filterSetSuite, leftOut, patchAll, useApp } from '../support/filtersets.js';
+import {
+  changeLoggedTests,
+  createAll,
+  filterSetSuite,
+  leftOut,
+  patchAll,
+  setValue,
+  useApp,
+} from '../support/filtersets.js';
 
 /** NetBox 4.6.8 dcim/tests/test_filtersets.py (regions, sites, locations and racks), for the models this service serves. */
 describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
@@ -392,7 +400,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
   });
 
   describe('RackTestCase', () => {
-    const suite = filterSetSuite(shared, 'dcim.rack', async (api) => {
+    const suite = filterSetSuite(shared, 'dcim.rack', async (api, app) => {
       const regions = await createAll(api, '/api/dcim/regions/', [
         { name: 'Region 1', slug: 'region-1' },
         { name: 'Region 2', slug: 'region-2' },
@@ -418,8 +426,29 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         { name: 'Manufacturer 2', slug: 'manufacturer-2' },
         { name: 'Manufacturer 3', slug: 'manufacturer-3' },
       ]);
-      // Rack types are not served: racks 4 and 5 take the width and height that NetBox copies from their rack
-      // types.
+      const rack_types = await createAll(
+        api,
+        '/api/dcim/rack-types/',
+        [0, 1].map((i) => ({
+          manufacturer: manufacturers[i]!.id,
+          model: `RackType ${i + 1}`,
+          slug: `rack-type-${i + 1}`,
+          form_factor: ['2-post-frame', '4-post-frame'][i],
+          width: [19, 21][i],
+          u_height: 42 + i,
+          starting_unit: 1 + i,
+          desc_units: false,
+          outer_width: 100 * (i + 1),
+          outer_height: 100 * (i + 1),
+          outer_depth: 100 * (i + 1),
+          outer_unit: 'mm',
+          mounting_depth: 100 * (i + 1),
+          weight: 10 * (i + 1),
+          max_weight: 1000 * (i + 1),
+          weight_unit: 'lb',
+          description: `foobar${i + 1}`,
+        })),
+      );
       const rack_groups = await createAll(
         api,
         '/api/dcim/rack-groups/',
@@ -540,12 +569,16 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
           description: 'foobar5',
         },
       ]);
+      // NetBox bulk-creates its racks (no rack type attributes are copied): the rack types are set directly.
+      await setValue(app, 'dcim.rack', [racks[3]!.id], 'rack_type', rack_types[0]!.id);
+      await setValue(app, 'dcim.rack', [racks[4]!.id], 'rack_type', rack_types[1]!.id);
       return {
         regions,
         site_groups,
         sites,
         locations,
         manufacturers,
+        rack_types,
         rack_groups,
         rack_roles,
         tenant_groups,
@@ -661,8 +694,16 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
     it('test_weight_unit', async () => {
       expect(await suite.count({ weight_unit: 'lb' })).toBe(2);
     });
-    leftOut('test_manufacturer', "rack types are not served (a rack's manufacturer is its rack type's)");
-    leftOut('test_rack_type', 'rack types are not served (the filter accepts only null)');
+    it('test_manufacturer', async () => {
+      const m = suite.data.manufacturers;
+      expect(await suite.count({ manufacturer_id: [m[0]!.id, m[1]!.id] })).toBe(2);
+      expect(await suite.count({ manufacturer: [m[0]!.slug, m[1]!.slug] })).toBe(2);
+    });
+    it('test_rack_type', async () => {
+      const types = suite.data.rack_types;
+      expect(await suite.count({ rack_type_id: [types[0]!.id, types[1]!.id] })).toBe(2);
+      expect(await suite.count({ rack_type: [types[0]!.slug, types[1]!.slug] })).toBe(2);
+    });
     it('test_airflow', async () => {
       expect(await suite.count({ airflow: 'front-to-rear' })).toBe(1);
     });

@@ -240,4 +240,28 @@ export const dcimChassisCases: NetBoxTestCase[] = [
       },
     },
   },
+  {
+    source: 'dcim/tests/test_api.py::RackTypeTestCase',
+    model: 'dcim.racktype',
+    briefFields: ['description', 'display', 'id', 'manufacturer', 'model', 'rack_count', 'slug', 'url'],
+    bulkUpdateData: { description: 'new description' },
+    userPermissions: ['dcim.view_manufacturer'],
+    setUp: async (t) => {
+      const [m1, m2] = await t.makeAll('dcim.manufacturer', [
+        { name: 'Manufacturer 1', slug: 'manufacturer-1' },
+        { name: 'Manufacturer 2', slug: 'manufacturer-2' },
+      ]);
+      const type = (manufacturer: Json, i: number): Json => ({
+        manufacturer: manufacturer.id,
+        model: `Rack Type ${i}`,
+        slug: `rack-type-${i}`,
+        form_factor: '4-post-cabinet',
+      });
+      await t.makeAll(
+        'dcim.racktype',
+        [1, 2, 3].map((i) => type(m1!, i)),
+      );
+      return { createData: [4, 5, 6].map((i) => type(m2!, i)) };
+    },
+  },
 ];
