@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import {
-  changeLoggedTests,
-  createAll,
-  filterSetSuite,
-  leftOut,
-  patchAll,
-  setValue,
-  useApp,
-} from '../support/filtersets.js';
+import { changeLoggedTests, createAll, filterSetSuite, patchAll, setValue, useApp } from '../support/filtersets.js';
 
 /** NetBox 4.6.8 dcim/tests/test_filtersets.py (regions, sites, locations and racks), for the models this service serves. */
 describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
