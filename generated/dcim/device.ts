@@ -8,6 +8,7 @@ import type { LocationNested } from './location.js';
 import type { PlatformNested } from './platform.js';
 import type { RackNested } from './rack.js';
 import type { SiteNested } from './site.js';
+import type { VirtualChassisNested } from './virtualchassis.js';
 import type { IPAddressNested } from '../ipam/ipaddress.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -56,7 +57,10 @@ export interface DeviceRow {
   primary_ip6_id: number | null;
   oob_ip_id: number | null;
   cluster_id: number | null;
+  virtual_chassis_id: number | null;
+  /** Virtual chassis position */
   vc_position: number | null;
+  /** Virtual chassis master election priority */
   vc_priority: number | null;
   description: string;
   comments: string;
@@ -91,7 +95,10 @@ export interface DeviceWrite {
   primary_ip6?: RelatedInput | null;
   oob_ip?: RelatedInput | null;
   cluster?: RelatedInput | null;
+  virtual_chassis?: RelatedInput | null;
+  /** Virtual chassis position */
   vc_position?: number | null;
+  /** Virtual chassis master election priority */
   vc_priority?: number | null;
   description?: string;
   comments?: string;
@@ -137,7 +144,7 @@ export interface Device {
   primary_ip6: IPAddressNested | null;
   oob_ip: IPAddressNested | null;
   cluster: ClusterNested | null;
-  virtual_chassis: unknown;
+  virtual_chassis: VirtualChassisNested | null;
   vc_position: number | null;
   vc_priority: number | null;
   description: string;
@@ -200,11 +207,20 @@ export const deviceSpec: ModelSpec = {
     kind: 'first',
     templates: [
       '{name}[ ({asset_tag})]',
+      '{virtual_chassis.name}:{vc_position}[ ({asset_tag})]',
       '{device_type.manufacturer.name} {device_type.model} ({asset_tag})',
       '{device_type.manufacturer.name} {device_type.model} ({id})',
       '{device_type.manufacturer.name} {device_type.model}',
     ],
-    uses: ['name', 'asset_tag', 'device_type.manufacturer.name', 'device_type.model', 'id'],
+    uses: [
+      'name',
+      'asset_tag',
+      'virtual_chassis.name',
+      'vc_position',
+      'device_type.manufacturer.name',
+      'device_type.model',
+      'id',
+    ],
   },
   ordering: [{ field: 'name', descending: false }],
   fields: [
@@ -590,22 +606,26 @@ export const deviceSpec: ModelSpec = {
     },
     {
       name: 'virtual_chassis',
+      column: 'virtual_chassis_id',
       label: 'Virtual chassis',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.virtualchassis',
+      onDelete: 'set_null',
+      nested: ['id', 'url', 'display', 'name', 'master', 'description', 'member_count'],
+      relatedName: 'members',
     },
     {
       name: 'vc_position',
       column: 'vc_position',
-      label: 'Vc position',
+      label: 'VC position',
+      helpText: 'Virtual chassis position',
       nullable: true,
       readOnly: false,
       writeOnly: false,
@@ -621,7 +641,8 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'vc_priority',
       column: 'vc_priority',
-      label: 'Vc priority',
+      label: 'VC priority',
+      helpText: 'Virtual chassis master election priority',
       nullable: true,
       readOnly: false,
       writeOnly: false,
@@ -1362,11 +1383,17 @@ export const deviceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_chassis_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'fk', field: 'virtual_chassis', target: 'dcim.virtualchassis' }],
+      target: 'dcim.virtualchassis',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'present',
+      name: 'virtual_chassis_member',
+      path: [{ kind: 'fk', field: 'virtual_chassis', target: 'dcim.virtualchassis' }],
     },
     {
       kind: 'constant',
@@ -1383,18 +1410,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
-      name: 'virtual_chassis_member',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
-    },
-    {
-      kind: 'constant',
+      kind: 'present',
       name: 'has_virtual_device_context',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.virtualdevicecontext', field: 'device' }],
     },
     {
       kind: 'present',
@@ -1551,6 +1569,14 @@ export const deviceSpec: ModelSpec = {
       message: 'Device with this Rack, Position (U) and Rack face already exists.',
       errorKey: '__all__',
     },
+    {
+      name: 'dcim_device_virtual_chassis_vc_position_uniq',
+      fields: ['virtual_chassis', 'vc_position'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'Device with this Virtual chassis and VC position already exists.',
+      errorKey: '__all__',
+    },
   ],
   indexes: [],
   validators: [],
@@ -1645,6 +1671,14 @@ export const deviceSpec: ModelSpec = {
       key: 'cluster',
       message: 'The assigned cluster belongs to a different location ({cluster._location})',
     },
+    {
+      kind: 'required',
+      field: 'vc_position',
+      when: 'virtual_chassis',
+      key: 'vc_position',
+      message: 'A device assigned to a virtual chassis must have its position defined.',
+    },
+    { kind: 'validator', function: 'dcim.checkVirtualChassisMaster' },
     { kind: 'set', field: 'location', to: 'rack.location', when: 'rack.location' },
   ],
   hooks: {
@@ -1660,6 +1694,8 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.poweroutlet', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.powerport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.rearport', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.virtualchassis', field: 'master', onDelete: 'protect' },
+    { model: 'dcim.virtualdevicecontext', field: 'device', onDelete: 'protect' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { VirtualDeviceContextNested } from './virtualdevicecontext.js';
 import type { VLANNested } from '../ipam/vlan.js';
 import type { VRFNested } from '../ipam/vrf.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -359,6 +360,7 @@ export interface InterfaceRow {
 /** The body that creates or replaces a interface; a PATCH may leave out any key. */
 export interface InterfaceWrite {
   device: RelatedInput;
+  vdcs?: number[];
   name: string;
   /** Physical label */
   label?: string;
@@ -408,7 +410,7 @@ export interface Interface {
   display_url: string;
   display: string;
   device: DeviceNested;
-  vdcs: unknown;
+  vdcs: VirtualDeviceContextNested[];
   module: unknown;
   name: string;
   label: string;
@@ -527,15 +529,19 @@ export const interfaceSpec: ModelSpec = {
       name: 'vdcs',
       label: 'Vdcs',
       nullable: false,
-      readOnly: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'm2m',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      target: 'dcim.virtualdevicecontext',
+      through: 'dcim_interface_vdcs',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
+      nested: ['id', 'url', 'display', 'name', 'device', 'identifier', 'description'],
+      relatedName: 'interfaces',
     },
     {
       name: 'module',
@@ -2096,39 +2102,31 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'relation',
+      kind: 'function',
       name: 'virtual_chassis_member',
-      path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
-      target: 'dcim.device',
-      by: 'name',
-      tree: false,
+      function: 'dcim.vcMemberInterfaces',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'relation',
+      kind: 'function',
       name: 'virtual_chassis_member_id',
-      path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
-      target: 'dcim.device',
-      by: 'id',
-      tree: false,
+      function: 'dcim.vcMemberInterfacesById',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'relation',
+      kind: 'function',
       name: 'virtual_chassis_member_or_master',
-      path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
-      target: 'dcim.device',
-      by: 'name',
-      tree: false,
+      function: 'dcim.vcMasterInterfaces',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'relation',
+      kind: 'function',
       name: 'virtual_chassis_member_or_master_id',
-      path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
-      target: 'dcim.device',
-      by: 'id',
-      tree: false,
+      function: 'dcim.vcMasterInterfacesById',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
@@ -2174,39 +2172,50 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_chassis_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'fk', field: 'device', target: 'dcim.device' },
+        { kind: 'fk', field: 'virtual_chassis', target: 'dcim.virtualchassis' },
+      ],
+      target: 'dcim.virtualchassis',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_chassis',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'fk', field: 'device', target: 'dcim.device' },
+        { kind: 'fk', field: 'virtual_chassis', target: 'dcim.virtualchassis' },
+      ],
+      target: 'dcim.virtualchassis',
+      by: 'name',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'vdc_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'm2m', field: 'vdcs', target: 'dcim.virtualdevicecontext' }],
+      target: 'dcim.virtualdevicecontext',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'vdc',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'm2m', field: 'vdcs', target: 'dcim.virtualdevicecontext' }],
+      target: 'dcim.virtualdevicecontext',
+      by: 'name',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'vdc_identifier',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'm2m', field: 'vdcs', target: 'dcim.virtualdevicecontext' }],
+      target: 'dcim.virtualdevicecontext',
+      by: 'identifier',
+      tree: false,
     },
     {
       kind: 'constant',

@@ -367,6 +367,7 @@ export const manufacturerSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.devicetype', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'manufacturer', onDelete: 'protect' },
+    { model: 'dcim.racktype', field: 'manufacturer', onDelete: 'protect' },
   ],
   actions: [],
 };

@@ -3,7 +3,9 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { LocationNested } from './location.js';
+import type { RackGroupNested } from './rackgroup.js';
 import type { RackRoleNested } from './rackrole.js';
+import type { RackTypeNested } from './racktype.js';
 import type { SiteNested } from './site.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -38,12 +40,15 @@ export interface RackRow {
   facility_id: string | null;
   site_id: number;
   location_id: number | null;
+  /** physical grouping */
+  group_id: number | null;
   tenant_id: number | null;
   status: RackStatus;
   role_id: number | null;
   serial: string;
   /** A unique tag used to identify this rack */
   asset_tag: string | null;
+  rack_type_id: number | null;
   form_factor: RackFormFactor | null;
   /** Rail-to-rail width */
   width: RackWidth;
@@ -79,12 +84,15 @@ export interface RackWrite {
   facility_id?: string | null;
   site: RelatedInput;
   location?: RelatedInput | null;
+  /** physical grouping */
+  group?: RelatedInput | null;
   tenant?: RelatedInput | null;
   status?: RackStatus;
   role?: RelatedInput | null;
   serial?: string;
   /** A unique tag used to identify this rack */
   asset_tag?: string | null;
+  rack_type?: RelatedInput | null;
   form_factor?: RackFormFactor | null;
   /** Rail-to-rail width */
   width?: RackWidth;
@@ -129,13 +137,13 @@ export interface Rack {
   facility_id: string | null;
   site: SiteNested;
   location: LocationNested | null;
-  group: unknown;
+  group: RackGroupNested | null;
   tenant: TenantNested | null;
   status: { value: RackStatus; label: string } | null;
   role: RackRoleNested | null;
   serial: string;
   asset_tag: string | null;
-  rack_type: unknown;
+  rack_type: RackTypeNested | null;
   form_factor: { value: RackFormFactor; label: string } | null;
   width: { value: RackWidth; label: string } | null;
   u_height: number;
@@ -276,17 +284,21 @@ export const rackSpec: ModelSpec = {
     },
     {
       name: 'group',
+      column: 'group_id',
       label: 'Group',
-      nullable: false,
-      readOnly: true,
+      helpText: 'physical grouping',
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.rackgroup',
+      onDelete: 'protect',
+      nested: null,
+      relatedName: 'racks',
     },
     {
       name: 'tenant',
@@ -381,17 +393,20 @@ export const rackSpec: ModelSpec = {
     },
     {
       name: 'rack_type',
+      column: 'rack_type_id',
       label: 'Rack type',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.racktype',
+      onDelete: 'protect',
+      nested: null,
+      relatedName: 'racks',
     },
     {
       name: 'form_factor',
@@ -815,6 +830,22 @@ export const rackSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'group_id',
+      path: [{ kind: 'fk', field: 'group', target: 'dcim.rackgroup' }],
+      target: 'dcim.rackgroup',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'group',
+      path: [{ kind: 'fk', field: 'group', target: 'dcim.rackgroup' }],
+      target: 'dcim.rackgroup',
+      by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'tenant_id',
       path: [{ kind: 'fk', field: 'tenant', target: 'tenancy.tenant' }],
       target: 'tenancy.tenant',
@@ -869,6 +900,22 @@ export const rackSpec: ModelSpec = {
       field: 'asset_tag',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'rack_type_id',
+      path: [{ kind: 'fk', field: 'rack_type', target: 'dcim.racktype' }],
+      target: 'dcim.racktype',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'rack_type',
+      path: [{ kind: 'fk', field: 'rack_type', target: 'dcim.racktype' }],
+      target: 'dcim.racktype',
+      by: 'slug',
+      tree: false,
     },
     {
       kind: 'value',
@@ -1094,46 +1141,26 @@ export const rackSpec: ModelSpec = {
       tree: true,
     },
     {
-      kind: 'constant',
-      name: 'group_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'group',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'rack_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'rack_type',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
+      kind: 'relation',
       name: 'manufacturer_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'fk', field: 'rack_type', target: 'dcim.racktype' },
+        { kind: 'fk', field: 'manufacturer', target: 'dcim.manufacturer' },
+      ],
+      target: 'dcim.manufacturer',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'manufacturer',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'fk', field: 'rack_type', target: 'dcim.racktype' },
+        { kind: 'fk', field: 'manufacturer', target: 'dcim.manufacturer' },
+      ],
+      target: 'dcim.manufacturer',
+      by: 'slug',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -1217,6 +1244,69 @@ export const rackSpec: ModelSpec = {
     { kind: 'validator', function: 'dcim.validateRackSpace' },
     {
       kind: 'set',
+      field: 'form_factor',
+      to: 'rack_type.form_factor',
+      when: 'rack_type',
+    },
+    { kind: 'set', field: 'width', to: 'rack_type.width', when: 'rack_type' },
+    { kind: 'set', field: 'u_height', to: 'rack_type.u_height', when: 'rack_type' },
+    {
+      kind: 'set',
+      field: 'starting_unit',
+      to: 'rack_type.starting_unit',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'desc_units',
+      to: 'rack_type.desc_units',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_width',
+      to: 'rack_type.outer_width',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_height',
+      to: 'rack_type.outer_height',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_depth',
+      to: 'rack_type.outer_depth',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'outer_unit',
+      to: 'rack_type.outer_unit',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'mounting_depth',
+      to: 'rack_type.mounting_depth',
+      when: 'rack_type',
+    },
+    { kind: 'set', field: 'weight', to: 'rack_type.weight', when: 'rack_type' },
+    {
+      kind: 'set',
+      field: 'weight_unit',
+      to: 'rack_type.weight_unit',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
+      field: 'max_weight',
+      to: 'rack_type.max_weight',
+      when: 'rack_type',
+    },
+    {
+      kind: 'set',
       field: 'outer_unit',
       to: 'null',
       when: 'not (outer_width or outer_depth or outer_height)',
@@ -1226,6 +1316,7 @@ export const rackSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.device', field: 'rack', onDelete: 'protect' },
     { model: 'dcim.powerfeed', field: 'rack', onDelete: 'protect' },
+    { model: 'dcim.rackreservation', field: 'rack', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

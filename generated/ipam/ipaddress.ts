@@ -790,6 +790,16 @@ export const iPAddressSpec: ModelSpec = {
     { model: 'dcim.device', field: 'primary_ip4', onDelete: 'set_null' },
     { model: 'dcim.device', field: 'primary_ip6', onDelete: 'set_null' },
     { model: 'dcim.device', field: 'oob_ip', onDelete: 'set_null' },
+    {
+      model: 'dcim.virtualdevicecontext',
+      field: 'primary_ip4',
+      onDelete: 'set_null',
+    },
+    {
+      model: 'dcim.virtualdevicecontext',
+      field: 'primary_ip6',
+      onDelete: 'set_null',
+    },
     { model: 'ipam.ipaddress', field: 'nat_inside', onDelete: 'set_null' },
     {
       model: 'virtualization.virtualmachine',

@@ -468,6 +468,7 @@ export const userSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'core.objectchange', field: 'user', onDelete: 'set_null' },
+    { model: 'dcim.rackreservation', field: 'user', onDelete: 'protect' },
     { model: 'users.token', field: 'user', onDelete: 'cascade' },
   ],
   actions: [],

@@ -1,4 +1,5 @@
 import { lockKey } from '../db/transaction.js';
+import { isVcInterface } from './chassis.js';
 import {
   channelAttribute,
   checkModeAllowsVlans,
@@ -8,7 +9,7 @@ import {
   VIRTUAL_TYPES,
   WIRELESS_TYPES,
 } from './interfaces.js';
-import type { DomainEntry, FilterFunction, WriteItemContext } from './types.js';
+import type { DomainEntry, FilterFunction, ValidatorFunction, WriteItemContext } from './types.js';
 
 /** DCIM behaviour that YAML cannot declare: placement rules of racks and devices, interface rules. */
 
@@ -108,6 +109,7 @@ export async function checkPrimaryIps(
   ownerColumn: string,
   family: (version: number, address: string) => string,
   notAssigned: (address: string) => string,
+  accepts?: (interfaceId: number) => Promise<boolean>,
 ): Promise<void> {
   const ips = item.schema.model('ipam.ipaddress');
   for (const version of [4, 6]) {
@@ -135,6 +137,10 @@ export async function checkPrimaryIps(
     let assigned = false;
     for (const candidate of candidates) {
       if (candidate.assigned_object_type !== interfaceLabel || candidate.assigned_object_id === null) continue;
+      if (accepts) {
+        if (await accepts(Number(candidate.assigned_object_id))) assigned = true;
+        continue;
+      }
       const owner = await rowOf(item.q, item.schema, interfaceLabel, candidate.assigned_object_id, [ownerColumn]);
       // NetBox compares with the object's interfaces, which, while the object is created, are all interfaces.
       if (owner && (item.id === null || Number(owner[ownerColumn]) === item.id)) assigned = true;
@@ -176,8 +182,28 @@ export async function validateDevicePlacement(item: WriteItemContext): Promise<v
     'device_id',
     (version, address) => `${address} is not an IPv${version} address.`,
     (address) => `The specified IP address (${address}) is not assigned to this device.`,
+    // NetBox compares with the device's interfaces (all interfaces while it is created) and, in a virtual
+    // chassis, the other members' interfaces that are not management-only.
+    async (interfaceId) =>
+      item.id === null || (await isVcInterface(item, item.id, values.virtual_chassis ?? null, interfaceId)),
   );
 }
+
+/** NetBox's VirtualDeviceContext.clean(): primary addresses of the right family, on the device's interfaces. */
+const checkVirtualDeviceContextPrimaryIps: ValidatorFunction = async (item) => {
+  const device = (await item
+    .q(item.schema.model('dcim.device').table)
+    .where('id', Number(item.values.device ?? -1))
+    .first('virtual_chassis_id')) as Row | undefined;
+  await checkPrimaryIps(
+    item,
+    'dcim.interface',
+    'device_id',
+    (version, address) => `${address} is not an IPv${version} address.`,
+    () => 'Primary IP address must belong to an interface on the assigned device.',
+    async (interfaceId) => isVcInterface(item, item.values.device, device?.virtual_chassis_id ?? null, interfaceId),
+  );
+};
 
 /** On create a device takes its type's default platform and airflow. */
 export async function prepareDevice(item: WriteItemContext): Promise<void> {
@@ -264,6 +290,7 @@ export const dcimFunctions = {
   'dcim.validateRackSpace': { kind: 'validator', fn: validateRackSpace },
   'dcim.presentDevice': { kind: 'present', fn: presentDevice },
   'dcim.validateDevicePlacement': { kind: 'validator', fn: validateDevicePlacement },
+  'dcim.checkVirtualDeviceContextPrimaryIps': { kind: 'validator', fn: checkVirtualDeviceContextPrimaryIps },
   'dcim.prepareDevice': { kind: 'prepare', fn: prepareDevice },
   'dcim.hasPrimaryIp': { kind: 'filter', fn: hasPrimaryIp },
   'dcim.platformsForDeviceType': { kind: 'filter', fn: platformsForDeviceType },

@@ -12,6 +12,7 @@ import type {
   PresentFunction,
   ValidatorFunction,
 } from './types.js';
+import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
 import { eventFunctions } from './events.js';
@@ -24,6 +25,7 @@ import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
 import { ipamAllocationFunctions } from './ipam-allocation.js';
 import { rackElevationFunctions } from './rack-elevation.js';
+import { rackFunctions } from './racks.js';
 import { serviceFunctions } from './services.js';
 import { taskFunctions } from './tasks.js';
 import { choiceSetFunctions } from './choice-sets.js';
@@ -36,6 +38,7 @@ import { virtualizationFunctions } from './virtualization.js';
  * exports its own table (`<app>Functions`).
  */
 export const domainFunctions = {
+  ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,
   ...eventFunctions,
@@ -48,6 +51,7 @@ export const domainFunctions = {
   ...vlanFunctions,
   ...ipamAllocationFunctions,
   ...rackElevationFunctions,
+  ...rackFunctions,
   ...serviceFunctions,
   ...taskFunctions,
   ...choiceSetFunctions,

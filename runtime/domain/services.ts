@@ -45,30 +45,36 @@ const COMPARISONS = { lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
  * `port=22`: services (or templates) whose ports include one of the values; `port__n` none of them;
  * `port__lt`/`lte`/`gt`/`gte`: some port compares with the value; `port__empty`: no ports.
  */
-export const servicesWithPort: FilterFunction = async (ctx, model, values, lookup) => {
-  const column = `t0.${model.fields.get('ports')!.column!}`;
-  if (lookup === 'empty') {
-    const flag = parseBoolean(values[0] ?? '');
-    if (flag === null) return `Select a valid choice. ${values[0] ?? ''} is not one of the available choices.`;
-    return (query) =>
-      void query.where((w) =>
-        flag
-          ? whereJsonListEmpty(w, ctx.dialect, column)
-          : w.whereNot((x) => whereJsonListEmpty(x, ctx.dialect, column)),
-      );
-  }
-  if (values.some((v) => !/^\d+$/.test(v.trim()))) return 'Enter a number.';
-  const ports = values.map(Number);
-  if (lookup in COMPARISONS) {
-    const operator = COMPARISONS[lookup as keyof typeof COMPARISONS];
-    return (query) =>
-      void query.where((w) => {
-        for (const port of ports) w.orWhere((x) => whereJsonListItemCompares(x, ctx.dialect, column, operator, port));
-      });
-  }
-  const any = (w: Knex.QueryBuilder): void => whereJsonListHasAny(w, ctx.dialect, column, ports);
-  return lookup === 'n' ? (query) => void query.whereNot(any) : (query) => void query.where(any);
-};
+export const servicesWithPort: FilterFunction = (ctx, model, values, lookup) =>
+  listItemFilter('ports')(ctx, model, values, lookup);
+
+/** Objects whose integer list field has an item equal to one of the values (or comparing with it; `empty`). */
+export const listItemFilter =
+  (field: string): FilterFunction =>
+  async (ctx, model, values, lookup) => {
+    const column = `t0.${model.fields.get(field)!.column!}`;
+    if (lookup === 'empty') {
+      const flag = parseBoolean(values[0] ?? '');
+      if (flag === null) return `Select a valid choice. ${values[0] ?? ''} is not one of the available choices.`;
+      return (query) =>
+        void query.where((w) =>
+          flag
+            ? whereJsonListEmpty(w, ctx.dialect, column)
+            : w.whereNot((x) => whereJsonListEmpty(x, ctx.dialect, column)),
+        );
+    }
+    if (values.some((v) => !/^\d+$/.test(v.trim()))) return 'Enter a number.';
+    const ports = values.map(Number);
+    if (lookup in COMPARISONS) {
+      const operator = COMPARISONS[lookup as keyof typeof COMPARISONS];
+      return (query) =>
+        void query.where((w) => {
+          for (const port of ports) w.orWhere((x) => whereJsonListItemCompares(x, ctx.dialect, column, operator, port));
+        });
+    }
+    const any = (w: Knex.QueryBuilder): void => whereJsonListHasAny(w, ctx.dialect, column, ports);
+    return lookup === 'n' ? (query) => void query.whereNot(any) : (query) => void query.where(any);
+  };
 
 export const serviceFunctions = {
   'ipam.displayService': { kind: 'display', fn: displayService },

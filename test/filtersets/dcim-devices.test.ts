@@ -302,7 +302,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
   });
 
   describe('DeviceTestCase', () => {
-    const suite = filterSetSuite(shared, 'dcim.device', async (api, app) => {
+    const suite = filterSetSuite(shared, 'dcim.device', async (api) => {
       const manufacturers = await createAll(api, '/api/dcim/manufacturers/', [
         { name: 'Manufacturer 1', slug: 'manufacturer-1' },
         { name: 'Manufacturer 2', slug: 'manufacturer-2' },
@@ -447,16 +447,31 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         { address: '2001:db8::2/64', assigned_object_type: 'dcim.interface', assigned_object_id: interfaces[1]!.id },
         { address: '2001:db8::3/64' },
       ]);
-      // Virtual chassis and virtual device contexts are not served: the devices keep their chassis positions
-      // (set directly, as NetBox's test does) without a chassis.
-      await patchAll(api, '/api/dcim/devices/', [
-        { id: devices[0]!.id, primary_ip4: ipaddresses[0]!.id, primary_ip6: ipaddresses[3]!.id },
-        { id: devices[1]!.id, primary_ip4: ipaddresses[1]!.id, primary_ip6: ipaddresses[4]!.id },
+      // NetBox's chassis has no name (it is created without validation).
+      const [chassis] = await createAll(api, '/api/dcim/virtual-chassis/', [
+        { name: 'Virtual Chassis', master: devices[0]!.id },
       ]);
-      await setValue(app, 'dcim.device', [devices[0]!.id], 'vc_position', 1);
-      await setValue(app, 'dcim.device', [devices[0]!.id], 'vc_priority', 1);
-      await setValue(app, 'dcim.device', [devices[1]!.id], 'vc_position', 2);
-      await setValue(app, 'dcim.device', [devices[1]!.id], 'vc_priority', 2);
+      await createAll(api, '/api/dcim/virtual-device-contexts/', [
+        { device: devices[0]!.id, name: 'VDC 1', identifier: 1, status: 'active' },
+      ]);
+      await patchAll(api, '/api/dcim/devices/', [
+        {
+          id: devices[0]!.id,
+          primary_ip4: ipaddresses[0]!.id,
+          primary_ip6: ipaddresses[3]!.id,
+          virtual_chassis: chassis!.id,
+          vc_position: 1,
+          vc_priority: 1,
+        },
+        {
+          id: devices[1]!.id,
+          primary_ip4: ipaddresses[1]!.id,
+          primary_ip6: ipaddresses[4]!.id,
+          virtual_chassis: chassis!.id,
+          vc_position: 2,
+          vc_priority: 2,
+        },
+      ]);
       return {
         manufacturers,
         device_types,
@@ -611,8 +626,14 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ primary_ip6_id: [addresses[2]!.id] })).toBe(0);
       expect(await suite.count({ primary_ip6: [addresses[2]!.address] })).toBe(0);
     });
-    leftOut('test_virtual_chassis_id', 'virtual chassis are not served (the filter accepts only null)');
-    leftOut('test_virtual_chassis_member', 'virtual chassis are not served (no device is a member)');
+    it('test_virtual_chassis_id', async () => {
+      const chassis = await suite.app.api.get('/api/dcim/virtual-chassis/?limit=1');
+      expect(await suite.count({ virtual_chassis_id: [chassis.body.results[0].id] })).toBe(2);
+    });
+    it('test_virtual_chassis_member', async () => {
+      expect(await suite.count({ virtual_chassis_member: 'true' })).toBe(2);
+      expect(await suite.count({ virtual_chassis_member: 'false' })).toBe(1);
+    });
     leftOut('test_console_ports', 'console ports are not served (the filter selects none)');
     leftOut('test_console_server_ports', 'console server ports are not served (the filter selects none)');
     leftOut('test_power_ports', 'power ports are not served (the filter selects none)');
@@ -640,13 +661,15 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ tenant_group_id: [tenant_groups[0]!.id, tenant_groups[1]!.id] })).toBe(2);
       expect(await suite.count({ tenant_group: [tenant_groups[0]!.slug, tenant_groups[1]!.slug] })).toBe(2);
     });
-    leftOut('test_has_virtual_device_context', 'virtual device contexts are not served (the filter selects none)');
+    it('test_has_virtual_device_context', async () => {
+      expect(await suite.count({ has_virtual_device_context: 'true' })).toBe(1);
+      expect(await suite.count({ has_virtual_device_context: 'false' })).toBe(2);
+    });
   });
 
   describe('InterfaceTestCase', () => {
     /**
-     * Not served, so left out of the data: module types, modules and module bays, the virtual chassis of devices
-     * 1A and 1B, virtual device contexts, VLAN translation policies, MAC address objects (an interface holds its
+     * Not served, so left out of the data: module types, modules and module bays, VLAN translation policies, MAC address objects (an interface holds its
      * MAC address), cables and the wireless link.
      */
     const suite = filterSetSuite(shared, 'dcim.interface', async (api) => {
@@ -700,13 +723,16 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         site: sites[site]!.id,
         ...(site < 3 ? { location: locations[site]!.id, rack: racks[site]!.id } : {}),
       });
+      const [chassis] = await createAll(api, '/api/dcim/virtual-chassis/', [{ name: 'Virtual Chassis' }]);
+      const member = (position: number) => ({ virtual_chassis: chassis!.id, vc_position: position, vc_priority: 1 });
       const devices = await createAll(api, '/api/dcim/devices/', [
-        { name: 'Device 1A', tenant: tenants[0]!.id, ...place(0, 0, 0), status: 'active' },
-        { name: 'Device 1B', tenant: tenants[1]!.id, ...place(2, 2, 2), status: 'planned' },
+        { name: 'Device 1A', tenant: tenants[0]!.id, ...place(0, 0, 0), ...member(1), status: 'active' },
+        { name: 'Device 1B', tenant: tenants[1]!.id, ...place(2, 2, 2), ...member(2), status: 'planned' },
         { name: 'Device 2', tenant: tenants[2]!.id, ...place(1, 1, 1), status: 'offline' },
         { name: 'Device 3', tenant: tenants[2]!.id, ...place(2, 2, 2), status: 'offline' },
         { name: null, ...place(3, 2, 2), status: 'offline' },
       ]);
+      await patchAll(api, '/api/dcim/virtual-chassis/', [{ id: chassis!.id, master: devices[0]!.id }]);
       const vrfs = await createAll(
         api,
         '/api/ipam/vrfs/',
@@ -826,6 +852,24 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           rf_channel_width: 20,
         },
       ]);
+      const vdcs = await createAll(api, '/api/dcim/virtual-device-contexts/', [
+        { device: devices[4]!.id, name: 'VDC 1', identifier: 1, status: 'active' },
+        { device: devices[4]!.id, name: 'VDC 2', identifier: 2, status: 'planned' },
+      ]);
+      const inVdcs: Record<string, number[]> = {
+        'Interface 4': [vdcs[0]!.id, vdcs[1]!.id],
+        'Interface 5': [vdcs[0]!.id, vdcs[1]!.id],
+        'Interface 6': [vdcs[0]!.id],
+        'Interface 7': [vdcs[0]!.id],
+        'Interface 8': [vdcs[1]!.id],
+      };
+      await patchAll(
+        api,
+        '/api/dcim/interfaces/',
+        interfaces
+          .filter((i) => (i.name as string) in inVdcs)
+          .map((i) => ({ id: i.id, vdcs: inVdcs[i.name as string] })),
+      );
       return {
         regions,
         groups,
@@ -967,18 +1011,29 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ rack_id: [racks[0]!.id, racks[1]!.id] })).toBe(2);
       expect(await suite.count({ rack: [racks[0]!.name, racks[1]!.name] })).toBe(2);
     });
-    leftOut('test_virtual_chassis_id', 'virtual chassis are not served (the filter accepts only null)');
+    it('test_virtual_chassis_id', async () => {
+      const chassis = await suite.app.api.get('/api/dcim/virtual-chassis/?limit=1');
+      expect(await suite.count({ virtual_chassis_id: [chassis.body.results[0].id] })).toBe(2);
+    });
     it('test_device', async () => {
       const d = suite.data;
       const devices = d.devices.slice(0, 2);
       expect(await suite.count({ device_id: [devices[0]!.id, devices[1]!.id] })).toBe(2);
       expect(await suite.count({ device: [devices[0]!.name, devices[1]!.name] })).toBe(2);
     });
-    leftOut('test_virtual_chassis_member_or_master', 'virtual chassis are not served (a device is no member of one)');
-    leftOut(
-      'test_virtual_chassis_member',
-      'virtual chassis are not served (Device 1A is in a chassis with Device 1B in NetBox)',
-    );
+    it('test_virtual_chassis_member_or_master', async () => {
+      const [master, member] = suite.data.devices;
+      expect(await suite.count({ virtual_chassis_member_or_master_id: [master!.id] })).toBe(2);
+      expect(await suite.count({ virtual_chassis_member_or_master_id: [member!.id] })).toBe(1);
+      expect(await suite.count({ virtual_chassis_member_or_master: [master!.name] })).toBe(2);
+      expect(await suite.count({ virtual_chassis_member_or_master: [member!.name] })).toBe(1);
+    });
+    it('test_virtual_chassis_member', async () => {
+      // Device 1A & 3 have 1 management interface, Device 1B has 1 interfaces
+      const devices = suite.data.devices.filter((d) => ['Device 1A', 'Device 3'].includes(d.name as string));
+      expect(await suite.count({ virtual_chassis_member_id: [devices[0]!.id, devices[1]!.id] })).toBe(3);
+      expect(await suite.count({ virtual_chassis_member: [devices[0]!.name, devices[1]!.name] })).toBe(3);
+    });
     leftOut('test_module', 'modules are not served (the filter accepts only null)');
     leftOut('test_cabled', 'cables are not served (no interface is cabled)');
     leftOut('test_occupied', 'cables and wireless links are not served');
@@ -1015,8 +1070,15 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ vrf_id: [vrfs[0]!.id, vrfs[1]!.id] })).toBe(2);
       expect(await suite.count({ vrf: [vrfs[0]!.rd, vrfs[1]!.rd] })).toBe(2);
     });
-    leftOut('test_vdc', 'virtual device contexts are not served (the filter accepts only null)');
-    leftOut('test_vdc_identifier', 'virtual device contexts are not served (the filter accepts only null)');
+    it('test_vdc', async () => {
+      expect(await suite.count({ vdc: ['VDC 1'] })).toBe(4);
+      const vdc = await suite.app.api.get('/api/dcim/virtual-device-contexts/?name=VDC 2');
+      expect(await suite.count({ vdc_id: [vdc.body.results[0].id] })).toBe(3);
+    });
+    it('test_vdc_identifier', async () => {
+      const vdc = await suite.app.api.get('/api/dcim/virtual-device-contexts/?name=VDC 2');
+      expect(await suite.count({ vdc_identifier: [vdc.body.results[0].identifier] })).toBe(3);
+    });
     it('test_vlan', async () => {
       const vlan = suite.data.vlans[0]!;
       expect(await suite.count({ vlan_id: vlan.id })).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import { changeLoggedTests, createAll, filterSetSuite, leftOut, patchAll, useApp } from '../support/filtersets.js';
+import { changeLoggedTests, createAll, filterSetSuite, patchAll, setValue, useApp } from '../support/filtersets.js';
 
 /** NetBox 4.6.8 dcim/tests/test_filtersets.py (regions, sites, locations and racks), for the models this service serves. */
 describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
@@ -392,7 +392,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
   });
 
   describe('RackTestCase', () => {
-    const suite = filterSetSuite(shared, 'dcim.rack', async (api) => {
+    const suite = filterSetSuite(shared, 'dcim.rack', async (api, app) => {
       const regions = await createAll(api, '/api/dcim/regions/', [
         { name: 'Region 1', slug: 'region-1' },
         { name: 'Region 2', slug: 'region-2' },
@@ -418,8 +418,34 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         { name: 'Manufacturer 2', slug: 'manufacturer-2' },
         { name: 'Manufacturer 3', slug: 'manufacturer-3' },
       ]);
-      // Rack types and rack groups are not served: racks 4 and 5 take the width and height that NetBox copies
-      // from their rack types, and no rack has a group.
+      const rack_types = await createAll(
+        api,
+        '/api/dcim/rack-types/',
+        [0, 1].map((i) => ({
+          manufacturer: manufacturers[i]!.id,
+          model: `RackType ${i + 1}`,
+          slug: `rack-type-${i + 1}`,
+          form_factor: ['2-post-frame', '4-post-frame'][i],
+          width: [19, 21][i],
+          u_height: 42 + i,
+          starting_unit: 1 + i,
+          desc_units: false,
+          outer_width: 100 * (i + 1),
+          outer_height: 100 * (i + 1),
+          outer_depth: 100 * (i + 1),
+          outer_unit: 'mm',
+          mounting_depth: 100 * (i + 1),
+          weight: 10 * (i + 1),
+          max_weight: 1000 * (i + 1),
+          weight_unit: 'lb',
+          description: `foobar${i + 1}`,
+        })),
+      );
+      const rack_groups = await createAll(
+        api,
+        '/api/dcim/rack-groups/',
+        [1, 2, 3].map((i) => ({ name: `Rack Group ${i}`, slug: `rack-group-${i}` })),
+      );
       const rack_roles = await createAll(api, '/api/dcim/rack-roles/', [
         { name: 'Rack Role 1', slug: 'rack-role-1' },
         { name: 'Rack Role 2', slug: 'rack-role-2' },
@@ -438,6 +464,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
       const racks = await createAll(api, '/api/dcim/racks/', [
         {
           name: 'Rack 1',
+          group: rack_groups[0]!.id,
           facility_id: 'rack-1',
           site: sites[0]!.id,
           location: locations[0]!.id,
@@ -462,6 +489,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         },
         {
           name: 'Rack 2',
+          group: rack_groups[1]!.id,
           facility_id: 'rack-2',
           site: sites[1]!.id,
           location: locations[1]!.id,
@@ -486,6 +514,7 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
         },
         {
           name: 'Rack 3',
+          group: rack_groups[2]!.id,
           facility_id: 'rack-3',
           site: sites[2]!.id,
           location: locations[2]!.id,
@@ -532,7 +561,22 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
           description: 'foobar5',
         },
       ]);
-      return { regions, site_groups, sites, locations, manufacturers, rack_roles, tenant_groups, tenants, racks };
+      // NetBox bulk-creates its racks (no rack type attributes are copied): the rack types are set directly.
+      await setValue(app, 'dcim.rack', [racks[3]!.id], 'rack_type', rack_types[0]!.id);
+      await setValue(app, 'dcim.rack', [racks[4]!.id], 'rack_type', rack_types[1]!.id);
+      return {
+        regions,
+        site_groups,
+        sites,
+        locations,
+        manufacturers,
+        rack_types,
+        rack_groups,
+        rack_roles,
+        tenant_groups,
+        tenants,
+        racks,
+      };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -603,7 +647,11 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
       expect(await suite.count({ location_id: [locations[0]!.id, locations[1]!.id] })).toBe(2);
       expect(await suite.count({ location: [locations[0]!.slug, locations[1]!.slug] })).toBe(2);
     });
-    leftOut('test_rack_group', 'rack groups are not served (the filter accepts only null)');
+    it('test_rack_group', async () => {
+      const groups = suite.data.rack_groups;
+      expect(await suite.count({ group_id: [groups[0]!.id, groups[1]!.id] })).toBe(2);
+      expect(await suite.count({ group: [groups[0]!.slug, groups[1]!.slug] })).toBe(2);
+    });
     it('test_status', async () => {
       expect(await suite.count({ status: ['active', 'planned'] })).toBe(4);
     });
@@ -638,8 +686,16 @@ describe.each(DIALECTS)('dcim-sites filter sets on %s', (dialect) => {
     it('test_weight_unit', async () => {
       expect(await suite.count({ weight_unit: 'lb' })).toBe(2);
     });
-    leftOut('test_manufacturer', "rack types are not served (a rack's manufacturer is its rack type's)");
-    leftOut('test_rack_type', 'rack types are not served (the filter accepts only null)');
+    it('test_manufacturer', async () => {
+      const m = suite.data.manufacturers;
+      expect(await suite.count({ manufacturer_id: [m[0]!.id, m[1]!.id] })).toBe(2);
+      expect(await suite.count({ manufacturer: [m[0]!.slug, m[1]!.slug] })).toBe(2);
+    });
+    it('test_rack_type', async () => {
+      const types = suite.data.rack_types;
+      expect(await suite.count({ rack_type_id: [types[0]!.id, types[1]!.id] })).toBe(2);
+      expect(await suite.count({ rack_type: [types[0]!.slug, types[1]!.slug] })).toBe(2);
+    });
     it('test_airflow', async () => {
       expect(await suite.count({ airflow: 'front-to-rear' })).toBe(1);
     });

@@ -253,7 +253,6 @@ export const dcimCases: NetBoxTestCase[] = [
     briefFields: ['description', 'device_count', 'display', 'id', 'name', 'url'],
     bulkUpdateData: { status: 'planned' },
     userPermissions: ['dcim.view_site'],
-    // Rack groups are not served: the racks and create_data leave out `group`.
     setUp: async (t) => {
       const [site1, site2] = await t.makeAll('dcim.site', [
         { name: 'Site 1', slug: 'site-1' },
@@ -261,19 +260,30 @@ export const dcimCases: NetBoxTestCase[] = [
       ]);
       const location1 = await t.make('dcim.location', { site: site1!.id, name: 'Location 1', slug: 'location-1' });
       const location2 = await t.make('dcim.location', { site: site2!.id, name: 'Location 2', slug: 'location-2' });
+      const [group1, group2] = await t.makeAll('dcim.rackgroup', [
+        { name: 'Rack Group 1', slug: 'rack-group-1' },
+        { name: 'Rack Group 2', slug: 'rack-group-2' },
+      ]);
       const [role1, role2] = await t.makeAll('dcim.rackrole', [
         { name: 'Rack Role 1', slug: 'rack-role-1', color: 'ff0000' },
         { name: 'Rack Role 2', slug: 'rack-role-2', color: '00ff00' },
       ]);
       await t.makeAll(
         'dcim.rack',
-        [1, 2, 3].map((i) => ({ site: site1!.id, location: location1.id, role: role1!.id, name: `Rack ${i}` })),
+        [1, 2, 3].map((i) => ({
+          site: site1!.id,
+          location: location1.id,
+          group: group1!.id,
+          role: role1!.id,
+          name: `Rack ${i}`,
+        })),
       );
       return {
         createData: [4, 5, 6].map((i) => ({
           name: `Test Rack ${i}`,
           site: site2!.id,
           location: location2.id,
+          group: group2!.id,
           role: role2!.id,
         })),
       };
@@ -529,8 +539,7 @@ export const dcimCases: NetBoxTestCase[] = [
     briefFields: ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'],
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    // Virtual device contexts and wireless LANs are not served: create_data leaves out `vdcs` and
-    // `wireless_lans`.
+    // Wireless LANs are not served: create_data leaves out `wireless_lans`.
     setUp: async (t) => {
       const manufacturer = await t.make('dcim.manufacturer', {
         name: 'Test Manufacturer 1',
@@ -556,6 +565,11 @@ export const dcimCases: NetBoxTestCase[] = [
       const interfaces = await t.makeAll(
         'dcim.interface',
         [1, 2, 3].map((i) => ({ device: device.id, name: `Interface ${i}`, type: '1000base-t' })),
+      );
+      // NetBox makes them without a status (bulk_create skips validation).
+      const vdcs = await t.makeAll(
+        'dcim.virtualdevicecontext',
+        [1, 2].map((i) => ({ name: `VDC ${i}`, identifier: i, device: device.id, status: 'active' })),
       );
       const vlans = await t.makeAll('ipam.vlan', [
         { name: 'VLAN 1', vid: 1 },
@@ -593,6 +607,7 @@ export const dcimCases: NetBoxTestCase[] = [
           {
             device: device.id,
             name: 'Interface 6',
+            vdcs: [vdcs[0]!.id],
             type: 'virtual',
             mode: 'tagged',
             parent: interfaces[1]!.id,
@@ -601,6 +616,7 @@ export const dcimCases: NetBoxTestCase[] = [
           },
           {
             device: device.id,
+            vdcs: [vdcs[1]!.id],
             name: 'Interface 7',
             type: 'ieee802.11a',
             mode: 'q-in-q',
@@ -610,6 +626,7 @@ export const dcimCases: NetBoxTestCase[] = [
           },
           {
             device: device.id,
+            vdcs: [vdcs[1]!.id],
             name: 'Interface 8',
             type: 'ieee802.11a',
             mode: 'q-in-q',

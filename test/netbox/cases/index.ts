@@ -2,6 +2,7 @@ import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
+import { dcimChassisCases } from './dcim-chassis.js';
 import { dcimComponentsCases } from './dcim-components.js';
 import { dcimPortsCases } from './dcim-ports.js';
 import { extrasCases } from './extras.js';
@@ -15,6 +16,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
   ...coreCases,
   ...dcimCases,
+  ...dcimChassisCases,
   ...dcimComponentsCases,
   ...dcimPortsCases,
   ...extrasCases,
