@@ -276,6 +276,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.devicerole',
         'dcim.devicetype',
         'dcim.interface',
+        'dcim.inventoryitemrole',
         'dcim.location',
         'dcim.manufacturer',
         'dcim.platform',

@@ -268,6 +268,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.devicerole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.devicetype', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.interface', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.inventoryitemrole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.location', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.manufacturer', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'owner', onDelete: 'protect' },

@@ -2,6 +2,7 @@ import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
+import { dcimModulesCases } from './dcim-modules.js';
 import { extrasCases } from './extras.js';
 import { ipamCases } from './ipam.js';
 import { tenancyCases } from './tenancy.js';
@@ -13,6 +14,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
   ...coreCases,
   ...dcimCases,
+  ...dcimModulesCases,
   ...extrasCases,
   ...ipamCases,
   ...tenancyCases,
