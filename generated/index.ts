@@ -12,6 +12,7 @@ import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_inventoryitemrole_create_table_and_more.json' with { type: 'json' };
+import migration10 from './migrations/0010_dcim_moduletypeprofile_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -36,6 +37,8 @@ import * as dcimInterface from './dcim/interface.js';
 import * as dcimInventoryItemRole from './dcim/inventoryitemrole.js';
 import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
+import * as dcimModuleType from './dcim/moduletype.js';
+import * as dcimModuleTypeProfile from './dcim/moduletypeprofile.js';
 import * as dcimPlatform from './dcim/platform.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
@@ -124,6 +127,8 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.presentDevice',
   'dcim.rackElevation',
   'dcim.validateDevicePlacement',
+  'dcim.validateJsonSchema',
+  'dcim.validateModuleTypeAttributes',
   'dcim.validateRackSpace',
   'extras.choiceSetChoices',
   'extras.choiceSetsWithChoice',
@@ -246,6 +251,8 @@ export const registry: Registry = {
         'dcim.inventoryitemrole',
         'dcim.location',
         'dcim.manufacturer',
+        'dcim.moduletype',
+        'dcim.moduletypeprofile',
         'dcim.platform',
         'dcim.powerfeed',
         'dcim.powerpanel',
@@ -348,6 +355,8 @@ export const registry: Registry = {
     'dcim.inventoryitemrole': dcimInventoryItemRole.inventoryItemRoleSpec,
     'dcim.location': dcimLocation.locationSpec,
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
+    'dcim.moduletype': dcimModuleType.moduleTypeSpec,
+    'dcim.moduletypeprofile': dcimModuleTypeProfile.moduleTypeProfileSpec,
     'dcim.platform': dcimPlatform.platformSpec,
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
@@ -414,6 +423,8 @@ export const registry: Registry = {
     'dcim.inventoryitemrole': dcimInventoryItemRole.mountInventoryItemRoleRoutes,
     'dcim.location': dcimLocation.mountLocationRoutes,
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
+    'dcim.moduletype': dcimModuleType.mountModuleTypeRoutes,
+    'dcim.moduletypeprofile': dcimModuleTypeProfile.mountModuleTypeProfileRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
     'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
@@ -465,6 +476,7 @@ export const registry: Registry = {
     migration7 as Migration,
     migration8 as Migration,
     migration9 as Migration,
+    migration10 as Migration,
   ],
   plugins: [
     {

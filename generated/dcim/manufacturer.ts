@@ -51,7 +51,7 @@ export interface Manufacturer {
   created: string | null;
   last_updated: string | null;
   devicetype_count: number;
-  moduletype_count: unknown;
+  moduletype_count: number;
   inventoryitem_count: unknown;
   platform_count: number;
 }
@@ -164,20 +164,6 @@ export const manufacturerSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'moduletype_count',
-      label: 'Moduletype count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'inventoryitem_count',
       label: 'Inventoryitem count',
       nullable: false,
@@ -212,6 +198,13 @@ export const manufacturerSpec: ModelSpec = {
     {
       name: 'devicetype_count',
       model: 'dcim.devicetype',
+      field: 'manufacturer',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'moduletype_count',
+      model: 'dcim.moduletype',
       field: 'manufacturer',
       cumulative: false,
       nested: 'omit',
@@ -366,6 +359,7 @@ export const manufacturerSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.devicetype', field: 'manufacturer', onDelete: 'protect' },
+    { model: 'dcim.moduletype', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'manufacturer', onDelete: 'protect' },
   ],
   actions: [],

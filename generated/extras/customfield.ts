@@ -279,6 +279,8 @@ export const customFieldSpec: ModelSpec = {
         'dcim.inventoryitemrole',
         'dcim.location',
         'dcim.manufacturer',
+        'dcim.moduletype',
+        'dcim.moduletypeprofile',
         'dcim.platform',
         'dcim.powerfeed',
         'dcim.powerpanel',
