@@ -13,6 +13,8 @@ import migration7 from './migrations/0007_users_ownergroup_create_table_and_more
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
 import migration9 from './migrations/0009_dcim_inventoryitemrole_create_table_and_more.json' with { type: 'json' };
 import migration10 from './migrations/0010_dcim_moduletypeprofile_create_table_and_more.json' with { type: 'json' };
+import migration11 from './migrations/0011_dcim_modulebay_create_table_and_more.json' with { type: 'json' };
+import migration12 from './migrations/0012_dcim_module_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -37,6 +39,9 @@ import * as dcimInterface from './dcim/interface.js';
 import * as dcimInventoryItemRole from './dcim/inventoryitemrole.js';
 import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
+import * as dcimModule from './dcim/module.js';
+import * as dcimModuleBay from './dcim/modulebay.js';
+import * as dcimModuleBayTemplate from './dcim/modulebaytemplate.js';
 import * as dcimModuleType from './dcim/moduletype.js';
 import * as dcimModuleTypeProfile from './dcim/moduletypeprofile.js';
 import * as dcimPlatform from './dcim/platform.js';
@@ -117,10 +122,12 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.checkInterfaceWireless',
   'dcim.devicesWithMac',
   'dcim.hasPrimaryIp',
+  'dcim.installedModules',
   'dcim.interfaceKind',
   'dcim.interfacesWithMac',
   'dcim.interfacesWithVid',
   'dcim.interfacesWithVlanId',
+  'dcim.moduleBaysOccupied',
   'dcim.platformsForDeviceType',
   'dcim.prepareDevice',
   'dcim.prepareInterface',
@@ -128,6 +135,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.rackElevation',
   'dcim.validateDevicePlacement',
   'dcim.validateJsonSchema',
+  'dcim.validateModuleBay',
   'dcim.validateModuleTypeAttributes',
   'dcim.validateRackSpace',
   'extras.choiceSetChoices',
@@ -251,6 +259,9 @@ export const registry: Registry = {
         'dcim.inventoryitemrole',
         'dcim.location',
         'dcim.manufacturer',
+        'dcim.module',
+        'dcim.modulebay',
+        'dcim.modulebaytemplate',
         'dcim.moduletype',
         'dcim.moduletypeprofile',
         'dcim.platform',
@@ -355,6 +366,9 @@ export const registry: Registry = {
     'dcim.inventoryitemrole': dcimInventoryItemRole.inventoryItemRoleSpec,
     'dcim.location': dcimLocation.locationSpec,
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
+    'dcim.module': dcimModule.moduleSpec,
+    'dcim.modulebay': dcimModuleBay.moduleBaySpec,
+    'dcim.modulebaytemplate': dcimModuleBayTemplate.moduleBayTemplateSpec,
     'dcim.moduletype': dcimModuleType.moduleTypeSpec,
     'dcim.moduletypeprofile': dcimModuleTypeProfile.moduleTypeProfileSpec,
     'dcim.platform': dcimPlatform.platformSpec,
@@ -423,6 +437,9 @@ export const registry: Registry = {
     'dcim.inventoryitemrole': dcimInventoryItemRole.mountInventoryItemRoleRoutes,
     'dcim.location': dcimLocation.mountLocationRoutes,
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
+    'dcim.module': dcimModule.mountModuleRoutes,
+    'dcim.modulebay': dcimModuleBay.mountModuleBayRoutes,
+    'dcim.modulebaytemplate': dcimModuleBayTemplate.mountModuleBayTemplateRoutes,
     'dcim.moduletype': dcimModuleType.mountModuleTypeRoutes,
     'dcim.moduletypeprofile': dcimModuleTypeProfile.mountModuleTypeProfileRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
@@ -477,6 +494,8 @@ export const registry: Registry = {
     migration8 as Migration,
     migration9 as Migration,
     migration10 as Migration,
+    migration11 as Migration,
+    migration12 as Migration,
   ],
   plugins: [
     {

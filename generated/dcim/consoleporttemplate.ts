@@ -341,14 +341,6 @@ export const consolePortTemplateSpec: ModelSpec = {
       errorKey: '__all__',
     },
     {
-      name: 'dcim_consoleporttemplate_device_type_name_uniq',
-      fields: ['device_type', 'name'],
-      whereNull: [],
-      caseInsensitive: false,
-      message: 'Console port template with this Device type and Name already exists.',
-      errorKey: '__all__',
-    },
-    {
       name: 'dcim_consoleporttemplate_module_type_name_uniq',
       fields: ['module_type', 'name'],
       whereNull: [],

@@ -158,7 +158,7 @@ export interface Device {
   front_port_count: unknown;
   rear_port_count: unknown;
   device_bay_count: unknown;
-  module_bay_count: unknown;
+  module_bay_count: number;
   inventory_item_count: unknown;
   bgp_session_count: number;
 }
@@ -797,20 +797,6 @@ export const deviceSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'module_bay_count',
-      label: 'Module bay count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'inventory_item_count',
       label: 'Inventory item count',
       nullable: false,
@@ -852,6 +838,13 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'interface_count',
       model: 'dcim.interface',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'module_bay_count',
+      model: 'dcim.modulebay',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1458,11 +1451,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'module_bays',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.modulebay', field: 'device' }],
     },
     {
       kind: 'constant',
@@ -1520,10 +1511,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'module_bay_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'module_bay_count',
       lookups: 'number',
     },
     {
@@ -1694,6 +1684,8 @@ export const deviceSpec: ModelSpec = {
     { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.module', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.modulebay', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

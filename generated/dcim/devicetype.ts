@@ -120,7 +120,7 @@ export interface DeviceType {
   front_port_template_count: unknown;
   rear_port_template_count: unknown;
   device_bay_template_count: unknown;
-  module_bay_template_count: unknown;
+  module_bay_template_count: number;
   inventory_item_template_count: unknown;
 }
 
@@ -548,20 +548,6 @@ export const deviceTypeSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'module_bay_template_count',
-      label: 'Module bay template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'inventory_item_template_count',
       label: 'Inventory item template count',
       nullable: false,
@@ -603,6 +589,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'console_port_template_count',
       model: 'dcim.consoleporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'module_bay_template_count',
+      model: 'dcim.modulebaytemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -882,10 +875,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'module_bay_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'module_bay_template_count',
       lookups: 'number',
     },
     {
@@ -943,11 +935,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'module_bays',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.modulebaytemplate', field: 'device_type' }],
     },
     {
       kind: 'constant',
@@ -1024,6 +1014,7 @@ export const deviceTypeSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.consoleporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
+    { model: 'dcim.modulebaytemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

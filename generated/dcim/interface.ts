@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { ModuleNested } from './module.js';
 import type { VLANNested } from '../ipam/vlan.js';
 import type { VRFNested } from '../ipam/vrf.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -319,6 +320,7 @@ export type InterfacePoeType =
 export interface InterfaceRow {
   id: number;
   device_id: number;
+  module_id: number | null;
   name: string;
   /** Natural sort key. */
   name_natural: string;
@@ -359,6 +361,7 @@ export interface InterfaceRow {
 /** The body that creates or replaces a interface; a PATCH may leave out any key. */
 export interface InterfaceWrite {
   device: RelatedInput;
+  module?: RelatedInput | null;
   name: string;
   /** Physical label */
   label?: string;
@@ -409,7 +412,7 @@ export interface Interface {
   display: string;
   device: DeviceNested;
   vdcs: unknown;
-  module: unknown;
+  module: ModuleNested | null;
   name: string;
   label: string;
   type: { value: InterfaceType; label: string } | null;
@@ -539,17 +542,20 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       name: 'module',
+      column: 'module_id',
       label: 'Module',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.module',
+      onDelete: 'cascade',
+      nested: ['id', 'url', 'display', 'device', 'module_bay'],
+      relatedName: 'interfaces',
     },
     {
       name: 'name',
@@ -1643,6 +1649,14 @@ export const interfaceSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'relation',
+      name: 'module_id',
+      path: [{ kind: 'fk', field: 'module', target: 'dcim.module' }],
+      target: 'dcim.module',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'name',
       path: [],
@@ -2165,13 +2179,6 @@ export const interfaceSpec: ModelSpec = {
       value: null,
       valueKind: 'integer',
       lookups: 'number',
-    },
-    {
-      kind: 'constant',
-      name: 'module_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
     },
     {
       kind: 'constant',

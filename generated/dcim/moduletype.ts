@@ -80,7 +80,7 @@ export interface ModuleType {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
-  module_count: unknown;
+  module_count: number;
   console_port_template_count: number;
   console_server_port_template_count: unknown;
   power_port_template_count: unknown;
@@ -88,7 +88,7 @@ export interface ModuleType {
   interface_template_count: unknown;
   front_port_template_count: unknown;
   rear_port_template_count: unknown;
-  module_bay_template_count: unknown;
+  module_bay_template_count: number;
 }
 
 /** The brief representation of a module type (`?brief=true`). */
@@ -100,7 +100,7 @@ export interface ModuleTypeBrief {
   manufacturer: ManufacturerNested;
   model: string;
   description: string;
-  module_count: unknown;
+  module_count: number;
 }
 
 /** A module type nested in another object. */
@@ -112,7 +112,7 @@ export interface ModuleTypeNested {
   manufacturer: ManufacturerNested;
   model: string;
   description: string;
-  module_count: unknown;
+  module_count: number;
 }
 
 /** A make and model of module (a line card, a power supply…) that a device's module bays take. */
@@ -318,20 +318,6 @@ export const moduleTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'module_count',
-      label: 'Module count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'console_server_port_template_count',
       label: 'Console server port template count',
       nullable: false,
@@ -416,20 +402,6 @@ export const moduleTypeSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'module_bay_template_count',
-      label: 'Module bay template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -448,8 +420,22 @@ export const moduleTypeSpec: ModelSpec = {
   ],
   counts: [
     {
+      name: 'module_count',
+      model: 'dcim.module',
+      field: 'module_type',
+      cumulative: false,
+      nested: 'include',
+    },
+    {
       name: 'console_port_template_count',
       model: 'dcim.consoleporttemplate',
+      field: 'module_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'module_bay_template_count',
+      model: 'dcim.modulebaytemplate',
       field: 'module_type',
       cumulative: false,
       nested: 'omit',
@@ -666,17 +652,15 @@ export const moduleTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'module_bay_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'module_bay_template_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'module_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'module_count',
       lookups: 'number',
     },
     {
@@ -720,11 +704,9 @@ export const moduleTypeSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'module_bays',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.modulebaytemplate', field: 'module_type' }],
     },
     {
       kind: 'relation',
@@ -775,6 +757,8 @@ export const moduleTypeSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.consoleporttemplate', field: 'module_type', onDelete: 'cascade' },
+    { model: 'dcim.module', field: 'module_type', onDelete: 'protect' },
+    { model: 'dcim.modulebaytemplate', field: 'module_type', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -271,6 +271,8 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.inventoryitemrole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.location', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.manufacturer', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.module', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.modulebay', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.moduletype', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.moduletypeprofile', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'owner', onDelete: 'protect' },

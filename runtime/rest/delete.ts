@@ -113,8 +113,11 @@ export async function deleteObjects(
     }
   }
   const itemModel = ctx.schema.withRole('tagged_item');
-  // Dependents were collected after the objects they depend on: delete in reverse.
-  for (const { model: current, rows } of [...order].reverse()) {
+  // Dependents were collected after the objects they depend on: delete in reverse, but models that refer to
+  // each other (a module's bay, a bay's module) may have been reached in either order.
+  const deletion = deletionOrder(order);
+  await clearNullableReferences(q, deletion);
+  for (const { model: current, rows } of deletion) {
     const idList = rows.map((r) => Number(r.id));
     if (current.hasTags && itemModel) {
       for (const chunk of chunks(idList, 500)) {
@@ -144,6 +147,42 @@ export async function deleteObjects(
 }
 
 /** Many-to-many rows that list the deleted objects, on either side. */
+/**
+ * The collected groups in reverse order of collection, moved so that a group whose model has a required FK
+ * to another group's model is deleted first (FKs between groups of one model keep the reverse order).
+ */
+function deletionOrder(order: readonly Collected[]): Collected[] {
+  const reversed = [...order].reverse();
+  const requires = (a: ModelInfo, b: ModelInfo): boolean =>
+    a !== b && a.spec.fields.some((f) => f.kind === 'fk' && !f.nullable && f.target === b.label);
+  const result: Collected[] = [];
+  const pending = [...reversed];
+  while (pending.length > 0) {
+    // The first group that no other pending group must precede (a cycle of required FKs: the first one).
+    const index = pending.findIndex((g) => !pending.some((other) => other !== g && requires(other.model, g.model)));
+    result.push(...pending.splice(Math.max(index, 0), 1));
+  }
+  return result;
+}
+
+/** Clears nullable FKs between deleted rows, so that rows can go in the order chosen. */
+async function clearNullableReferences(q: Knex, groups: readonly Collected[]): Promise<void> {
+  const ids = new Map<string, number[]>();
+  for (const { model, rows } of groups)
+    ids.set(model.label, [...(ids.get(model.label) ?? []), ...rows.map((r) => Number(r.id))]);
+  for (const { model, rows } of groups) {
+    for (const field of model.spec.fields) {
+      if (field.kind !== 'fk' || !field.nullable || !ids.has(field.target)) continue;
+      const targets = new Set(ids.get(field.target));
+      const referring = rows.filter((r) => targets.has(Number(r[field.column!]))).map((r) => Number(r.id));
+      for (const chunk of chunks(referring, 500))
+        await q(model.table)
+          .whereIn('id', chunk)
+          .update({ [field.column!]: null });
+    }
+  }
+}
+
 async function deleteListings(q: Knex, schema: Schema, model: ModelInfo, ids: readonly number[]): Promise<void> {
   for (const owner of schema.models.values()) {
     for (const field of owner.spec.fields) {
