@@ -15,6 +15,8 @@ import migration9 from './migrations/0009_dcim_inventoryitemrole_create_table_an
 import migration10 from './migrations/0010_dcim_moduletypeprofile_create_table_and_more.json' with { type: 'json' };
 import migration11 from './migrations/0011_dcim_modulebay_create_table_and_more.json' with { type: 'json' };
 import migration12 from './migrations/0012_dcim_module_create_table_and_more.json' with { type: 'json' };
+import migration13 from './migrations/0013_dcim_devicebay_create_table_and_more.json' with { type: 'json' };
+import migration14 from './migrations/0014_dcim_inventoryitem_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -33,10 +35,14 @@ import * as coreWorker from './core/worker.js';
 import * as dcimConsolePort from './dcim/consoleport.js';
 import * as dcimConsolePortTemplate from './dcim/consoleporttemplate.js';
 import * as dcimDevice from './dcim/device.js';
+import * as dcimDeviceBay from './dcim/devicebay.js';
+import * as dcimDeviceBayTemplate from './dcim/devicebaytemplate.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
 import * as dcimInterface from './dcim/interface.js';
+import * as dcimInventoryItem from './dcim/inventoryitem.js';
 import * as dcimInventoryItemRole from './dcim/inventoryitemrole.js';
+import * as dcimInventoryItemTemplate from './dcim/inventoryitemtemplate.js';
 import * as dcimLocation from './dcim/location.js';
 import * as dcimManufacturer from './dcim/manufacturer.js';
 import * as dcimModule from './dcim/module.js';
@@ -120,6 +126,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'core.timeBefore',
   'dcim.checkInterfaceVlansAndDevice',
   'dcim.checkInterfaceWireless',
+  'dcim.deviceBayOccupied',
   'dcim.devicesWithMac',
   'dcim.hasPrimaryIp',
   'dcim.installedModules',
@@ -128,12 +135,15 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.interfacesWithVid',
   'dcim.interfacesWithVlanId',
   'dcim.moduleBaysOccupied',
+  'dcim.parentDevices',
   'dcim.platformsForDeviceType',
   'dcim.prepareDevice',
   'dcim.prepareInterface',
   'dcim.presentDevice',
   'dcim.rackElevation',
+  'dcim.validateDeviceBay',
   'dcim.validateDevicePlacement',
+  'dcim.validateInventoryItemComponent',
   'dcim.validateJsonSchema',
   'dcim.validateModuleBay',
   'dcim.validateModuleTypeAttributes',
@@ -253,10 +263,14 @@ export const registry: Registry = {
         'dcim.consoleport',
         'dcim.consoleporttemplate',
         'dcim.device',
+        'dcim.devicebay',
+        'dcim.devicebaytemplate',
         'dcim.devicerole',
         'dcim.devicetype',
         'dcim.interface',
+        'dcim.inventoryitem',
         'dcim.inventoryitemrole',
+        'dcim.inventoryitemtemplate',
         'dcim.location',
         'dcim.manufacturer',
         'dcim.module',
@@ -360,10 +374,14 @@ export const registry: Registry = {
     'dcim.consoleport': dcimConsolePort.consolePortSpec,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.consolePortTemplateSpec,
     'dcim.device': dcimDevice.deviceSpec,
+    'dcim.devicebay': dcimDeviceBay.deviceBaySpec,
+    'dcim.devicebaytemplate': dcimDeviceBayTemplate.deviceBayTemplateSpec,
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
     'dcim.interface': dcimInterface.interfaceSpec,
+    'dcim.inventoryitem': dcimInventoryItem.inventoryItemSpec,
     'dcim.inventoryitemrole': dcimInventoryItemRole.inventoryItemRoleSpec,
+    'dcim.inventoryitemtemplate': dcimInventoryItemTemplate.inventoryItemTemplateSpec,
     'dcim.location': dcimLocation.locationSpec,
     'dcim.manufacturer': dcimManufacturer.manufacturerSpec,
     'dcim.module': dcimModule.moduleSpec,
@@ -431,10 +449,14 @@ export const registry: Registry = {
     'dcim.consoleport': dcimConsolePort.mountConsolePortRoutes,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.mountConsolePortTemplateRoutes,
     'dcim.device': dcimDevice.mountDeviceRoutes,
+    'dcim.devicebay': dcimDeviceBay.mountDeviceBayRoutes,
+    'dcim.devicebaytemplate': dcimDeviceBayTemplate.mountDeviceBayTemplateRoutes,
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
     'dcim.devicetype': dcimDeviceType.mountDeviceTypeRoutes,
     'dcim.interface': dcimInterface.mountInterfaceRoutes,
+    'dcim.inventoryitem': dcimInventoryItem.mountInventoryItemRoutes,
     'dcim.inventoryitemrole': dcimInventoryItemRole.mountInventoryItemRoleRoutes,
+    'dcim.inventoryitemtemplate': dcimInventoryItemTemplate.mountInventoryItemTemplateRoutes,
     'dcim.location': dcimLocation.mountLocationRoutes,
     'dcim.manufacturer': dcimManufacturer.mountManufacturerRoutes,
     'dcim.module': dcimModule.mountModuleRoutes,
@@ -496,6 +518,8 @@ export const registry: Registry = {
     migration10 as Migration,
     migration11 as Migration,
     migration12 as Migration,
+    migration13 as Migration,
+    migration14 as Migration,
   ],
   plugins: [
     {

@@ -367,7 +367,14 @@ export const consolePortTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.consoleport',
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -157,9 +157,9 @@ export interface Device {
   interface_count: number;
   front_port_count: unknown;
   rear_port_count: unknown;
-  device_bay_count: unknown;
+  device_bay_count: number;
   module_bay_count: number;
-  inventory_item_count: unknown;
+  inventory_item_count: number;
   bgp_session_count: number;
 }
 
@@ -446,16 +446,18 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'parent_device',
       label: 'Parent device',
+      description: 'The device of the device bay this device is installed in, with the bay.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.parentDevices',
+      schema: { type: ['object', 'null'] },
+      excludable: false,
     },
     {
       name: 'status',
@@ -783,34 +785,6 @@ export const deviceSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'device_bay_count',
-      label: 'Device bay count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'inventory_item_count',
-      label: 'Inventory item count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -845,6 +819,20 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'module_bay_count',
       model: 'dcim.modulebay',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'device_bay_count',
+      model: 'dcim.devicebay',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'inventory_item_count',
+      model: 'dcim.inventoryitem',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1390,18 +1378,23 @@ export const deviceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'parent_device_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'reverse', model: 'dcim.devicebay', field: 'installed_device' },
+        { kind: 'fk', field: 'device', target: 'dcim.device' },
+      ],
+      target: 'dcim.device',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'parent_bay_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'reverse', model: 'dcim.devicebay', field: 'installed_device' }],
+      target: 'dcim.devicebay',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'constant',
@@ -1456,11 +1449,9 @@ export const deviceSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.modulebay', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'device_bays',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.devicebay', field: 'device' }],
     },
     {
       kind: 'count',
@@ -1504,10 +1495,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'device_bay_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'device_bay_count',
       lookups: 'number',
     },
     {
@@ -1517,10 +1507,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'inventory_item_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'inventory_item_count',
       lookups: 'number',
     },
     {
@@ -1683,7 +1672,10 @@ export const deviceSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.devicebay', field: 'installed_device', onDelete: 'set_null' },
+    { model: 'dcim.devicebay', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.inventoryitem', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.module', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'device', onDelete: 'cascade' },
     {

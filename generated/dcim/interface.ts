@@ -2407,6 +2407,12 @@ export const interfaceSpec: ModelSpec = {
     { model: 'dcim.interface', field: 'bridge', onDelete: 'set_null' },
     { model: 'dcim.interface', field: 'lag', onDelete: 'set_null' },
     {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'ipam.ipaddress',
       field: 'assigned_object',
       onDelete: 'cascade',

@@ -53,7 +53,7 @@ export interface InventoryItemRole {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
-  inventoryitem_count: unknown;
+  inventoryitem_count: number;
 }
 
 /** The brief representation of a inventory item role (`?brief=true`). */
@@ -64,7 +64,7 @@ export interface InventoryItemRoleBrief {
   name: string;
   slug: string;
   description: string;
-  inventoryitem_count: unknown;
+  inventoryitem_count: number;
 }
 
 /** A inventory item role nested in another object. */
@@ -75,7 +75,7 @@ export interface InventoryItemRoleNested {
   name: string;
   slug: string;
   description: string;
-  inventoryitem_count: unknown;
+  inventoryitem_count: number;
 }
 
 /** The functional role of an inventory item (e.g. "Line card", "Power supply"). */
@@ -184,20 +184,6 @@ export const inventoryItemRoleSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'inventoryitem_count',
-      label: 'Inventoryitem count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -214,7 +200,15 @@ export const inventoryItemRoleSpec: ModelSpec = {
       nested: null,
     },
   ],
-  counts: [],
+  counts: [
+    {
+      name: 'inventoryitem_count',
+      model: 'dcim.inventoryitem',
+      field: 'role',
+      cumulative: false,
+      nested: 'omit',
+    },
+  ],
   output: [
     'id',
     'url',
@@ -361,7 +355,10 @@ export const inventoryItemRoleSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [],
+  reverse: [
+    { model: 'dcim.inventoryitem', field: 'role', onDelete: 'protect' },
+    { model: 'dcim.inventoryitemtemplate', field: 'role', onDelete: 'protect' },
+  ],
   actions: [],
 };
 

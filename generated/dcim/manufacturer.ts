@@ -52,7 +52,7 @@ export interface Manufacturer {
   last_updated: string | null;
   devicetype_count: number;
   moduletype_count: number;
-  inventoryitem_count: unknown;
+  inventoryitem_count: number;
   platform_count: number;
 }
 
@@ -164,20 +164,6 @@ export const manufacturerSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'inventoryitem_count',
-      label: 'Inventoryitem count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -198,6 +184,13 @@ export const manufacturerSpec: ModelSpec = {
     {
       name: 'devicetype_count',
       model: 'dcim.devicetype',
+      field: 'manufacturer',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'inventoryitem_count',
+      model: 'dcim.inventoryitem',
       field: 'manufacturer',
       cumulative: false,
       nested: 'omit',
@@ -359,6 +352,12 @@ export const manufacturerSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.devicetype', field: 'manufacturer', onDelete: 'protect' },
+    { model: 'dcim.inventoryitem', field: 'manufacturer', onDelete: 'protect' },
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'manufacturer',
+      onDelete: 'protect',
+    },
     { model: 'dcim.moduletype', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'manufacturer', onDelete: 'protect' },
   ],

@@ -699,6 +699,12 @@ export const moduleBaySpec: ModelSpec = {
   rules: [{ kind: 'set', field: 'parent', to: 'module.module_bay' }],
   hooks: {},
   reverse: [
+    {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'dcim.module', field: 'module_bay', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'parent', onDelete: 'cascade' },
   ],

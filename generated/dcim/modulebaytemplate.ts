@@ -363,7 +363,14 @@ export const moduleBayTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.modulebay',
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

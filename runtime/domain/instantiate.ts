@@ -51,8 +51,11 @@ export function templateModels(schema: Schema, templateField: 'device_type' | 'm
     if (ordered.includes(model) || seen.has(model.label)) return;
     seen.add(model.label);
     for (const field of model.spec.fields) {
-      const target = field.kind === 'fk' ? candidates.find((c) => c.label === field.target) : undefined;
-      if (target && target !== model) visit(target, seen);
+      const targets = field.kind === 'fk' ? [field.target] : field.kind === 'generic_fk' ? field.targets : [];
+      for (const label of targets) {
+        const target = candidates.find((c) => c.label === label);
+        if (target && target !== model) visit(target, seen);
+      }
     }
     ordered.push(model);
   };
@@ -85,7 +88,10 @@ export async function instantiate(
       for (const row of rows) {
         if (Number(row[template.fields.get(templateField)!.column!]) !== object.typeId) continue;
         const values = decodeRow(template.spec.fields, row);
-        const body = { ...copyFields(template, component, values, object, made, selfReferences), ...object.assigned };
+        const body = {
+          ...copyFields(ctx.schema, template, component, values, object, made, selfReferences),
+          ...object.assigned,
+        };
         const existing = adoptable.get(String(body.name));
         if (existing !== undefined) adopted.push({ object, templateId: Number(row.id), id: existing });
         else if (object.replicate !== false) {
@@ -157,6 +163,7 @@ async function templatesOf(
 
 /** The component body of one template: its fields that the component has, FKs to templates mapped. */
 function copyFields(
+  schema: Schema,
   template: ModelInfo,
   component: ModelInfo,
   values: Row,
@@ -165,12 +172,29 @@ function copyFields(
   deferred: readonly FieldSpec[],
 ): Row {
   const body: Row = {};
+  const instantiated = (label: string): string | null => schema.model(label).spec.instantiates ?? null;
   for (const field of template.spec.fields) {
     if (TEMPLATE_PARENTS.has(field.name) || !field.column || deferred.includes(field)) continue;
     const target = component.fields.get(field.name);
     if (!target || target.readOnly || target.hidden) continue;
     const value = values[field.name];
-    if (field.kind === 'fk' && made.has(field.target)) {
+    const generic = template.spec.fields.find(
+      (g) => g.kind === 'generic_fk' && (g.typeField === field.name || g.idField === field.name),
+    );
+    if (generic?.kind === 'generic_fk') {
+      // A template's relation to another template (an inventory item template's component) becomes the
+      // relation to the component made from it for the same object.
+      const type = values[generic.typeField];
+      const fromTemplate = typeof type === 'string' ? made.get(type) : undefined;
+      const id = values[generic.idField];
+      const componentId = fromTemplate && id !== null ? fromTemplate.get(Number(id))?.get(object.id) : undefined;
+      body[field.name] =
+        componentId === undefined
+          ? null
+          : field.name === generic.typeField
+            ? instantiated(type as string)
+            : componentId;
+    } else if (field.kind === 'fk' && made.has(field.target)) {
       body[field.name] = value === null ? null : (made.get(field.target)!.get(Number(value))?.get(object.id) ?? null);
     } else if (typeof value === 'string' && RENAMED.has(field.name)) {
       body[field.name] = object.rename(value);

@@ -229,7 +229,87 @@ async function checkConflicts(
   }
 }
 
+/** NetBox's DeviceBay._occupied: disabled, or a child device is installed. */
+function deviceBayOccupied(values: Record<string, unknown>): boolean {
+  return !values.enabled || (values.installed_device !== null && values.installed_device !== undefined);
+}
+
+/** NetBox's DeviceBay.clean(): an enabled bay, not the device itself, a device installed in no other bay. */
+async function validateDeviceBay(item: WriteItemContext): Promise<void> {
+  const installed = item.values.installed_device;
+  if (installed === null || installed === undefined) return;
+  if (!item.values.enabled && (item.existing === null || item.existing.installed_device !== installed)) {
+    item.errors.add('installed_device', 'Cannot install a device in a disabled device bay.');
+    return;
+  }
+  if (installed === item.values.device) {
+    item.errors.add('__all__', 'Cannot install a device into itself.');
+    return;
+  }
+  const bays = item.schema.model('dcim.devicebay');
+  const query = item.q(bays.table).where('installed_device_id', installed as number);
+  if (item.id !== null) query.whereNot('id', item.id);
+  const other = (await query.first('name')) as Row | undefined;
+  if (other)
+    item.errors.add(
+      'installed_device',
+      `Cannot install the specified device; device is already installed in ${String(other.name)}.`,
+    );
+}
+
+/** A device's parent device (NetBox's get_parent_device): the device of the bay it is installed in, with the bay. */
+async function parentDevices(ctx: BatchContext, _model: ModelInfo, ids: readonly number[]) {
+  const bays = ctx.schema.model('dcim.devicebay');
+  const rows = (await ctx
+    .q(bays.table)
+    .whereIn('installed_device_id', [...ids])
+    .select('id', 'device_id', 'installed_device_id')) as Row[];
+  const keys = ['id', 'url', 'display_url', 'display', 'name'];
+  const devices = ctx.load
+    ? await ctx.load(
+        'dcim.device',
+        keys,
+        rows.map((r) => Number(r.device_id)),
+      )
+    : [];
+  const nestedBays = ctx.load
+    ? await ctx.load(
+        bays.label,
+        keys,
+        rows.map((r) => Number(r.id)),
+      )
+    : [];
+  const deviceById = new Map(devices.map((d) => [Number(d.id), d]));
+  const bayById = new Map(nestedBays.map((b) => [Number(b.id), b]));
+  const result = new Map<number, unknown>(ids.map((id) => [id, null]));
+  for (const row of rows) {
+    const device = deviceById.get(Number(row.device_id));
+    if (device)
+      result.set(Number(row.installed_device_id), { ...device, device_bay: bayById.get(Number(row.id)) ?? null });
+  }
+  return result;
+}
+
+/** NetBox's InventoryItem.clean(): a new item's component belongs to the item's device. */
+async function validateInventoryItemComponent(item: WriteItemContext): Promise<void> {
+  const type = item.values.component_type;
+  const id = item.values.component_id;
+  if (item.existing || typeof type !== 'string' || id === null || id === undefined) return;
+  const component = item.schema.models.get(type);
+  if (!component?.fields.get('device')) return;
+  const row = (await item
+    .q(component.table)
+    .where('id', id as number)
+    .first('device_id')) as Row | undefined;
+  if (row && Number(row.device_id) !== Number(item.values.device))
+    item.errors.add('device', 'Cannot assign inventory item to component on another device');
+}
+
 export const moduleFunctions = {
+  'dcim.validateInventoryItemComponent': { kind: 'validator', fn: validateInventoryItemComponent },
+  'dcim.deviceBayOccupied': { kind: 'derive', fn: deviceBayOccupied },
+  'dcim.validateDeviceBay': { kind: 'validator', fn: validateDeviceBay },
+  'dcim.parentDevices': { kind: 'compute', fn: parentDevices },
   'dcim.installedModules': { kind: 'compute', fn: installedModules },
   'dcim.moduleBaysOccupied': { kind: 'compute', fn: moduleBaysOccupied },
   'dcim.validateModuleBay': { kind: 'validator', fn: validateModuleBay },

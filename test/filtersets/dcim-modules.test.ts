@@ -17,7 +17,7 @@ import {
  * The set-up NetBox's component filter-set test cases share: three regions, site groups, sites (and a site X),
  * locations, racks, tenants, device types, roles and devices (active, planned, offline).
  */
-async function dcimWorld(api: ApiClient, deviceNames = ['Device 1', 'Device 2', 'Device 3']) {
+async function dcimWorld(api: ApiClient, deviceNames = ['Device 1', 'Device 2', 'Device 3'], typeAttributes: Row = {}) {
   const three = <T>(f: (i: number) => T): T[] => [1, 2, 3].map(f);
   const regions = await createAll(
     api,
@@ -41,7 +41,12 @@ async function dcimWorld(api: ApiClient, deviceNames = ['Device 1', 'Device 2', 
   const device_types = await createAll(
     api,
     '/api/dcim/device-types/',
-    three((i) => ({ manufacturer: manufacturers[i - 1]!.id, model: `Device Type ${i}`, slug: `device-type-${i}` })),
+    three((i) => ({
+      manufacturer: manufacturers[i - 1]!.id,
+      model: `Device Type ${i}`,
+      slug: `device-type-${i}`,
+      ...typeAttributes,
+    })),
   );
   const roles = await createAll(
     api,
@@ -447,6 +452,265 @@ describe.each(DIALECTS)('dcim-modules filter sets on %s', (dialect) => {
     });
     it('test_asset_tag', async () => {
       expect(await suite.count({ asset_tag: ['A', 'B'] })).toBe(2);
+    });
+  });
+
+  describe('DeviceBayTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.devicebaytemplate', async (api) => {
+      const [manufacturer] = await createAll(api, '/api/dcim/manufacturers/', [
+        { name: 'Manufacturer 1', slug: 'manufacturer-1' },
+      ]);
+      // NetBox's bulk_create skips clean(), which refuses device bays on types that are no parent.
+      const device_types = await createAll(
+        api,
+        '/api/dcim/device-types/',
+        [1, 2, 3].map((i) => ({
+          manufacturer: manufacturer!.id,
+          model: `Model ${i}`,
+          slug: `model-${i}`,
+          subdevice_role: 'parent',
+        })),
+      );
+      await createAll(api, '/api/dcim/device-bay-templates/', [
+        { device_type: device_types[0]!.id, name: 'Device Bay 1', enabled: true, description: 'foobar1' },
+        { device_type: device_types[1]!.id, name: 'Device Bay 2', enabled: false, description: 'foobar2' },
+        { device_type: device_types[2]!.id, name: 'Device Bay 3', enabled: true, description: 'foobar3' },
+      ]);
+      return { device_types };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_device_type_id', async () => {
+      const [a, b] = suite.data.device_types;
+      expect(await suite.count({ device_type_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Device Bay 1', 'Device Bay 2'] })).toBe(2);
+    });
+    it('test_enabled', async () => {
+      expect(await suite.count({ enabled: 'true' })).toBe(2);
+      expect(await suite.count({ enabled: 'false' })).toBe(1);
+    });
+  });
+
+  describe('DeviceBayTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.devicebay', async (api) => {
+      // NetBox's bulk_create skips clean(), which refuses device bays on devices whose type is no parent.
+      const world = await dcimWorld(api, undefined, { subdevice_role: 'parent' });
+      const { devices } = world;
+      await createAll(api, '/api/dcim/device-bays/', [
+        { device: devices[0]!.id, name: 'Device Bay 1', label: 'A', enabled: true, description: 'First' },
+        { device: devices[1]!.id, name: 'Device Bay 2', label: 'B', enabled: false, description: 'Second' },
+        { device: devices[2]!.id, name: 'Device Bay 3', label: 'C', enabled: true, description: 'Third' },
+      ]);
+      return world;
+    });
+    changeLoggedTests(suite);
+    deviceComponentTests(suite);
+    placementTests(suite, 2);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Device Bay 1', 'Device Bay 2'] })).toBe(2);
+    });
+    it('test_label', async () => {
+      expect(await suite.count({ label: ['A', 'B'] })).toBe(2);
+    });
+    it('test_enabled', async () => {
+      expect(await suite.count({ enabled: 'true' })).toBe(2);
+      expect(await suite.count({ enabled: 'false' })).toBe(1);
+    });
+    it('test_device', async () => {
+      const [a, b] = suite.data.devices;
+      expect(await suite.count({ device_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ device: [a!.name, b!.name] })).toBe(2);
+    });
+  });
+
+  describe('InventoryItemTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.inventoryitemtemplate', async (api) => {
+      const manufacturers = await createAll(
+        api,
+        '/api/dcim/manufacturers/',
+        [1, 2, 3].map((i) => ({ name: `Manufacturer ${i}`, slug: `manufacturer-${i}` })),
+      );
+      const device_types = await createAll(
+        api,
+        '/api/dcim/device-types/',
+        [1, 2, 3].map((i) => ({ manufacturer: manufacturers[0]!.id, model: `Model ${i}`, slug: `model-${i}` })),
+      );
+      const roles = await createAll(
+        api,
+        '/api/dcim/inventory-item-roles/',
+        [1, 2, 3].map((i) => ({ name: `Inventory Item Role ${i}`, slug: `inventory-item-role-${i}` })),
+      );
+      const parents = await createAll(
+        api,
+        '/api/dcim/inventory-item-templates/',
+        [0, 1, 2].map((i) => ({
+          device_type: device_types[i]!.id,
+          name: `Inventory Item ${i + 1}`,
+          label: 'ABC'[i],
+          role: roles[i]!.id,
+          manufacturer: manufacturers[i]!.id,
+          part_id: `100${i + 1}`,
+          description: `foobar${i + 1}`,
+        })),
+      );
+      await createAll(
+        api,
+        '/api/dcim/inventory-item-templates/',
+        [0, 1, 2].map((i) => ({
+          device_type: device_types[i]!.id,
+          name: `Inventory Item ${i + 1}A`,
+          parent: parents[i]!.id,
+        })),
+      );
+      return { manufacturers, device_types, roles, parents };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Inventory Item 1', 'Inventory Item 2'] })).toBe(2);
+    });
+    it('test_device_type_id', async () => {
+      const [a, b] = suite.data.device_types;
+      expect(await suite.count({ device_type_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_label', async () => {
+      expect(await suite.count({ label: ['A', 'B'] })).toBe(2);
+    });
+    it('test_part_id', async () => {
+      expect(await suite.count({ part_id: ['1001', '1002'] })).toBe(2);
+    });
+    it('test_parent_id', async () => {
+      const [a, b] = suite.data.parents;
+      expect(await suite.count({ parent_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_role', async () => {
+      const [a, b] = suite.data.roles;
+      expect(await suite.count({ role_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ role: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_manufacturer', async () => {
+      const [a, b] = suite.data.manufacturers;
+      expect(await suite.count({ manufacturer_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ manufacturer: [a!.slug, b!.slug] })).toBe(2);
+    });
+  });
+
+  describe('InventoryItemTestCase', () => {
+    const suite = filterSetSuite(shared, 'dcim.inventoryitem', async (api) => {
+      const world = await dcimWorld(api);
+      const { devices, manufacturers } = world;
+      const roles = await createAll(
+        api,
+        '/api/dcim/inventory-item-roles/',
+        [1, 2, 3].map((i) => ({ name: `Inventory Item Role ${i}`, slug: `inventory-item-role-${i}` })),
+      );
+      // NetBox's third component is a console server port (another branch's model): a module bay here.
+      const [iface] = await createAll(api, '/api/dcim/interfaces/', [
+        { device: devices[0]!.id, name: 'Interface 1', type: '1000base-t' },
+      ]);
+      const [port] = await createAll(api, '/api/dcim/console-ports/', [
+        { device: devices[1]!.id, name: 'Console Port 1' },
+      ]);
+      const [bay] = await createAll(api, '/api/dcim/module-bays/', [{ device: devices[2]!.id, name: 'Module Bay 1' }]);
+      const components: [string, Row][] = [
+        ['dcim.interface', iface!],
+        ['dcim.consoleport', port!],
+        ['dcim.modulebay', bay!],
+      ];
+      const parents = await createAll(
+        api,
+        '/api/dcim/inventory-items/',
+        [0, 1, 2].map((i) => ({
+          device: devices[i]!.id,
+          role: roles[i]!.id,
+          manufacturer: manufacturers[i]!.id,
+          name: `Inventory Item ${i + 1}`,
+          label: 'ABC'[i],
+          part_id: `100${i + 1}`,
+          serial: ['ABC', 'DEF', 'GHI'][i],
+          asset_tag: `100${i + 1}`,
+          discovered: i < 2,
+          status: ['active', 'planned', 'failed'][i],
+          description: ['First', 'Second', 'Third'][i],
+          component_type: components[i]![0],
+          component_id: components[i]![1].id,
+        })),
+      );
+      await createAll(
+        api,
+        '/api/dcim/inventory-items/',
+        [0, 1, 2].map((i) => ({ device: devices[i]!.id, name: `Inventory Item ${i + 1}A`, parent: parents[i]!.id })),
+      );
+      return { ...world, roles, parents };
+    });
+    changeLoggedTests(suite);
+    placementTests(suite, 4);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Inventory Item 1', 'Inventory Item 2'] })).toBe(2);
+    });
+    it('test_label', async () => {
+      expect(await suite.count({ label: ['A', 'B'] })).toBe(2);
+    });
+    it('test_part_id', async () => {
+      expect(await suite.count({ part_id: ['1001', '1002'] })).toBe(2);
+    });
+    it('test_asset_tag', async () => {
+      expect(await suite.count({ asset_tag: ['1001', '1002'] })).toBe(2);
+    });
+    it('test_discovered', async () => {
+      expect(await suite.count({ discovered: 'true' })).toBe(2);
+      expect(await suite.count({ discovered: 'false' })).toBe(4);
+    });
+    it('test_device_type', async () => {
+      const [a, b] = suite.data.device_types;
+      expect(await suite.count({ device_type_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ device_type: [a!.model, b!.model] })).toBe(4);
+    });
+    it('test_device_role', async () => {
+      const [a, b] = suite.data.devices.map((d) => d.role as Row);
+      expect(await suite.count({ device_role_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ device_role: [a!.slug, b!.slug] })).toBe(4);
+    });
+    it('test_device', async () => {
+      const [a, b] = suite.data.devices;
+      expect(await suite.count({ device_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ device: [a!.name, b!.name] })).toBe(4);
+    });
+    it('test_parent_id', async () => {
+      const [a, b] = suite.data.parents;
+      expect(await suite.count({ parent_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_role', async () => {
+      const [a, b] = suite.data.roles;
+      expect(await suite.count({ role_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ role: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_manufacturer', async () => {
+      const [a, b] = suite.data.manufacturers;
+      expect(await suite.count({ manufacturer_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ manufacturer: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_serial', async () => {
+      expect(await suite.count({ serial: ['ABC', 'DEF'] })).toBe(2);
+      expect(await suite.count({ serial: ['abc', 'def'] })).toBe(2);
+    });
+    it('test_component_type', async () => {
+      expect(await suite.count({ component_type: ['dcim.interface'] })).toBe(1);
+    });
+    it('test_status', async () => {
+      expect(await suite.count({ status: ['planned', 'failed'] })).toBe(2);
     });
   });
 

@@ -321,6 +321,187 @@ export const dcimModulesCases: NetBoxTestCase[] = [
     },
   },
   {
+    source: 'dcim/tests/test_api.py::DeviceBayTemplateTestCase',
+    model: 'dcim.devicebaytemplate',
+    briefFields: ['description', 'display', 'enabled', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_devicetype'],
+    setUp: async (t) => {
+      const manufacturer = await t.make('dcim.manufacturer', {
+        name: 'Test Manufacturer 1',
+        slug: 'test-manufacturer-1',
+      });
+      const type = await t.make('dcim.devicetype', {
+        manufacturer: manufacturer.id,
+        model: 'Device Type 1',
+        slug: 'device-type-1',
+        subdevice_role: 'parent',
+      });
+      await t.makeAll(
+        'dcim.devicebaytemplate',
+        [true, false, true].map((enabled, i) => ({
+          device_type: type.id,
+          name: `Device Bay Template ${i + 1}`,
+          enabled,
+        })),
+      );
+      return {
+        createData: [
+          { device_type: type.id, name: 'Device Bay Template 4', enabled: false },
+          { device_type: type.id, name: 'Device Bay Template 5' },
+          { device_type: type.id, name: 'Device Bay Template 6' },
+        ],
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::DeviceBayTestCase',
+    model: 'dcim.devicebay',
+    briefFields: ['_occupied', 'description', 'device', 'display', 'enabled', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_device'],
+    setUp: async (t) => {
+      const manufacturer = await t.make('dcim.manufacturer', {
+        name: 'Test Manufacturer 1',
+        slug: 'test-manufacturer-1',
+      });
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const role = await t.make('dcim.devicerole', {
+        name: 'Test Device Role 1',
+        slug: 'test-device-role-1',
+        color: 'ff0000',
+      });
+      const [parent, child] = await t.makeAll('dcim.devicetype', [
+        { manufacturer: manufacturer.id, model: 'Device Type 1', slug: 'device-type-1', subdevice_role: 'parent' },
+        {
+          manufacturer: manufacturer.id,
+          model: 'Device Type 2',
+          slug: 'device-type-2',
+          subdevice_role: 'child',
+          u_height: 0,
+        },
+      ]);
+      const devices = await t.makeAll(
+        'dcim.device',
+        [1, 2, 3, 4].map((i) => ({
+          device_type: (i === 1 ? parent : child)!.id,
+          role: role.id,
+          name: `Device ${i}`,
+          site: site.id,
+        })),
+      );
+      await t.makeAll(
+        'dcim.devicebay',
+        [true, false, true].map((enabled, i) => ({ device: devices[0]!.id, name: `Device Bay ${i + 1}`, enabled })),
+      );
+      return {
+        createData: [1, 2, 3].map((i) => ({
+          device: devices[0]!.id,
+          name: `Device Bay ${i + 3}`,
+          installed_device: devices[i]!.id,
+        })),
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::InventoryItemTemplateTestCase',
+    model: 'dcim.inventoryitemtemplate',
+    briefFields: ['_depth', 'description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_devicetype', 'dcim.view_manufacturer'],
+    setUp: async (t) => {
+      const manufacturer = await t.make('dcim.manufacturer', {
+        name: 'Test Manufacturer 1',
+        slug: 'test-manufacturer-1',
+      });
+      const type = await t.make('dcim.devicetype', {
+        manufacturer: manufacturer.id,
+        model: 'Device Type 1',
+        slug: 'device-type-1',
+      });
+      const role = await t.make('dcim.inventoryitemrole', {
+        name: 'Inventory Item Role 1',
+        slug: 'inventory-item-role-1',
+      });
+      const templates: Json[] = [];
+      for (const i of [1, 2, 3, 4])
+        templates.push(
+          await t.make('dcim.inventoryitemtemplate', {
+            device_type: type.id,
+            name: `Inventory Item Template ${i}`,
+            manufacturer: manufacturer.id,
+            role: role.id,
+          }),
+        );
+      return {
+        createData: [5, 6, 7].map((i) => ({
+          device_type: type.id,
+          name: `Inventory Item Template ${i}`,
+          manufacturer: manufacturer.id,
+          role: role.id,
+          parent: templates[3]!.id,
+        })),
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::InventoryItemTestCase',
+    model: 'dcim.inventoryitem',
+    briefFields: ['_depth', 'description', 'device', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_device', 'dcim.view_manufacturer'],
+    setUp: async (t) => {
+      const manufacturer = await t.make('dcim.manufacturer', {
+        name: 'Test Manufacturer 1',
+        slug: 'test-manufacturer-1',
+      });
+      const type = await t.make('dcim.devicetype', {
+        manufacturer: manufacturer.id,
+        model: 'Device Type 1',
+        slug: 'device-type-1',
+      });
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const role = await t.make('dcim.devicerole', {
+        name: 'Test Device Role 1',
+        slug: 'test-device-role-1',
+        color: 'ff0000',
+      });
+      const device = await t.make('dcim.device', {
+        device_type: type.id,
+        role: role.id,
+        name: 'Device 1',
+        site: site.id,
+      });
+      const roles = await t.makeAll('dcim.inventoryitemrole', [
+        { name: 'Inventory Item Role 1', slug: 'inventory-item-role-1' },
+        { name: 'Inventory Item Role 2', slug: 'inventory-item-role-2' },
+      ]);
+      const interfaces = await t.makeAll(
+        'dcim.interface',
+        [1, 2, 3].map((i) => ({ device: device.id, name: `Interface ${i}`, type: '1000base-t' })),
+      );
+      for (const [i, iface] of interfaces.entries())
+        await t.make('dcim.inventoryitem', {
+          device: device.id,
+          name: `Inventory Item ${i + 1}`,
+          role: roles[0]!.id,
+          manufacturer: manufacturer.id,
+          component_type: 'dcim.interface',
+          component_id: iface.id,
+        });
+      return {
+        createData: interfaces.map((iface, i) => ({
+          device: device.id,
+          name: `Inventory Item ${i + 4}`,
+          role: roles[1]!.id,
+          manufacturer: manufacturer.id,
+          component_type: 'dcim.interface',
+          component_id: iface.id,
+        })),
+      };
+    },
+  },
+  {
     source: 'dcim/tests/test_api.py::InventoryItemRoleTestCase',
     model: 'dcim.inventoryitemrole',
     briefFields: ['description', 'display', 'id', 'inventoryitem_count', 'name', 'slug', 'url'],
