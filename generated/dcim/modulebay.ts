@@ -78,10 +78,10 @@ export interface ModuleBayBrief {
   id: number;
   url: string;
   display: string;
-  installed_module: unknown;
   name: string;
   enabled: boolean;
   description: string;
+  installed_module: unknown;
   _occupied: unknown;
 }
 
@@ -90,10 +90,10 @@ export interface ModuleBayNested {
   id: number;
   url: string;
   display: string;
-  installed_module: unknown;
   name: string;
   enabled: boolean;
   description: string;
+  installed_module: unknown;
   _occupied: unknown;
 }
 
@@ -326,8 +326,8 @@ export const moduleBaySpec: ModelSpec = {
     'last_updated',
     '_occupied',
   ],
-  brief: ['id', 'url', 'display', 'installed_module', 'name', 'enabled', 'description', '_occupied'],
-  nested: ['id', 'url', 'display', 'installed_module', 'name', 'enabled', 'description', '_occupied'],
+  brief: ['id', 'url', 'display', 'name', 'enabled', 'description', 'installed_module', '_occupied'],
+  nested: ['id', 'url', 'display', 'name', 'enabled', 'description', 'installed_module', '_occupied'],
   search: ['name', 'label', 'description'],
   searchAlso: [],
   aliases: [],

@@ -40,6 +40,25 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
   'extras.eventrule': () => ({ object_types: ['dcim.site'], event_types: ['object_created'], action_type: 'webhook' }),
 };
 
+type Given = Record<string, unknown>;
+/** A parent device type: the only kind that takes device bays. */
+const parentType = async (f: Fixtures): Promise<number> =>
+  (await f.create('dcim.devicetype', { subdevice_role: 'parent' })).id as number;
+
+/**
+ * Related objects that a model's domain rules demand in a particular shape (a device bay's device is of a parent
+ * type; a module's bay belongs to the module's device), given the values already chosen.
+ */
+const DEPENDENCIES_BY_RULES: Record<string, (f: Fixtures, given: Given) => Promise<Given>> = {
+  'dcim.devicebaytemplate': async (f, given) => (given.device_type ? {} : { device_type: await parentType(f) }),
+  'dcim.devicebay': async (f, given) =>
+    given.device ? {} : { device: (await f.create('dcim.device', { device_type: await parentType(f) })).id },
+  'dcim.module': async (f, given) => {
+    const device = given.device ?? (await f.create('dcim.device')).id;
+    return { device, ...(given.module_bay ? {} : { module_bay: (await f.create('dcim.modulebay', { device })).id }) };
+  },
+};
+
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -63,8 +82,9 @@ export class Fixtures {
   ) {}
 
   /** A valid create body for the model (dependencies are created first). */
-  async payload(label: string, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  async payload(label: string, given: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     const model = this.schema.model(label);
+    const overrides = { ...(await DEPENDENCIES_BY_RULES[label]?.(this, given)), ...given };
     const seq = nextSeq();
     const body: Record<string, unknown> = {};
     const generic = model.spec.fields.filter((f) => f.kind === 'generic_fk');
@@ -107,9 +127,11 @@ export class Fixtures {
     };
     const inUnique = (name: string): boolean =>
       model.spec.uniques.some((u) => u.fields.includes(name) && !u.fields.some((other) => variesPerFixture(other)));
+    for (const [name, value] of Object.entries((await DEPENDENCIES_BY_RULES[label]?.(this, overrides)) ?? {}))
+      if (!inUnique(name)) shared[name] = value;
     for (const field of model.writable) {
-      if (field.kind === 'fk' && field.required && !(field.name in overrides) && !inUnique(field.name))
-        shared[field.name] = (await this.create(field.target)).id;
+      if (field.kind !== 'fk' || !field.required || field.name in overrides || field.name in shared) continue;
+      if (!inUnique(field.name)) shared[field.name] = (await this.create(field.target)).id;
     }
     const bodies: Record<string, unknown>[] = [];
     for (let i = 0; i < count; i += 1) bodies.push(await this.payload(label, { ...shared, ...overrides }));
