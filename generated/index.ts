@@ -11,12 +11,14 @@ import migration5 from './migrations/0005_ipam_asn_add_column_role_id_and_more.j
 import migration6 from './migrations/0006_dcim_powerpanel_create_table_and_more.json' with { type: 'json' };
 import migration7 from './migrations/0007_users_ownergroup_create_table_and_more.json' with { type: 'json' };
 import migration8 from './migrations/0008_dcim_consoleport_create_table_and_more.json' with { type: 'json' };
-import migration9 from './migrations/0009_dcim_inventoryitemrole_create_table_and_more.json' with { type: 'json' };
-import migration10 from './migrations/0010_dcim_moduletypeprofile_create_table_and_more.json' with { type: 'json' };
-import migration11 from './migrations/0011_dcim_modulebay_create_table_and_more.json' with { type: 'json' };
-import migration12 from './migrations/0012_dcim_module_create_table_and_more.json' with { type: 'json' };
-import migration13 from './migrations/0013_dcim_devicebay_create_table_and_more.json' with { type: 'json' };
-import migration14 from './migrations/0014_dcim_inventoryitem_create_table_and_more.json' with { type: 'json' };
+import migration9 from './migrations/0009_dcim_consoleserverport_create_table_and_more.json' with { type: 'json' };
+import migration10 from './migrations/0010_dcim_inventoryitemrole_create_table_and_more.json' with { type: 'json' };
+import migration11 from './migrations/0011_dcim_moduletypeprofile_create_table_and_more.json' with { type: 'json' };
+import migration12 from './migrations/0012_dcim_modulebay_create_table_and_more.json' with { type: 'json' };
+import migration13 from './migrations/0013_dcim_module_create_table_and_more.json' with { type: 'json' };
+import migration14 from './migrations/0014_dcim_devicebay_create_table_and_more.json' with { type: 'json' };
+import migration15 from './migrations/0015_dcim_inventoryitem_create_table_and_more.json' with { type: 'json' };
+import migration16 from './migrations/0016_dcim_consoleserverport_add_column_module_id_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -34,12 +36,15 @@ import * as coreObjectChange from './core/objectchange.js';
 import * as coreWorker from './core/worker.js';
 import * as dcimConsolePort from './dcim/consoleport.js';
 import * as dcimConsolePortTemplate from './dcim/consoleporttemplate.js';
+import * as dcimConsoleServerPort from './dcim/consoleserverport.js';
+import * as dcimConsoleServerPortTemplate from './dcim/consoleserverporttemplate.js';
 import * as dcimDevice from './dcim/device.js';
 import * as dcimDeviceBay from './dcim/devicebay.js';
 import * as dcimDeviceBayTemplate from './dcim/devicebaytemplate.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
 import * as dcimInterface from './dcim/interface.js';
+import * as dcimInterfaceTemplate from './dcim/interfacetemplate.js';
 import * as dcimInventoryItem from './dcim/inventoryitem.js';
 import * as dcimInventoryItemRole from './dcim/inventoryitemrole.js';
 import * as dcimInventoryItemTemplate from './dcim/inventoryitemtemplate.js';
@@ -52,9 +57,15 @@ import * as dcimModuleType from './dcim/moduletype.js';
 import * as dcimModuleTypeProfile from './dcim/moduletypeprofile.js';
 import * as dcimPlatform from './dcim/platform.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
+import * as dcimPowerOutlet from './dcim/poweroutlet.js';
+import * as dcimPowerOutletTemplate from './dcim/poweroutlettemplate.js';
 import * as dcimPowerPanel from './dcim/powerpanel.js';
+import * as dcimPowerPort from './dcim/powerport.js';
+import * as dcimPowerPortTemplate from './dcim/powerporttemplate.js';
 import * as dcimRack from './dcim/rack.js';
 import * as dcimRackRole from './dcim/rackrole.js';
+import * as dcimRearPort from './dcim/rearport.js';
+import * as dcimRearPortTemplate from './dcim/rearporttemplate.js';
 import * as dcimRegion from './dcim/region.js';
 import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
@@ -262,12 +273,15 @@ export const registry: Registry = {
       models: [
         'dcim.consoleport',
         'dcim.consoleporttemplate',
+        'dcim.consoleserverport',
+        'dcim.consoleserverporttemplate',
         'dcim.device',
         'dcim.devicebay',
         'dcim.devicebaytemplate',
         'dcim.devicerole',
         'dcim.devicetype',
         'dcim.interface',
+        'dcim.interfacetemplate',
         'dcim.inventoryitem',
         'dcim.inventoryitemrole',
         'dcim.inventoryitemtemplate',
@@ -280,9 +294,15 @@ export const registry: Registry = {
         'dcim.moduletypeprofile',
         'dcim.platform',
         'dcim.powerfeed',
+        'dcim.poweroutlet',
+        'dcim.poweroutlettemplate',
         'dcim.powerpanel',
+        'dcim.powerport',
+        'dcim.powerporttemplate',
         'dcim.rack',
         'dcim.rackrole',
+        'dcim.rearport',
+        'dcim.rearporttemplate',
         'dcim.region',
         'dcim.site',
         'dcim.sitegroup',
@@ -373,12 +393,15 @@ export const registry: Registry = {
     'core.worker': coreWorker.workerSpec,
     'dcim.consoleport': dcimConsolePort.consolePortSpec,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.consolePortTemplateSpec,
+    'dcim.consoleserverport': dcimConsoleServerPort.consoleServerPortSpec,
+    'dcim.consoleserverporttemplate': dcimConsoleServerPortTemplate.consoleServerPortTemplateSpec,
     'dcim.device': dcimDevice.deviceSpec,
     'dcim.devicebay': dcimDeviceBay.deviceBaySpec,
     'dcim.devicebaytemplate': dcimDeviceBayTemplate.deviceBayTemplateSpec,
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
     'dcim.interface': dcimInterface.interfaceSpec,
+    'dcim.interfacetemplate': dcimInterfaceTemplate.interfaceTemplateSpec,
     'dcim.inventoryitem': dcimInventoryItem.inventoryItemSpec,
     'dcim.inventoryitemrole': dcimInventoryItemRole.inventoryItemRoleSpec,
     'dcim.inventoryitemtemplate': dcimInventoryItemTemplate.inventoryItemTemplateSpec,
@@ -391,9 +414,15 @@ export const registry: Registry = {
     'dcim.moduletypeprofile': dcimModuleTypeProfile.moduleTypeProfileSpec,
     'dcim.platform': dcimPlatform.platformSpec,
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
+    'dcim.poweroutlet': dcimPowerOutlet.powerOutletSpec,
+    'dcim.poweroutlettemplate': dcimPowerOutletTemplate.powerOutletTemplateSpec,
     'dcim.powerpanel': dcimPowerPanel.powerPanelSpec,
+    'dcim.powerport': dcimPowerPort.powerPortSpec,
+    'dcim.powerporttemplate': dcimPowerPortTemplate.powerPortTemplateSpec,
     'dcim.rack': dcimRack.rackSpec,
     'dcim.rackrole': dcimRackRole.rackRoleSpec,
+    'dcim.rearport': dcimRearPort.rearPortSpec,
+    'dcim.rearporttemplate': dcimRearPortTemplate.rearPortTemplateSpec,
     'dcim.region': dcimRegion.regionSpec,
     'dcim.site': dcimSite.siteSpec,
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
@@ -448,12 +477,15 @@ export const registry: Registry = {
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'dcim.consoleport': dcimConsolePort.mountConsolePortRoutes,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.mountConsolePortTemplateRoutes,
+    'dcim.consoleserverport': dcimConsoleServerPort.mountConsoleServerPortRoutes,
+    'dcim.consoleserverporttemplate': dcimConsoleServerPortTemplate.mountConsoleServerPortTemplateRoutes,
     'dcim.device': dcimDevice.mountDeviceRoutes,
     'dcim.devicebay': dcimDeviceBay.mountDeviceBayRoutes,
     'dcim.devicebaytemplate': dcimDeviceBayTemplate.mountDeviceBayTemplateRoutes,
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
     'dcim.devicetype': dcimDeviceType.mountDeviceTypeRoutes,
     'dcim.interface': dcimInterface.mountInterfaceRoutes,
+    'dcim.interfacetemplate': dcimInterfaceTemplate.mountInterfaceTemplateRoutes,
     'dcim.inventoryitem': dcimInventoryItem.mountInventoryItemRoutes,
     'dcim.inventoryitemrole': dcimInventoryItemRole.mountInventoryItemRoleRoutes,
     'dcim.inventoryitemtemplate': dcimInventoryItemTemplate.mountInventoryItemTemplateRoutes,
@@ -466,9 +498,15 @@ export const registry: Registry = {
     'dcim.moduletypeprofile': dcimModuleTypeProfile.mountModuleTypeProfileRoutes,
     'dcim.platform': dcimPlatform.mountPlatformRoutes,
     'dcim.powerfeed': dcimPowerFeed.mountPowerFeedRoutes,
+    'dcim.poweroutlet': dcimPowerOutlet.mountPowerOutletRoutes,
+    'dcim.poweroutlettemplate': dcimPowerOutletTemplate.mountPowerOutletTemplateRoutes,
     'dcim.powerpanel': dcimPowerPanel.mountPowerPanelRoutes,
+    'dcim.powerport': dcimPowerPort.mountPowerPortRoutes,
+    'dcim.powerporttemplate': dcimPowerPortTemplate.mountPowerPortTemplateRoutes,
     'dcim.rack': dcimRack.mountRackRoutes,
     'dcim.rackrole': dcimRackRole.mountRackRoleRoutes,
+    'dcim.rearport': dcimRearPort.mountRearPortRoutes,
+    'dcim.rearporttemplate': dcimRearPortTemplate.mountRearPortTemplateRoutes,
     'dcim.region': dcimRegion.mountRegionRoutes,
     'dcim.site': dcimSite.mountSiteRoutes,
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
@@ -520,6 +558,8 @@ export const registry: Registry = {
     migration12 as Migration,
     migration13 as Migration,
     migration14 as Migration,
+    migration15 as Migration,
+    migration16 as Migration,
   ],
   plugins: [
     {

@@ -151,12 +151,12 @@ export interface Device {
   created: string | null;
   last_updated: string | null;
   console_port_count: number;
-  console_server_port_count: unknown;
-  power_port_count: unknown;
-  power_outlet_count: unknown;
+  console_server_port_count: number;
+  power_port_count: number;
+  power_outlet_count: number;
   interface_count: number;
   front_port_count: unknown;
-  rear_port_count: unknown;
+  rear_port_count: number;
   device_bay_count: number;
   module_bay_count: number;
   inventory_item_count: number;
@@ -715,64 +715,8 @@ export const deviceSpec: ModelSpec = {
       required: false,
     },
     {
-      name: 'console_server_port_count',
-      label: 'Console server port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'power_port_count',
-      label: 'Power port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'power_outlet_count',
-      label: 'Power outlet count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'front_port_count',
       label: 'Front port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'rear_port_count',
-      label: 'Rear port count',
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -805,6 +749,34 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'console_port_count',
       model: 'dcim.consoleport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'console_server_port_count',
+      model: 'dcim.consoleserverport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_port_count',
+      model: 'dcim.powerport',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_outlet_count',
+      model: 'dcim.poweroutlet',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'rear_port_count',
+      model: 'dcim.rearport',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1416,25 +1388,19 @@ export const deviceSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.consoleport', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'console_server_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.consoleserverport', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.powerport', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_outlets',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.poweroutlet', field: 'device' }],
     },
     {
       kind: 'constant',
@@ -1460,24 +1426,21 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'console_server_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'console_server_port_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_port_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_outlet_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_outlet_count',
       lookups: 'number',
     },
     {
@@ -1488,10 +1451,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'rear_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'rear_port_count',
       lookups: 'number',
     },
     {
@@ -1672,12 +1634,16 @@ export const deviceSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.consoleserverport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.devicebay', field: 'installed_device', onDelete: 'set_null' },
     { model: 'dcim.devicebay', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.inventoryitem', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.module', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.poweroutlet', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.powerport', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.rearport', field: 'device', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -113,12 +113,12 @@ export interface DeviceType {
   last_updated: string | null;
   device_count: number;
   console_port_template_count: number;
-  console_server_port_template_count: unknown;
-  power_port_template_count: unknown;
-  power_outlet_template_count: unknown;
-  interface_template_count: unknown;
+  console_server_port_template_count: number;
+  power_port_template_count: number;
+  power_outlet_template_count: number;
+  interface_template_count: number;
   front_port_template_count: unknown;
-  rear_port_template_count: unknown;
+  rear_port_template_count: number;
   device_bay_template_count: number;
   module_bay_template_count: number;
   inventory_item_template_count: number;
@@ -450,78 +450,8 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'console_server_port_template_count',
-      label: 'Console server port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'power_port_template_count',
-      label: 'Power port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'power_outlet_template_count',
-      label: 'Power outlet template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'interface_template_count',
-      label: 'Interface template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'front_port_template_count',
       label: 'Front port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'rear_port_template_count',
-      label: 'Rear port template count',
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -582,6 +512,41 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'inventory_item_template_count',
       model: 'dcim.inventoryitemtemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'console_server_port_template_count',
+      model: 'dcim.consoleserverporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_port_template_count',
+      model: 'dcim.powerporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'power_outlet_template_count',
+      model: 'dcim.poweroutlettemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'interface_template_count',
+      model: 'dcim.interfacetemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'rear_port_template_count',
+      model: 'dcim.rearporttemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -812,31 +777,27 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'console_server_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'console_server_port_template_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_port_template_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'power_outlet_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'power_outlet_template_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'interface_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'interface_template_count',
       lookups: 'number',
     },
     {
@@ -847,10 +808,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'rear_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'rear_port_template_count',
       lookups: 'number',
     },
     {
@@ -877,32 +837,30 @@ export const deviceTypeSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.consoleporttemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'console_server_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [
+        {
+          kind: 'reverse',
+          model: 'dcim.consoleserverporttemplate',
+          field: 'device_type',
+        },
+      ],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.powerporttemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'power_outlets',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.poweroutlettemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'interfaces',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.interfacetemplate', field: 'device_type' }],
     },
     {
       kind: 'constant',
@@ -993,14 +951,23 @@ export const deviceTypeSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.consoleporttemplate', field: 'device_type', onDelete: 'cascade' },
+    {
+      model: 'dcim.consoleserverporttemplate',
+      field: 'device_type',
+      onDelete: 'cascade',
+    },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
     { model: 'dcim.devicebaytemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.interfacetemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'dcim.inventoryitemtemplate',
       field: 'device_type',
       onDelete: 'cascade',
     },
     { model: 'dcim.modulebaytemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.rearporttemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',
       field: 'parent',

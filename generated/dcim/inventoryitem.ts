@@ -370,7 +370,15 @@ export const inventoryItemSpec: ModelSpec = {
       unique: false,
       kind: 'content_type',
       required: false,
-      targets: ['dcim.consoleport', 'dcim.interface', 'dcim.modulebay'],
+      targets: [
+        'dcim.consoleport',
+        'dcim.consoleserverport',
+        'dcim.interface',
+        'dcim.modulebay',
+        'dcim.poweroutlet',
+        'dcim.powerport',
+        'dcim.rearport',
+      ],
     },
     {
       name: 'component_id',
@@ -400,7 +408,15 @@ export const inventoryItemSpec: ModelSpec = {
       required: false,
       typeField: 'component_type',
       idField: 'component_id',
-      targets: ['dcim.consoleport', 'dcim.interface', 'dcim.modulebay'],
+      targets: [
+        'dcim.consoleport',
+        'dcim.consoleserverport',
+        'dcim.interface',
+        'dcim.modulebay',
+        'dcim.poweroutlet',
+        'dcim.powerport',
+        'dcim.rearport',
+      ],
       onDelete: 'cascade',
     },
     {

@@ -671,8 +671,12 @@ export const moduleSpec: ModelSpec = {
   hooks: { created: 'dcim.instantiateModuleComponents' },
   reverse: [
     { model: 'dcim.consoleport', field: 'module', onDelete: 'cascade' },
+    { model: 'dcim.consoleserverport', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'module', onDelete: 'cascade' },
+    { model: 'dcim.poweroutlet', field: 'module', onDelete: 'cascade' },
+    { model: 'dcim.powerport', field: 'module', onDelete: 'cascade' },
+    { model: 'dcim.rearport', field: 'module', onDelete: 'cascade' },
   ],
   actions: [],
 };

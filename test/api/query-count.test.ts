@@ -154,6 +154,54 @@ describe.each(DIALECTS)('queries of the common pages on %s', (dialect) => {
       briefSites: await queriesFor('/api/dcim/sites/?limit=1000&brief=1'),
       briefDevices: await queriesFor('/api/dcim/devices/?limit=1000&brief=1'),
     };
-    expect(counts).toEqual({ sites: 5, site: 4, devices: 5, withoutContext: 4, briefSites: 2, briefDevices: 2 });
+    // A device list: rows, count, tags, config contexts and the parent bays of its devices (parent_device).
+    expect(counts).toEqual({ sites: 5, site: 4, devices: 6, withoutContext: 5, briefSites: 2, briefDevices: 2 });
+  });
+});
+
+/**
+ * Creating a device instantiates its type's templates in one batch per component model (issue 23): a type
+ * with 2 templates of every kind and one with 20 cost the same statements, pinned. Not bounded yet, so left
+ * out: interface templates (the interface model's validators make its writes serial, four statements per
+ * interface: its insert, the device read by dcim.checkInterfaceVlansAndDevice, the device read by its rules, its
+ * tags) and an outlet template's power port (its rule reads each outlet's power port, one statement each).
+ */
+describe.each(DIALECTS)('queries of a device created from templates on %s', (dialect) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(dialect);
+  });
+  afterAll(async () => app?.close());
+
+  const post = async (path: string, body: unknown): Promise<any> => {
+    const response = await app.api.post(path, body);
+    expect(response.status, response.text).toBe(201);
+    return response.body;
+  };
+
+  /** The statements of one device POST whose type has `n` templates of every kind served. */
+  const deviceQueries = async (n: number, site: number, role: number, maker: number): Promise<number> => {
+    const type = await post('/api/dcim/device-types/', { manufacturer: maker, model: `T${n}`, slug: `t${n}` });
+    const names = (prefix: string, values: object = {}) =>
+      Array.from({ length: n }, (_, i) => ({ device_type: type.id, name: `${prefix}${i}`, ...values }));
+    await post('/api/dcim/console-port-templates/', names('con'));
+    await post('/api/dcim/console-server-port-templates/', names('cs'));
+    await post('/api/dcim/power-port-templates/', names('psu'));
+    await post('/api/dcim/power-outlet-templates/', names('out', { feed_leg: 'A' }));
+    await post('/api/dcim/rear-port-templates/', names('rear', { type: '8p8c', positions: 4 }));
+    const before = app.db.queryCount();
+    await post('/api/dcim/devices/', { name: `D${n}`, device_type: type.id, site, role });
+    return app.db.queryCount() - before;
+  };
+
+  it('costs the same statements for 2 and 20 templates of every kind, but for chunked change records', async () => {
+    const site = (await post('/api/dcim/sites/', { name: 'S', slug: 's' })).id;
+    const role = (await post('/api/dcim/device-roles/', { name: 'R', slug: 'r' })).id;
+    const maker = (await post('/api/dcim/manufacturers/', { name: 'M', slug: 'm' })).id;
+    const small = await deviceQueries(2, site, role, maker);
+    const large = await deviceQueries(20, site, role, maker);
+    // The same statements, but for the change records, written 75 to a statement (101 records: one more); the
+    // module bay, device bay and inventory item templates of the type are read too (none here).
+    expect({ small, large }).toEqual({ small: 50, large: 51 });
   });
 });

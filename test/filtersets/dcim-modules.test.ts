@@ -200,6 +200,24 @@ describe.each(DIALECTS)('dcim-modules filter sets on %s', (dialect) => {
         { module_type: module_types[0]!.id, name: 'Console Port 1' },
         { module_type: module_types[1]!.id, name: 'Console Port 2' },
       ]);
+      for (const [path, name] of [
+        ['console-server-port-templates', 'Console Server Port'],
+        ['power-port-templates', 'Power Port'],
+        ['power-outlet-templates', 'Power Outlet'],
+        ['interface-templates', 'Interface'],
+      ] as const)
+        await createAll(api, `/api/dcim/${path}/`, [
+          {
+            module_type: module_types[0]!.id,
+            name: `${name} 1`,
+            ...(path.startsWith('interface') ? { type: '1000base-t' } : {}),
+          },
+          {
+            module_type: module_types[1]!.id,
+            name: `${name} 2`,
+            ...(path.startsWith('interface') ? { type: '1000base-t' } : {}),
+          },
+        ]);
       await createAll(api, '/api/dcim/module-bay-templates/', [
         { module_type: module_types[0]!.id, name: 'Module Bay 1' },
         { module_type: module_types[1]!.id, name: 'Module Bay 2' },
@@ -228,8 +246,12 @@ describe.each(DIALECTS)('dcim-modules filter sets on %s', (dialect) => {
       expect(await suite.count({ console_ports: 'true' })).toBe(2);
       expect(await suite.count({ console_ports: 'false' })).toBe(1);
     });
-    for (const name of ['console_server_ports', 'power_ports', 'power_outlets', 'interfaces', 'pass_through_ports'])
-      leftOut(`test_${name}`, 'those component templates are another branch (h-ports); the filter selects none');
+    for (const name of ['console_server_ports', 'power_ports', 'power_outlets', 'interfaces'])
+      it(`test_${name}`, async () => {
+        expect(await suite.count({ [name]: 'true' })).toBe(2);
+        expect(await suite.count({ [name]: 'false' })).toBe(1);
+      });
+    leftOut('test_pass_through_ports', 'front port templates are not served yet (the filter selects none)');
     it('test_module_bays', async () => {
       expect(await suite.count({ module_bays: 'true' })).toBe(2);
       expect(await suite.count({ module_bays: 'false' })).toBe(1);

@@ -2,7 +2,9 @@ import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
+import { dcimComponentsCases } from './dcim-components.js';
 import { dcimModulesCases } from './dcim-modules.js';
+import { dcimPortsCases } from './dcim-ports.js';
 import { extrasCases } from './extras.js';
 import { ipamCases } from './ipam.js';
 import { tenancyCases } from './tenancy.js';
@@ -14,7 +16,9 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
   ...coreCases,
   ...dcimCases,
+  ...dcimComponentsCases,
   ...dcimModulesCases,
+  ...dcimPortsCases,
   ...extrasCases,
   ...ipamCases,
   ...tenancyCases,

@@ -1,0 +1,153 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/app.js';
+import { createAll, useApp, type Row } from '../support/filtersets.js';
+
+/**
+ * NetBox 4.6.8 dcim/tests/test_models.py DeviceTestCase.test_device_creation, for the components served here:
+ * a new device gets a component of every template of its type, with the template's values, a custom field's
+ * default, and the relations between them (an outlet's power port, a front port's rear port) pointing at the
+ * device's own components. Also the rules that tie a component to others of its device.
+ */
+describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
+  const shared = useApp(dialect);
+
+  let objects: { site: Row; type: Row; role: Row };
+  beforeAll(async () => {
+    objects = await world();
+  });
+  const world = async () => {
+    const { api } = shared.app;
+    const [site] = await createAll(api, '/api/dcim/sites/', [{ name: 'Test Site 1', slug: 'test-site-1' }]);
+    const [manufacturer] = await createAll(api, '/api/dcim/manufacturers/', [
+      { name: 'Test Manufacturer 1', slug: 'test-manufacturer-1' },
+    ]);
+    const [type] = await createAll(api, '/api/dcim/device-types/', [
+      { manufacturer: manufacturer!.id, model: 'Test Device Type 1', slug: 'test-device-type-1' },
+    ]);
+    const [role] = await createAll(api, '/api/dcim/device-roles/', [{ name: 'Test Role 1', slug: 'test-role-1' }]);
+    return { site: site!, type: type!, role: role! };
+  };
+
+  it('test_device_creation', async () => {
+    const { api } = shared.app;
+    const { site, type, role } = objects;
+    const models = ['consoleport', 'consoleserverport', 'powerport', 'poweroutlet', 'interface', 'rearport'];
+    await createAll(api, '/api/extras/custom-fields/', [
+      { name: 'cf1', type: 'text', default: 'foo', object_types: models.map((m) => `dcim.${m}`) },
+    ]);
+    const device_type = type.id;
+    await createAll(api, '/api/dcim/console-port-templates/', [{ device_type, name: 'Console Port 1' }]);
+    await createAll(api, '/api/dcim/console-server-port-templates/', [{ device_type, name: 'Console Server Port 1' }]);
+    const [powerPort] = await createAll(api, '/api/dcim/power-port-templates/', [
+      { device_type, name: 'Power Port 1', maximum_draw: 1000, allocated_draw: 500 },
+    ]);
+    await createAll(api, '/api/dcim/power-outlet-templates/', [
+      { device_type, name: 'Power Outlet 1', power_port: powerPort!.id, feed_leg: 'A' },
+    ]);
+    await createAll(api, '/api/dcim/interface-templates/', [
+      { device_type, name: 'Interface 1', type: '1000base-t', mgmt_only: true },
+    ]);
+    await createAll(api, '/api/dcim/rear-port-templates/', [
+      { device_type, name: 'Rear Port 1', type: '8p8c', positions: 8 },
+    ]);
+
+    const [device] = await createAll(api, '/api/dcim/devices/', [
+      { site: site.id, device_type, role: role.id, name: 'Test Device 1' },
+    ]);
+    const only = async (list: string, params: string): Promise<Row> => {
+      const response = await api.get(`/api/dcim/${list}/?device_id=${device!.id}&${params}`);
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.count, `${list} ${params}`).toBe(1);
+      const object = response.body.results[0] as Row;
+      expect(object.custom_fields.cf1).toBe('foo');
+      return object;
+    };
+    await only('console-ports', 'name=Console Port 1');
+    await only('console-server-ports', 'name=Console Server Port 1');
+    const port = await only('power-ports', 'name=Power Port 1&maximum_draw=1000&allocated_draw=500');
+    await only('power-outlets', `name=Power Outlet 1&power_port_id=${port.id}&feed_leg=A&status=enabled`);
+    await only('interfaces', 'name=Interface 1&type=1000base-t&mgmt_only=true');
+    await only('rear-ports', 'name=Rear Port 1&type=8p8c&positions=8');
+
+    const counted = (await api.get(`/api/dcim/devices/${device!.id}/`)).body as Row;
+    expect(counted).toMatchObject({
+      console_port_count: 1,
+      console_server_port_count: 1,
+      power_port_count: 1,
+      power_outlet_count: 1,
+      interface_count: 1,
+      rear_port_count: 1,
+    });
+    const typed = (await api.get(`/api/dcim/device-types/${device_type}/`)).body as Row;
+    expect(typed).toMatchObject({
+      console_port_template_count: 1,
+      console_server_port_template_count: 1,
+      power_port_template_count: 1,
+      power_outlet_template_count: 1,
+      interface_template_count: 1,
+      rear_port_template_count: 1,
+    });
+  });
+
+  it("a template's bridge becomes the bridge between the device's interfaces (update_interface_bridges)", async () => {
+    const { api } = shared.app;
+    const { site, role } = objects;
+    const [manufacturer] = (await api.get('/api/dcim/manufacturers/?limit=1')).body.results as Row[];
+    const [type] = await createAll(api, '/api/dcim/device-types/', [
+      { manufacturer: manufacturer!.id, model: 'Bridged', slug: 'bridged' },
+    ]);
+    const [br0] = await createAll(api, '/api/dcim/interface-templates/', [
+      { device_type: type!.id, name: 'br0', type: 'bridge' },
+    ]);
+    await createAll(api, '/api/dcim/interface-templates/', [
+      { device_type: type!.id, name: 'eth0', type: '1000base-t', bridge: br0!.id },
+      { device_type: type!.id, name: 'eth1', type: '1000base-t', bridge: br0!.id },
+    ]);
+    const devices = await createAll(
+      api,
+      '/api/dcim/devices/',
+      [1, 2].map((i) => ({ site: site.id, device_type: type!.id, role: role.id, name: `Bridged ${i}` })),
+    );
+    for (const device of devices) {
+      const interfaces = (await api.get(`/api/dcim/interfaces/?device_id=${device.id}&ordering=name`)).body
+        .results as Row[];
+      const bridge = interfaces.find((i) => i.name === 'br0')!;
+      expect(interfaces.map((i) => [i.name, i.bridge?.id ?? null])).toEqual([
+        ['br0', null],
+        ['eth0', bridge.id],
+        ['eth1', bridge.id],
+      ]);
+    }
+  });
+
+  it("a power outlet's power port belongs to its device (PowerOutlet.clean)", async () => {
+    const { api } = shared.app;
+    const { site, type, role } = objects;
+    const devices = await createAll(
+      api,
+      '/api/dcim/devices/',
+      ['A', 'B'].map((name) => ({ site: site.id, device_type: type.id, role: role.id, name: `Outlet Device ${name}` })),
+    );
+    const [port] = await createAll(api, '/api/dcim/power-ports/', [{ device: devices[1]!.id, name: 'PSU' }]);
+    const response = await api.post('/api/dcim/power-outlets/', {
+      device: devices[0]!.id,
+      name: 'Outlet',
+      power_port: port!.id,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ __all__: [`Parent power port (PSU) must belong to the same device`] });
+  });
+
+  it('a power port allocates no more than its maximum draw (PowerPort.clean)', async () => {
+    const { api } = shared.app;
+    const [device] = (await api.get('/api/dcim/devices/?limit=1')).body.results as Row[];
+    const response = await api.post('/api/dcim/power-ports/', {
+      device: device!.id,
+      name: 'Overdrawn',
+      maximum_draw: 100,
+      allocated_draw: 200,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ allocated_draw: ['Allocated draw cannot exceed the maximum draw (100W).'] });
+  });
+});
