@@ -52,14 +52,15 @@ export function replayMigrations(migrations: readonly Migration[]): Map<string, 
 export function diffSchemas(previous: Map<string, TableSpec>, next: readonly TableSpec[]): MigrationOp[] {
   const ops: MigrationOp[] = [];
   const nextNames = new Set(next.map((t) => t.name));
+  // New tables before the columns added to existing ones, which may reference them (a module bay's module).
+  for (const table of next) {
+    if (previous.has(table.name)) continue;
+    ops.push({ op: 'createTable', table: table.name, columns: table.columns });
+    for (const index of table.indexes) ops.push({ op: 'createIndex', table: table.name, index });
+  }
   for (const table of next) {
     const before = previous.get(table.name);
-    if (!before) {
-      ops.push({ op: 'createTable', table: table.name, columns: table.columns });
-      for (const index of table.indexes) ops.push({ op: 'createIndex', table: table.name, index });
-      continue;
-    }
-    ops.push(...diffTable(before, table));
+    if (before) ops.push(...diffTable(before, table));
   }
   const dropped = [...previous.keys()].filter((name) => !nextNames.has(name)).reverse();
   for (const name of dropped) ops.push({ op: 'dropTable', table: name });

@@ -118,6 +118,8 @@ export interface DateField extends FieldBase {
 }
 export interface JsonField extends FieldBase {
   kind: 'json';
+  /** `<prefix><key>` query parameters filter by the value's key (NetBox's AttributeFiltersMixin). */
+  filterPrefix?: string;
 }
 export interface ChoiceField extends FieldBase {
   kind: 'choice';

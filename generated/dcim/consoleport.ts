@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { ModuleNested } from './module.js';
 import type { OwnerNested } from '../users/owner.js';
 
 /** Values of console port `type`: de-9 (DE-9), db-25 (DB-25), rj-11 (RJ-11), rj-12 (RJ-12), rj-45 (RJ-45), mini-din-8 (Mini-DIN 8), usb-a (USB Type A), usb-b (USB Type B), usb-c (USB Type C), usb-mini-a (USB Mini A), usb-mini-b (USB Mini B), usb-micro-a (USB Micro A), usb-micro-b (USB Micro B), usb-micro-ab (USB Micro AB), other (Other). */
@@ -40,6 +41,7 @@ export interface ConsolePortRow {
   /** Physical label */
   label: string;
   description: string;
+  module_id: number | null;
   /** Treat as if a cable is connected */
   mark_connected: boolean;
   custom_field_data: Record<string, unknown>;
@@ -59,6 +61,7 @@ export interface ConsolePortWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module?: RelatedInput | null;
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
   /** Replaces every tag. */
@@ -79,7 +82,7 @@ export interface ConsolePort {
   display_url: string;
   display: string;
   device: DeviceNested;
-  module: unknown;
+  module: ModuleNested | null;
   name: string;
   label: string;
   type: { value: ConsolePortType; label: string } | null;
@@ -294,17 +297,20 @@ export const consolePortSpec: ModelSpec = {
     },
     {
       name: 'module',
+      column: 'module_id',
       label: 'Module',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.module',
+      onDelete: 'cascade',
+      nested: ['id', 'url', 'display', 'device', 'module_bay'],
+      relatedName: 'consoleports',
     },
     {
       name: 'mark_connected',
@@ -549,6 +555,14 @@ export const consolePortSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'module_id',
+      path: [{ kind: 'fk', field: 'module', target: 'dcim.module' }],
+      target: 'dcim.module',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'value',
@@ -812,13 +826,6 @@ export const consolePortSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'constant',
-      name: 'module_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'value',
       name: 'occupied',
       path: [],
@@ -876,7 +883,14 @@ export const consolePortSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceTypeNested } from './devicetype.js';
+import type { ModuleTypeNested } from './moduletype.js';
 
 /** Values of console server port template `type`: de-9 (DE-9), db-25 (DB-25), rj-11 (RJ-11), rj-12 (RJ-12), rj-45 (RJ-45), mini-din-8 (Mini-DIN 8), usb-a (USB Type A), usb-b (USB Type B), usb-c (USB Type C), usb-mini-a (USB Mini A), usb-mini-b (USB Mini B), usb-micro-a (USB Micro A), usb-micro-b (USB Micro B), usb-micro-ab (USB Micro AB), other (Other). */
 export type ConsoleServerPortTemplateType =
@@ -35,6 +36,7 @@ export interface ConsoleServerPortTemplateRow {
   /** Physical label */
   label: string;
   description: string;
+  module_type_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -49,6 +51,7 @@ export interface ConsoleServerPortTemplateWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module_type?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -59,7 +62,7 @@ export interface ConsoleServerPortTemplate {
   url: string;
   display: string;
   device_type: DeviceTypeNested | null;
-  module_type: unknown;
+  module_type: ModuleTypeNested | null;
   name: string;
   label: string;
   type: { value: ConsoleServerPortTemplateType; label: string } | null;
@@ -214,17 +217,20 @@ export const consoleServerPortTemplateSpec: ModelSpec = {
     },
     {
       name: 'module_type',
+      column: 'module_type_id',
       label: 'Module type',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.moduletype',
+      onDelete: 'cascade',
+      nested: null,
+      relatedName: 'consoleserverporttemplates',
     },
   ],
   counts: [],
@@ -298,6 +304,14 @@ export const consoleServerPortTemplateSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'module_type_id',
+      path: [{ kind: 'fk', field: 'module_type', target: 'dcim.moduletype' }],
+      target: 'dcim.moduletype',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -316,13 +330,6 @@ export const consoleServerPortTemplateSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
-    {
-      kind: 'constant',
-      name: 'module_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
   ],
   uniques: [
     {
@@ -333,10 +340,24 @@ export const consoleServerPortTemplateSpec: ModelSpec = {
       message: 'Console server port template with this Device type and Name already exists.',
       errorKey: '__all__',
     },
+    {
+      name: 'dcim_consoleserverporttemplate_module_type_name_uniq',
+      fields: ['module_type', 'name'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'Console server port template with this Module type and Name already exists.',
+      errorKey: '__all__',
+    },
   ],
   indexes: [],
   validators: [],
   rules: [
+    {
+      kind: 'invalid',
+      when: 'device_type and module_type',
+      key: '__all__',
+      message: 'A component template cannot be associated with both a device type and a module type.',
+    },
     {
       kind: 'invalid',
       when: 'not device_type and not module_type',
@@ -346,7 +367,14 @@ export const consoleServerPortTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.consoleserverport',
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -119,9 +119,9 @@ export interface DeviceType {
   interface_template_count: number;
   front_port_template_count: unknown;
   rear_port_template_count: number;
-  device_bay_template_count: unknown;
-  module_bay_template_count: unknown;
-  inventory_item_template_count: unknown;
+  device_bay_template_count: number;
+  module_bay_template_count: number;
+  inventory_item_template_count: number;
 }
 
 /** The brief representation of a device type (`?brief=true`). */
@@ -464,48 +464,6 @@ export const deviceTypeSpec: ModelSpec = {
       schema: { type: 'integer', const: 0 },
     },
     {
-      name: 'device_bay_template_count',
-      label: 'Device bay template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'module_bay_template_count',
-      label: 'Module bay template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'inventory_item_template_count',
-      label: 'Inventory item template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -533,6 +491,27 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'console_port_template_count',
       model: 'dcim.consoleporttemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'module_bay_template_count',
+      model: 'dcim.modulebaytemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'device_bay_template_count',
+      model: 'dcim.devicebaytemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'inventory_item_template_count',
+      model: 'dcim.inventoryitemtemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -835,24 +814,21 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'device_bay_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'device_bay_template_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'module_bay_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'module_bay_template_count',
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'inventory_item_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'inventory_item_template_count',
       lookups: 'number',
     },
     {
@@ -894,25 +870,19 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'device_bays',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.devicebaytemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'module_bays',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.modulebaytemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'inventory_items',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.inventoryitemtemplate', field: 'device_type' }],
     },
     {
       kind: 'relation',
@@ -987,7 +957,14 @@ export const deviceTypeSpec: ModelSpec = {
       onDelete: 'cascade',
     },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
+    { model: 'dcim.devicebaytemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.interfacetemplate', field: 'device_type', onDelete: 'cascade' },
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'device_type',
+      onDelete: 'cascade',
+    },
+    { model: 'dcim.modulebaytemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.rearporttemplate', field: 'device_type', onDelete: 'cascade' },

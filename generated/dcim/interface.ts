@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { ModuleNested } from './module.js';
 import type { VirtualDeviceContextNested } from './virtualdevicecontext.js';
 import type { VLANNested } from '../ipam/vlan.js';
 import type { VRFNested } from '../ipam/vrf.js';
@@ -320,6 +321,7 @@ export type InterfacePoeType =
 export interface InterfaceRow {
   id: number;
   device_id: number;
+  module_id: number | null;
   name: string;
   /** Natural sort key. */
   name_natural: string;
@@ -361,6 +363,7 @@ export interface InterfaceRow {
 export interface InterfaceWrite {
   device: RelatedInput;
   vdcs?: number[];
+  module?: RelatedInput | null;
   name: string;
   /** Physical label */
   label?: string;
@@ -411,7 +414,7 @@ export interface Interface {
   display: string;
   device: DeviceNested;
   vdcs: VirtualDeviceContextNested[];
-  module: unknown;
+  module: ModuleNested | null;
   name: string;
   label: string;
   type: { value: InterfaceType; label: string } | null;
@@ -545,17 +548,20 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       name: 'module',
+      column: 'module_id',
       label: 'Module',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.module',
+      onDelete: 'cascade',
+      nested: ['id', 'url', 'display', 'device', 'module_bay'],
+      relatedName: 'interfaces',
     },
     {
       name: 'name',
@@ -1649,6 +1655,14 @@ export const interfaceSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'relation',
+      name: 'module_id',
+      path: [{ kind: 'fk', field: 'module', target: 'dcim.module' }],
+      target: 'dcim.module',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'name',
       path: [],
@@ -2165,13 +2179,6 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
-      name: 'module_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'relation',
       name: 'virtual_chassis_id',
       path: [
@@ -2408,6 +2415,12 @@ export const interfaceSpec: ModelSpec = {
     { model: 'dcim.interface', field: 'parent', onDelete: 'protect' },
     { model: 'dcim.interface', field: 'bridge', onDelete: 'set_null' },
     { model: 'dcim.interface', field: 'lag', onDelete: 'set_null' },
+    {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'ipam.ipaddress',
       field: 'assigned_object',

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceTypeNested } from './devicetype.js';
+import type { ModuleTypeNested } from './moduletype.js';
 
 /** Values of interface template `type`: virtual (Virtual), bridge (Bridge), lag (Link Aggregation Group (LAG)), 100base-fx (100BASE-FX (10/100ME FIBER)), 100base-lfx (100BASE-LFX (10/100ME FIBER)), 100base-tx (100BASE-TX (10/100ME)), 100base-t1 (100BASE-T1 (10/100ME Single Pair)), 1000base-t (1000BASE-T (1GE)), 1000base-tx (1000BASE-TX (1GE)), 1000base-lx (1000BASE-LX (1GE)), 1000base-sx (1000BASE-SX (1GE)), 2.5gbase-t (2.5GBASE-T (2.5GE)), 5gbase-t (5GBASE-T (5GE)), 10gbase-t (10GBASE-T (10GE)), 10gbase-cx4 (10GBASE-CX4 (10GE)), 10gbase-lr (10GBASE-LR (10GE)), 10gbase-sr (10GBASE-SR (10GE)), 25gbase-t (25GBASE-T (25GE)), 40gbase-t (40GBASE-T (40GE)), 100gbase-lr4 (100GBASE-LR4 (100GE)), 100gbase-sr4 (100GBASE-SR4 (100GE)), 1000base-x-gbic (GBIC (1GE)), 1000base-x-sfp (SFP (1GE)), 10gbase-x-sfpp (SFP+ (10GE)), 10gbase-x-xfp (XFP (10GE)), 10gbase-x-xenpak (XENPAK (10GE)), 10gbase-x-x2 (X2 (10GE)), 25gbase-x-sfp28 (SFP28 (25GE)), 50gbase-x-sfp56 (SFP56 (50GE)), 40gbase-x-qsfpp (QSFP+ (40GE)), 50gbase-x-sfp28 (QSFP28 (50GE)), 100gbase-x-cfp (CFP (100GE)), 100gbase-x-cfp2 (CFP2 (100GE)), 100gbase-x-cfp4 (CFP4 (100GE)), 100gbase-x-cpak (Cisco CPAK (100GE)), 100gbase-x-dsfp (DSFP (100GE)), 100gbase-x-sfpdd (SFP-DD (100GE)), 100gbase-x-qsfp28 (QSFP28 (100GE)), 100gbase-x-qsfpdd (QSFP-DD (100GE)), 200gbase-x-qsfp56 (QSFP56 (200GE)), 200gbase-x-qsfpdd (QSFP-DD (200GE)), 400gbase-x-qsfp112 (QSFP112 (400GE)), 400gbase-x-qsfpdd (QSFP-DD (400GE)), 400gbase-x-osfp (OSFP (400GE)), 800gbase-x-qsfpdd (QSFP-DD (800GE)), 800gbase-x-osfp (OSFP (800GE)), 1000base-kx (1000BASE-KX (1GE)), 10gbase-kr (10GBASE-KR (10GE)), 25gbase-kr (25GBASE-KR (25GE)), 40gbase-kr4 (40GBASE-KR4 (40GE)), 100gbase-kr4 (100GBASE-KR4 (100GE)), ieee802.11a (IEEE 802.11a), ieee802.11g (IEEE 802.11b/g), ieee802.11n (IEEE 802.11n), ieee802.11ac (IEEE 802.11ac (Wi-Fi 5)), ieee802.11ad (IEEE 802.11ad), ieee802.11ax (IEEE 802.11ax (Wi-Fi 6)), ieee802.11ay (IEEE 802.11ay), ieee802.11be (IEEE 802.11be (Wi-Fi 7)), ieee802.15.1 (IEEE 802.15.1 (Bluetooth)), ieee802.15.4 (IEEE 802.15.4 (LR-WPAN)), other-wireless (Other (Wireless)), gsm (GSM), cdma (CDMA), lte (LTE), 4g (4G), 5g (5G), sonet-oc3 (OC-3/STM-1), sonet-oc12 (OC-12/STM-4), sonet-oc48 (OC-48/STM-16), gfc-1g (1GFC (SFP)), gfc-8g (8GFC (SFP+)), gfc-16g (16GFC (SFP+)), gfc-32g (32GFC (SFP28)), t1 (T1 (1.544 Mbps)), e1 (E1 (2.048 Mbps)), t3 (T3 (45 Mbps)), e3 (E3 (34 Mbps)), xdsl (xDSL), docsis (DOCSIS), gpon (GPON (2.5 Gbps / 1.25 Gps)), xgs-pon (XGS-PON (10 Gbps)), cisco-stackwise (Cisco StackWise), cisco-stackwise-plus (Cisco StackWise Plus), cisco-flexstack (Cisco FlexStack), juniper-vcp (Juniper VCP), extreme-summitstack (Extreme SummitStack), other (Other). */
 export type InterfaceTemplateType =
@@ -127,6 +128,7 @@ export interface InterfaceTemplateRow {
   /** Physical label */
   label: string;
   description: string;
+  module_type_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -146,6 +148,7 @@ export interface InterfaceTemplateWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module_type?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -156,7 +159,7 @@ export interface InterfaceTemplate {
   url: string;
   display: string;
   device_type: DeviceTypeNested | null;
-  module_type: unknown;
+  module_type: ModuleTypeNested | null;
   name: string;
   label: string;
   type: { value: InterfaceTemplateType; label: string } | null;
@@ -497,17 +500,20 @@ export const interfaceTemplateSpec: ModelSpec = {
     },
     {
       name: 'module_type',
+      column: 'module_type_id',
       label: 'Module type',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.moduletype',
+      onDelete: 'cascade',
+      nested: null,
+      relatedName: 'interfacetemplates',
     },
   ],
   counts: [],
@@ -635,6 +641,14 @@ export const interfaceTemplateSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'module_type_id',
+      path: [{ kind: 'fk', field: 'module_type', target: 'dcim.moduletype' }],
+      target: 'dcim.moduletype',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -653,13 +667,6 @@ export const interfaceTemplateSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
-    {
-      kind: 'constant',
-      name: 'module_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
   ],
   uniques: [
     {
@@ -668,6 +675,14 @@ export const interfaceTemplateSpec: ModelSpec = {
       whereNull: [],
       caseInsensitive: false,
       message: 'Interface template with this Device type and Name already exists.',
+      errorKey: '__all__',
+    },
+    {
+      name: 'dcim_interfacetemplate_module_type_name_uniq',
+      fields: ['module_type', 'name'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'Interface template with this Module type and Name already exists.',
       errorKey: '__all__',
     },
   ],
@@ -711,6 +726,12 @@ export const interfaceTemplateSpec: ModelSpec = {
     },
     {
       kind: 'invalid',
+      when: 'device_type and module_type',
+      key: '__all__',
+      message: 'A component template cannot be associated with both a device type and a module type.',
+    },
+    {
+      kind: 'invalid',
       when: 'not device_type and not module_type',
       key: '__all__',
       message: 'A component template must be associated with either a device type or a module type.',
@@ -718,7 +739,15 @@ export const interfaceTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.interface',
-  reverse: [{ model: 'dcim.interfacetemplate', field: 'bridge', onDelete: 'set_null' }],
+  reverse: [
+    { model: 'dcim.interfacetemplate', field: 'bridge', onDelete: 'set_null' },
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

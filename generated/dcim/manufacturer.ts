@@ -51,8 +51,8 @@ export interface Manufacturer {
   created: string | null;
   last_updated: string | null;
   devicetype_count: number;
-  moduletype_count: unknown;
-  inventoryitem_count: unknown;
+  moduletype_count: number;
+  inventoryitem_count: number;
   platform_count: number;
 }
 
@@ -164,34 +164,6 @@ export const manufacturerSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'moduletype_count',
-      label: 'Moduletype count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
-      name: 'inventoryitem_count',
-      label: 'Inventoryitem count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -212,6 +184,20 @@ export const manufacturerSpec: ModelSpec = {
     {
       name: 'devicetype_count',
       model: 'dcim.devicetype',
+      field: 'manufacturer',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'inventoryitem_count',
+      model: 'dcim.inventoryitem',
+      field: 'manufacturer',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'moduletype_count',
+      model: 'dcim.moduletype',
       field: 'manufacturer',
       cumulative: false,
       nested: 'omit',
@@ -366,6 +352,13 @@ export const manufacturerSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.devicetype', field: 'manufacturer', onDelete: 'protect' },
+    { model: 'dcim.inventoryitem', field: 'manufacturer', onDelete: 'protect' },
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'manufacturer',
+      onDelete: 'protect',
+    },
+    { model: 'dcim.moduletype', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.racktype', field: 'manufacturer', onDelete: 'protect' },
   ],

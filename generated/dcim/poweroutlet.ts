@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { ModuleNested } from './module.js';
 import type { PowerPortNested } from './powerport.js';
 import type { OwnerNested } from '../users/owner.js';
 
@@ -131,6 +132,7 @@ export interface PowerOutletRow {
   /** Physical label */
   label: string;
   description: string;
+  module_id: number | null;
   /** Treat as if a cable is connected */
   mark_connected: boolean;
   custom_field_data: Record<string, unknown>;
@@ -153,6 +155,7 @@ export interface PowerOutletWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module?: RelatedInput | null;
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
   /** Replaces every tag. */
@@ -173,7 +176,7 @@ export interface PowerOutlet {
   display_url: string;
   display: string;
   device: DeviceNested;
-  module: unknown;
+  module: ModuleNested | null;
   name: string;
   label: string;
   type: { value: PowerOutletType; label: string } | null;
@@ -527,17 +530,20 @@ export const powerOutletSpec: ModelSpec = {
     },
     {
       name: 'module',
+      column: 'module_id',
       label: 'Module',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.module',
+      onDelete: 'cascade',
+      nested: ['id', 'url', 'display', 'device', 'module_bay'],
+      relatedName: 'poweroutlets',
     },
     {
       name: 'mark_connected',
@@ -811,6 +817,14 @@ export const powerOutletSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'module_id',
+      path: [{ kind: 'fk', field: 'module', target: 'dcim.module' }],
+      target: 'dcim.module',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'mark_connected',
       path: [],
@@ -1072,13 +1086,6 @@ export const powerOutletSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'constant',
-      name: 'module_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'value',
       name: 'occupied',
       path: [],
@@ -1143,7 +1150,14 @@ export const powerOutletSpec: ModelSpec = {
     },
   ],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceTypeNested } from './devicetype.js';
+import type { ModuleTypeNested } from './moduletype.js';
 import type { PowerPortTemplateNested } from './powerporttemplate.js';
 
 /** Values of power outlet template `type`: iec-60320-c5 (C5), iec-60320-c7 (C7), iec-60320-c13 (C13), iec-60320-c15 (C15), iec-60320-c17 (C17), iec-60320-c19 (C19), iec-60320-c21 (C21), iec-60309-p-n-e-4h (P+N+E 4H), iec-60309-p-n-e-6h (P+N+E 6H), iec-60309-p-n-e-9h (P+N+E 9H), iec-60309-2p-e-4h (2P+E 4H), iec-60309-2p-e-6h (2P+E 6H), iec-60309-2p-e-9h (2P+E 9H), iec-60309-3p-e-4h (3P+E 4H), iec-60309-3p-e-6h (3P+E 6H), iec-60309-3p-e-9h (3P+E 9H), iec-60309-3p-n-e-4h (3P+N+E 4H), iec-60309-3p-n-e-6h (3P+N+E 6H), iec-60309-3p-n-e-9h (3P+N+E 9H), iec-60906-1 (IEC 60906-1), nbr-14136-10a (2P+T 10A (NBR 14136)), nbr-14136-20a (2P+T 20A (NBR 14136)), nema-1-15r (NEMA 1-15R), nema-5-15r (NEMA 5-15R), nema-5-20r (NEMA 5-20R), nema-5-30r (NEMA 5-30R), nema-5-50r (NEMA 5-50R), nema-6-15r (NEMA 6-15R), nema-6-20r (NEMA 6-20R), nema-6-30r (NEMA 6-30R), nema-6-50r (NEMA 6-50R), nema-10-30r (NEMA 10-30R), nema-10-50r (NEMA 10-50R), nema-14-20r (NEMA 14-20R), nema-14-30r (NEMA 14-30R), nema-14-50r (NEMA 14-50R), nema-14-60r (NEMA 14-60R), nema-15-15r (NEMA 15-15R), nema-15-20r (NEMA 15-20R), nema-15-30r (NEMA 15-30R), nema-15-50r (NEMA 15-50R), nema-15-60r (NEMA 15-60R), nema-l1-15r (NEMA L1-15R), nema-l5-15r (NEMA L5-15R), nema-l5-20r (NEMA L5-20R), nema-l5-30r (NEMA L5-30R), nema-l5-50r (NEMA L5-50R), nema-l6-15r (NEMA L6-15R), nema-l6-20r (NEMA L6-20R), nema-l6-30r (NEMA L6-30R), nema-l6-50r (NEMA L6-50R), nema-l10-30r (NEMA L10-30R), nema-l14-20r (NEMA L14-20R), nema-l14-30r (NEMA L14-30R), nema-l14-50r (NEMA L14-50R), nema-l14-60r (NEMA L14-60R), nema-l15-20r (NEMA L15-20R), nema-l15-30r (NEMA L15-30R), nema-l15-50r (NEMA L15-50R), nema-l15-60r (NEMA L15-60R), nema-l21-20r (NEMA L21-20R), nema-l21-30r (NEMA L21-30R), nema-l22-20r (NEMA L22-20R), nema-l22-30r (NEMA L22-30R), CS6360C (CS6360C), CS6364C (CS6364C), CS8164C (CS8164C), CS8264C (CS8264C), CS8364C (CS8364C), CS8464C (CS8464C), ita-e (ITA Type E (CEE 7/5)), ita-f (ITA Type F (CEE 7/3)), ita-g (ITA Type G (BS 1363)), ita-h (ITA Type H), ita-i (ITA Type I), ita-j (ITA Type J), ita-k (ITA Type K), ita-l (ITA Type L (CEI 23-50)), ita-m (ITA Type M (BS 546)), ita-n (ITA Type N), ita-o (ITA Type O), ita-multistandard (ITA Multistandard), usb-a (USB Type A), usb-micro-b (USB Micro B), usb-c (USB Type C), molex-micro-fit-1x2 (Molex Micro-Fit 1x2), molex-micro-fit-2x2 (Molex Micro-Fit 2x2), molex-micro-fit-2x3 (Molex Micro-Fit 2x3), molex-micro-fit-2x4 (Molex Micro-Fit 2x4), dc-terminal (DC Terminal), eaton-c39 (Eaton C39), hdot-cx (HDOT Cx), saf-d-grid (Saf-D-Grid), neutrik-powercon-20a (Neutrik powerCON (20A)), neutrik-powercon-32a (Neutrik powerCON (32A)), neutrik-powercon-true1 (Neutrik powerCON TRUE1), neutrik-powercon-true1-top (Neutrik powerCON TRUE1 TOP), ubiquiti-smartpower (Ubiquiti SmartPower), hardwired (Hardwired), other (Other). */
@@ -127,6 +128,7 @@ export interface PowerOutletTemplateRow {
   /** Physical label */
   label: string;
   description: string;
+  module_type_id: number | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -145,6 +147,7 @@ export interface PowerOutletTemplateWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module_type?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -155,7 +158,7 @@ export interface PowerOutletTemplate {
   url: string;
   display: string;
   device_type: DeviceTypeNested | null;
-  module_type: unknown;
+  module_type: ModuleTypeNested | null;
   name: string;
   label: string;
   type: { value: PowerOutletTemplateType; label: string } | null;
@@ -455,17 +458,20 @@ export const powerOutletTemplateSpec: ModelSpec = {
     },
     {
       name: 'module_type',
+      column: 'module_type_id',
       label: 'Module type',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.moduletype',
+      onDelete: 'cascade',
+      nested: null,
+      relatedName: 'poweroutlettemplates',
     },
   ],
   counts: [],
@@ -566,6 +572,14 @@ export const powerOutletTemplateSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'module_type_id',
+      path: [{ kind: 'fk', field: 'module_type', target: 'dcim.moduletype' }],
+      target: 'dcim.moduletype',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -584,13 +598,6 @@ export const powerOutletTemplateSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
-    {
-      kind: 'constant',
-      name: 'module_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
   ],
   uniques: [
     {
@@ -599,6 +606,14 @@ export const powerOutletTemplateSpec: ModelSpec = {
       whereNull: [],
       caseInsensitive: false,
       message: 'Power outlet template with this Device type and Name already exists.',
+      errorKey: '__all__',
+    },
+    {
+      name: 'dcim_poweroutlettemplate_module_type_name_uniq',
+      fields: ['module_type', 'name'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'Power outlet template with this Module type and Name already exists.',
       errorKey: '__all__',
     },
   ],
@@ -614,6 +629,12 @@ export const powerOutletTemplateSpec: ModelSpec = {
     },
     {
       kind: 'invalid',
+      when: 'device_type and module_type',
+      key: '__all__',
+      message: 'A component template cannot be associated with both a device type and a module type.',
+    },
+    {
+      kind: 'invalid',
       when: 'not device_type and not module_type',
       key: '__all__',
       message: 'A component template must be associated with either a device type or a module type.',
@@ -621,7 +642,14 @@ export const powerOutletTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.poweroutlet',
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { ModuleNested } from './module.js';
 import type { OwnerNested } from '../users/owner.js';
 
 /** Values of power port `type`: iec-60320-c6 (C6), iec-60320-c8 (C8), iec-60320-c14 (C14), iec-60320-c16 (C16), iec-60320-c18 (C18), iec-60320-c20 (C20), iec-60320-c22 (C22), iec-60309-p-n-e-4h (P+N+E 4H), iec-60309-p-n-e-6h (P+N+E 6H), iec-60309-p-n-e-9h (P+N+E 9H), iec-60309-2p-e-4h (2P+E 4H), iec-60309-2p-e-6h (2P+E 6H), iec-60309-2p-e-9h (2P+E 9H), iec-60309-3p-e-4h (3P+E 4H), iec-60309-3p-e-6h (3P+E 6H), iec-60309-3p-e-9h (3P+E 9H), iec-60309-3p-n-e-4h (3P+N+E 4H), iec-60309-3p-n-e-6h (3P+N+E 6H), iec-60309-3p-n-e-9h (3P+N+E 9H), iec-60906-1 (IEC 60906-1), nbr-14136-10a (2P+T 10A (NBR 14136)), nbr-14136-20a (2P+T 20A (NBR 14136)), nema-1-15p (NEMA 1-15P), nema-5-15p (NEMA 5-15P), nema-5-20p (NEMA 5-20P), nema-5-30p (NEMA 5-30P), nema-5-50p (NEMA 5-50P), nema-6-15p (NEMA 6-15P), nema-6-20p (NEMA 6-20P), nema-6-30p (NEMA 6-30P), nema-6-50p (NEMA 6-50P), nema-10-30p (NEMA 10-30P), nema-10-50p (NEMA 10-50P), nema-14-20p (NEMA 14-20P), nema-14-30p (NEMA 14-30P), nema-14-50p (NEMA 14-50P), nema-14-60p (NEMA 14-60P), nema-15-15p (NEMA 15-15P), nema-15-20p (NEMA 15-20P), nema-15-30p (NEMA 15-30P), nema-15-50p (NEMA 15-50P), nema-15-60p (NEMA 15-60P), nema-l1-15p (NEMA L1-15P), nema-l5-15p (NEMA L5-15P), nema-l5-20p (NEMA L5-20P), nema-l5-30p (NEMA L5-30P), nema-l5-50p (NEMA L5-50P), nema-l6-15p (NEMA L6-15P), nema-l6-20p (NEMA L6-20P), nema-l6-30p (NEMA L6-30P), nema-l6-50p (NEMA L6-50P), nema-l10-30p (NEMA L10-30P), nema-l14-20p (NEMA L14-20P), nema-l14-30p (NEMA L14-30P), nema-l14-50p (NEMA L14-50P), nema-l14-60p (NEMA L14-60P), nema-l15-20p (NEMA L15-20P), nema-l15-30p (NEMA L15-30P), nema-l15-50p (NEMA L15-50P), nema-l15-60p (NEMA L15-60P), nema-l21-20p (NEMA L21-20P), nema-l21-30p (NEMA L21-30P), nema-l22-20p (NEMA L22-20P), nema-l22-30p (NEMA L22-30P), cs6361c (CS6361C), cs6365c (CS6365C), cs8165c (CS8165C), cs8265c (CS8265C), cs8365c (CS8365C), cs8465c (CS8465C), ita-c (ITA Type C (CEE 7/16)), ita-e (ITA Type E (CEE 7/6)), ita-f (ITA Type F (CEE 7/4)), ita-ef (ITA Type E/F (CEE 7/7)), ita-g (ITA Type G (BS 1363)), ita-h (ITA Type H), ita-i (ITA Type I), ita-j (ITA Type J), ita-k (ITA Type K), ita-l (ITA Type L (CEI 23-50)), ita-m (ITA Type M (BS 546)), ita-n (ITA Type N), ita-o (ITA Type O), usb-a (USB Type A), usb-b (USB Type B), usb-c (USB Type C), usb-mini-a (USB Mini A), usb-mini-b (USB Mini B), usb-micro-a (USB Micro A), usb-micro-b (USB Micro B), usb-micro-ab (USB Micro AB), usb-3-b (USB 3.0 Type B), usb-3-micro-b (USB 3.0 Micro B), molex-micro-fit-1x2 (Molex Micro-Fit 1x2), molex-micro-fit-2x2 (Molex Micro-Fit 2x2), molex-micro-fit-2x3 (Molex Micro-Fit 2x3), molex-micro-fit-2x4 (Molex Micro-Fit 2x4), dc-terminal (DC Terminal), saf-d-grid (Saf-D-Grid), neutrik-powercon-20 (Neutrik powerCON (20A)), neutrik-powercon-32 (Neutrik powerCON (32A)), neutrik-powercon-true1 (Neutrik powerCON TRUE1), neutrik-powercon-true1-top (Neutrik powerCON TRUE1 TOP), ubiquiti-smartpower (Ubiquiti SmartPower), hardwired (Hardwired), other (Other). */
@@ -127,6 +128,7 @@ export interface PowerPortRow {
   /** Physical label */
   label: string;
   description: string;
+  module_id: number | null;
   /** Treat as if a cable is connected */
   mark_connected: boolean;
   /** Maximum power draw (watts) */
@@ -148,6 +150,7 @@ export interface PowerPortWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module?: RelatedInput | null;
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
   /** Maximum power draw (watts) */
@@ -172,7 +175,7 @@ export interface PowerPort {
   display_url: string;
   display: string;
   device: DeviceNested;
-  module: unknown;
+  module: ModuleNested | null;
   name: string;
   label: string;
   type: { value: PowerPortType; label: string } | null;
@@ -453,17 +456,20 @@ export const powerPortSpec: ModelSpec = {
     },
     {
       name: 'module',
+      column: 'module_id',
       label: 'Module',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.module',
+      onDelete: 'cascade',
+      nested: ['id', 'url', 'display', 'device', 'module_bay'],
+      relatedName: 'powerports',
     },
     {
       name: 'mark_connected',
@@ -733,6 +739,14 @@ export const powerPortSpec: ModelSpec = {
       field: 'description',
       valueKind: 'string',
       lookups: 'string',
+    },
+    {
+      kind: 'relation',
+      name: 'module_id',
+      path: [{ kind: 'fk', field: 'module', target: 'dcim.module' }],
+      target: 'dcim.module',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'value',
@@ -1012,13 +1026,6 @@ export const powerPortSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'constant',
-      name: 'module_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'value',
       name: 'occupied',
       path: [],
@@ -1083,7 +1090,15 @@ export const powerPortSpec: ModelSpec = {
     },
   ],
   hooks: {},
-  reverse: [{ model: 'dcim.poweroutlet', field: 'power_port', onDelete: 'set_null' }],
+  reverse: [
+    {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'dcim.poweroutlet', field: 'power_port', onDelete: 'set_null' },
+  ],
   actions: [],
 };
 

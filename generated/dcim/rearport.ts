@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { ModuleNested } from './module.js';
 import type { OwnerNested } from '../users/owner.js';
 
 /** Values of rear port `type`: 8p8c (8P8C), 8p6c (8P6C), 8p4c (8P4C), 8p2c (8P2C), 6p6c (6P6C), 6p4c (6P4C), 6p2c (6P2C), 4p4c (4P4C), 4p2c (4P2C), gg45 (GG45), tera-4p (TERA 4P), tera-2p (TERA 2P), tera-1p (TERA 1P), 110-punch (110 Punch), bnc (BNC), f (F Connector), n (N Connector), mrj21 (MRJ21), fc (FC), fc-pc (FC/PC), fc-upc (FC/UPC), fc-apc (FC/APC), lc (LC), lc-pc (LC/PC), lc-upc (LC/UPC), lc-apc (LC/APC), mu (MU), mu-pc (MU/PC), mu-upc (MU/UPC), mu-apc (MU/APC), lsh (LSH), lsh-pc (LSH/PC), lsh-upc (LSH/UPC), lsh-apc (LSH/APC), lx5 (LX.5), lx5-pc (LX.5/PC), lx5-upc (LX.5/UPC), lx5-apc (LX.5/APC), mpo (MPO), mtrj (MTRJ), sc (SC), sc-pc (SC/PC), sc-upc (SC/UPC), sc-apc (SC/APC), st (ST), cs (CS), sn (SN), mdc (MDC), sma-905 (SMA 905), sma-906 (SMA 906), urm-p2 (URM-P2), urm-p4 (URM-P4), urm-p8 (URM-P8), splice (Splice), usb-a (USB Type A), usb-b (USB Type B), usb-c (USB Type C), usb-mini-a (USB Mini A), usb-mini-b (USB Mini B), usb-micro-a (USB Micro A), usb-micro-b (USB Micro B), usb-micro-ab (USB Micro AB), other (Other). */
@@ -82,6 +83,7 @@ export interface RearPortRow {
   /** Physical label */
   label: string;
   description: string;
+  module_id: number | null;
   /** Treat as if a cable is connected */
   mark_connected: boolean;
   type: RearPortType;
@@ -100,6 +102,7 @@ export interface RearPortWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module?: RelatedInput | null;
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
   type: RearPortType;
@@ -123,7 +126,7 @@ export interface RearPort {
   display_url: string;
   display: string;
   device: DeviceNested;
-  module: unknown;
+  module: ModuleNested | null;
   name: string;
   label: string;
   type: { value: RearPortType; label: string } | null;
@@ -292,17 +295,20 @@ export const rearPortSpec: ModelSpec = {
     },
     {
       name: 'module',
+      column: 'module_id',
       label: 'Module',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.module',
+      onDelete: 'cascade',
+      nested: ['id', 'url', 'display', 'device', 'module_bay'],
+      relatedName: 'rearports',
     },
     {
       name: 'mark_connected',
@@ -605,6 +611,14 @@ export const rearPortSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'module_id',
+      path: [{ kind: 'fk', field: 'module', target: 'dcim.module' }],
+      target: 'dcim.module',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'mark_connected',
       path: [],
@@ -897,13 +911,6 @@ export const rearPortSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'constant',
-      name: 'module_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'value',
       name: 'occupied',
       path: [],
@@ -954,7 +961,14 @@ export const rearPortSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitem',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

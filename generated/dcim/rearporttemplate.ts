@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceTypeNested } from './devicetype.js';
+import type { ModuleTypeNested } from './moduletype.js';
 
 /** Values of rear port template `type`: 8p8c (8P8C), 8p6c (8P6C), 8p4c (8P4C), 8p2c (8P2C), 6p6c (6P6C), 6p4c (6P4C), 6p2c (6P2C), 4p4c (4P4C), 4p2c (4P2C), gg45 (GG45), tera-4p (TERA 4P), tera-2p (TERA 2P), tera-1p (TERA 1P), 110-punch (110 Punch), bnc (BNC), f (F Connector), n (N Connector), mrj21 (MRJ21), fc (FC), fc-pc (FC/PC), fc-upc (FC/UPC), fc-apc (FC/APC), lc (LC), lc-pc (LC/PC), lc-upc (LC/UPC), lc-apc (LC/APC), mu (MU), mu-pc (MU/PC), mu-upc (MU/UPC), mu-apc (MU/APC), lsh (LSH), lsh-pc (LSH/PC), lsh-upc (LSH/UPC), lsh-apc (LSH/APC), lx5 (LX.5), lx5-pc (LX.5/PC), lx5-upc (LX.5/UPC), lx5-apc (LX.5/APC), mpo (MPO), mtrj (MTRJ), sc (SC), sc-pc (SC/PC), sc-upc (SC/UPC), sc-apc (SC/APC), st (ST), cs (CS), sn (SN), mdc (MDC), sma-905 (SMA 905), sma-906 (SMA 906), urm-p2 (URM-P2), urm-p4 (URM-P4), urm-p8 (URM-P8), splice (Splice), usb-a (USB Type A), usb-b (USB Type B), usb-c (USB Type C), usb-mini-a (USB Mini A), usb-mini-b (USB Mini B), usb-micro-a (USB Micro A), usb-micro-b (USB Micro B), usb-micro-ab (USB Micro AB), other (Other). */
 export type RearPortTemplateType =
@@ -81,6 +82,7 @@ export interface RearPortTemplateRow {
   /** Physical label */
   label: string;
   description: string;
+  module_type_id: number | null;
   type: RearPortTemplateType;
   color: string;
   positions: number;
@@ -96,6 +98,7 @@ export interface RearPortTemplateWrite {
   /** Physical label */
   label?: string;
   description?: string;
+  module_type?: RelatedInput | null;
   type: RearPortTemplateType;
   color?: string;
   positions?: number;
@@ -109,7 +112,7 @@ export interface RearPortTemplate {
   url: string;
   display: string;
   device_type: DeviceTypeNested | null;
-  module_type: unknown;
+  module_type: ModuleTypeNested | null;
   name: string;
   label: string;
   type: { value: RearPortTemplateType; label: string } | null;
@@ -248,17 +251,20 @@ export const rearPortTemplateSpec: ModelSpec = {
     },
     {
       name: 'module_type',
+      column: 'module_type_id',
       label: 'Module type',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.moduletype',
+      onDelete: 'cascade',
+      nested: null,
+      relatedName: 'rearporttemplates',
     },
     {
       name: 'type',
@@ -442,6 +448,14 @@ export const rearPortTemplateSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'relation',
+      name: 'module_type_id',
+      path: [{ kind: 'fk', field: 'module_type', target: 'dcim.moduletype' }],
+      target: 'dcim.moduletype',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'type',
       path: [],
@@ -491,13 +505,6 @@ export const rearPortTemplateSpec: ModelSpec = {
       valueKind: 'object',
       lookups: 'relation',
     },
-    {
-      kind: 'constant',
-      name: 'module_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
   ],
   uniques: [
     {
@@ -508,10 +515,24 @@ export const rearPortTemplateSpec: ModelSpec = {
       message: 'Rear port template with this Device type and Name already exists.',
       errorKey: '__all__',
     },
+    {
+      name: 'dcim_rearporttemplate_module_type_name_uniq',
+      fields: ['module_type', 'name'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'Rear port template with this Module type and Name already exists.',
+      errorKey: '__all__',
+    },
   ],
   indexes: [],
   validators: [],
   rules: [
+    {
+      kind: 'invalid',
+      when: 'device_type and module_type',
+      key: '__all__',
+      message: 'A component template cannot be associated with both a device type and a module type.',
+    },
     {
       kind: 'invalid',
       when: 'not device_type and not module_type',
@@ -521,7 +542,14 @@ export const rearPortTemplateSpec: ModelSpec = {
   ],
   hooks: {},
   instantiates: 'dcim.rearport',
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.inventoryitemtemplate',
+      field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

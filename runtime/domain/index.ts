@@ -21,6 +21,7 @@ import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
+import { moduleFunctions } from './modules.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
 import { ipamAllocationFunctions } from './ipam-allocation.js';
@@ -47,6 +48,7 @@ export const domainFunctions = {
   ...extrasFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
+  ...moduleFunctions,
   ...ipamFilterFunctions,
   ...vlanFunctions,
   ...ipamAllocationFunctions,

@@ -27,9 +27,19 @@ export interface Instantiation {
   typeId: number;
   /** Component values every component gets (its device, its module). */
   assigned: Record<string, unknown>;
-  /** Rewrites a template's name or label for this object (a module's `{module}`); identity for devices. */
+  /** Rewrites a template's name, label or position for this object (a module's `{module}`); identity for devices. */
   rename: (text: string) => string;
+  /** False: create no component (those adopted are still assigned). Default true. */
+  replicate?: boolean;
+  /**
+   * NetBox's adopt_components: a component that matches these values (the device's, of no module) and has the
+   * name a template gives is assigned the `assigned` values instead of being created.
+   */
+  adopt?: Record<string, unknown>;
 }
+
+/** The template fields whose text an object rewrites (NetBox's resolve_name, resolve_label, resolve_position). */
+const RENAMED = new Set(['name', 'label', 'position']);
 
 /** The template models with a field selecting by `templateField`, templates before those that point at them. */
 export function templateModels(schema: Schema, templateField: 'device_type' | 'module_type'): ModelInfo[] {
@@ -41,8 +51,11 @@ export function templateModels(schema: Schema, templateField: 'device_type' | 'm
     if (ordered.includes(model) || seen.has(model.label)) return;
     seen.add(model.label);
     for (const field of model.spec.fields) {
-      const target = field.kind === 'fk' ? candidates.find((c) => c.label === field.target) : undefined;
-      if (target && target !== model) visit(target, seen);
+      const targets = field.kind === 'fk' ? [field.target] : field.kind === 'generic_fk' ? field.targets : [];
+      for (const label of targets) {
+        const target = candidates.find((c) => c.label === label);
+        if (target && target !== model) visit(target, seen);
+      }
     }
     ordered.push(model);
   };
@@ -69,21 +82,37 @@ export async function instantiate(
     );
     const sources: { object: Instantiation; templateId: number; values: Row }[] = [];
     const bodies: Row[] = [];
+    const adopted: { object: Instantiation; templateId: number; id: number }[] = [];
     for (const object of objects) {
+      const adoptable = object.adopt ? await adoptableByName(ctx, component, object.adopt) : new Map<string, number>();
       for (const row of rows) {
         if (Number(row[template.fields.get(templateField)!.column!]) !== object.typeId) continue;
         const values = decodeRow(template.spec.fields, row);
-        sources.push({ object, templateId: Number(row.id), values });
-        bodies.push({ ...copyFields(template, component, values, object, made, selfReferences), ...object.assigned });
+        const body = {
+          ...copyFields(ctx.schema, template, component, values, object, made, selfReferences),
+          ...object.assigned,
+        };
+        const existing = adoptable.get(String(body.name));
+        if (existing !== undefined) adopted.push({ object, templateId: Number(row.id), id: existing });
+        else if (object.replicate !== false) {
+          sources.push({ object, templateId: Number(row.id), values });
+          bodies.push(body);
+        }
       }
     }
+    await ctx.update(
+      component,
+      adopted.map(({ object, id }) => ({ id, input: pick(object.assigned, Object.keys(object.adopt ?? {})) })),
+    );
     const ids = await ctx.create(component, bodies);
     const byTemplate = new Map<number, Map<number, number>>();
-    sources.forEach(({ object, templateId }, i) => {
+    const remember = (object: Instantiation, templateId: number, id: number): void => {
       const perObject = byTemplate.get(templateId) ?? new Map<number, number>();
-      perObject.set(object.id, ids[i]!);
+      perObject.set(object.id, id);
       byTemplate.set(templateId, perObject);
-    });
+    };
+    sources.forEach(({ object, templateId }, i) => remember(object, templateId, ids[i]!));
+    adopted.forEach(({ object, templateId, id }) => remember(object, templateId, id));
     made.set(template.label, byTemplate);
     const updates = sources.flatMap(({ object, values }, i) => {
       const input: Row = {};
@@ -96,6 +125,27 @@ export async function instantiate(
     });
     await ctx.update(component, updates);
   }
+}
+
+/** The components matching `where` (FK fields by name), by name: those a module may adopt. */
+async function adoptableByName(
+  ctx: CreatedContext,
+  component: ModelInfo,
+  where: Record<string, unknown>,
+): Promise<Map<string, number>> {
+  const query = ctx.q(component.table);
+  for (const [name, value] of Object.entries(where)) {
+    const column = component.fields.get(name)?.column;
+    if (!column) return new Map();
+    if (value === null) query.whereNull(column);
+    else query.where(column, value as number);
+  }
+  const rows = (await query.select('id', 'name')) as Row[];
+  return new Map(rows.map((r) => [String(r.name), Number(r.id)]));
+}
+
+function pick(values: Record<string, unknown>, keys: readonly string[]): Row {
+  return Object.fromEntries(keys.filter((k) => k in values).map((k) => [k, values[k]]));
 }
 
 async function templatesOf(
@@ -113,6 +163,7 @@ async function templatesOf(
 
 /** The component body of one template: its fields that the component has, FKs to templates mapped. */
 function copyFields(
+  schema: Schema,
   template: ModelInfo,
   component: ModelInfo,
   values: Row,
@@ -121,14 +172,31 @@ function copyFields(
   deferred: readonly FieldSpec[],
 ): Row {
   const body: Row = {};
+  const instantiated = (label: string): string | null => schema.model(label).spec.instantiates ?? null;
   for (const field of template.spec.fields) {
     if (TEMPLATE_PARENTS.has(field.name) || !field.column || deferred.includes(field)) continue;
     const target = component.fields.get(field.name);
     if (!target || target.readOnly || target.hidden) continue;
     const value = values[field.name];
-    if (field.kind === 'fk' && made.has(field.target)) {
+    const generic = template.spec.fields.find(
+      (g) => g.kind === 'generic_fk' && (g.typeField === field.name || g.idField === field.name),
+    );
+    if (generic?.kind === 'generic_fk') {
+      // A template's relation to another template (an inventory item template's component) becomes the
+      // relation to the component made from it for the same object.
+      const type = values[generic.typeField];
+      const fromTemplate = typeof type === 'string' ? made.get(type) : undefined;
+      const id = values[generic.idField];
+      const componentId = fromTemplate && id !== null ? fromTemplate.get(Number(id))?.get(object.id) : undefined;
+      body[field.name] =
+        componentId === undefined
+          ? null
+          : field.name === generic.typeField
+            ? instantiated(type as string)
+            : componentId;
+    } else if (field.kind === 'fk' && made.has(field.target)) {
       body[field.name] = value === null ? null : (made.get(field.target)!.get(Number(value))?.get(object.id) ?? null);
-    } else if (typeof value === 'string' && (field.name === 'name' || field.name === 'label')) {
+    } else if (typeof value === 'string' && RENAMED.has(field.name)) {
       body[field.name] = object.rename(value);
     } else {
       body[field.name] = value;

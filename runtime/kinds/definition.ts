@@ -89,6 +89,7 @@ export interface FieldDef {
   related_name?: string;
   query_names?: Record<string, string>;
   pattern_message?: string;
+  filter_prefix?: string;
   upload_to?: string;
   file_name?: string;
   height_field?: string;

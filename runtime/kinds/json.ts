@@ -5,8 +5,13 @@ import { decodeJsonValue, defineKind, ok } from './kind.js';
 export const jsonKind = defineKind<JsonField>({
   kinds: ['json'],
   types: ['json'],
-  properties: [],
-  resolve: (_def, ctx) => ({ ...ctx.base, kind: 'json', required: ctx.required }),
+  properties: ['filter_prefix'],
+  resolve: (def, ctx) => ({
+    ...ctx.base,
+    kind: 'json',
+    required: ctx.required,
+    ...(def.filter_prefix ? { filterPrefix: def.filter_prefix } : {}),
+  }),
   column: () => ({ type: 'json' }),
   valueType: () => 'unknown',
   readSchema: () => ({}),

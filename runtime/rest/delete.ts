@@ -83,8 +83,8 @@ export async function deleteObjects(
     }
   };
   await collect(model, ids);
-  const found = order[0]?.rows.length ?? 0;
-  if (found === 0) return 0;
+  const existing = order[0]?.rows.length ?? 0;
+  if (existing === 0) return 0;
 
   // A protected dependent that is itself being deleted does not block.
   const listed = new Set<string>();
@@ -125,8 +125,11 @@ export async function deleteObjects(
     }
   }
   const itemModel = ctx.schema.withRole('tagged_item');
-  // Dependents were collected after the objects they depend on: delete in reverse.
-  for (const { model: current, rows } of [...order].reverse()) {
+  // Dependents were collected after the objects they depend on: delete in reverse, but models that refer to
+  // each other (a module's bay, a bay's module) may have been reached in either order.
+  const deletion = deletionOrder(order);
+  await clearNullableReferences(q, deletion);
+  for (const { model: current, rows } of deletion) {
     const idList = rows.map((r) => Number(r.id));
     if (current.hasTags && itemModel) {
       for (const chunk of chunks(idList, 500)) {
@@ -153,7 +156,7 @@ export async function deleteObjects(
       });
     }
   }
-  return found;
+  return existing;
 }
 
 /** Bindings of one probe statement: well under SQLite's and PostgreSQL's limits. */
@@ -185,6 +188,42 @@ async function referringRelations(
   );
   const rows = (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
   return new Set(rows.map((row) => Number(row.r)));
+}
+
+/**
+ * The collected groups in reverse order of collection, moved so that a group whose model has a required FK
+ * to another group's model is deleted first (FKs between groups of one model keep the reverse order).
+ */
+function deletionOrder(order: readonly Collected[]): Collected[] {
+  const reversed = [...order].reverse();
+  const requires = (a: ModelInfo, b: ModelInfo): boolean =>
+    a !== b && a.spec.fields.some((f) => f.kind === 'fk' && !f.nullable && f.target === b.label);
+  const result: Collected[] = [];
+  const pending = [...reversed];
+  while (pending.length > 0) {
+    // The first group that no other pending group must precede (a cycle of required FKs: the first one).
+    const index = pending.findIndex((g) => !pending.some((other) => other !== g && requires(other.model, g.model)));
+    result.push(...pending.splice(Math.max(index, 0), 1));
+  }
+  return result;
+}
+
+/** Clears nullable FKs between deleted rows, so that rows can go in the order chosen. */
+async function clearNullableReferences(q: Knex, groups: readonly Collected[]): Promise<void> {
+  const ids = new Map<string, number[]>();
+  for (const { model, rows } of groups)
+    ids.set(model.label, [...(ids.get(model.label) ?? []), ...rows.map((r) => Number(r.id))]);
+  for (const { model, rows } of groups) {
+    for (const field of model.spec.fields) {
+      if (field.kind !== 'fk' || !field.nullable || !ids.has(field.target)) continue;
+      const targets = new Set(ids.get(field.target));
+      const referring = rows.filter((r) => targets.has(Number(r[field.column!]))).map((r) => Number(r.id));
+      for (const chunk of chunks(referring, 500))
+        await q(model.table)
+          .whereIn('id', chunk)
+          .update({ [field.column!]: null });
+    }
+  }
 }
 
 /** Many-to-many rows that list the deleted objects, on either side (each join table's column once). */

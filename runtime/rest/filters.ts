@@ -3,6 +3,7 @@ import { filterLookups, type FilterSpec } from '../spec.js';
 import { ValidationError } from '../errors.js';
 import type { ModelInfo } from './schema.js';
 import type { Condition, FilterContext } from './filter-paths.js';
+import { jsonKeyFilter } from './filter-json.js';
 import { networkCondition } from './filter-networks.js';
 import { constantCondition, countCondition, valueCondition } from './filter-values.js';
 import {
@@ -69,6 +70,11 @@ export async function applyFilters(
       continue;
     }
     const match = matchFilter(model, name);
+    const jsonKey = match ? null : jsonKeyFilter(ctx.dialect, model, name, values);
+    if (jsonKey) {
+      if (values.length > 0) conditions.push(jsonKey);
+      continue;
+    }
     if (!match) {
       if (strict) errors[name] = [unknownMessage(name)];
       continue;

@@ -98,7 +98,10 @@ export async function resetDatabase(app: TestApp): Promise<void> {
     // Tables whose rows point at this one go first.
     for (const other of models) {
       if (other.table === table) continue;
-      const points = other.spec.fields.some((f) => f.kind === 'fk' && schema.model(f.target).table === table);
+      // Nullable FKs are cleared before deleting when they point at a table deleted earlier (see below).
+      const points = other.spec.fields.some(
+        (f) => f.kind === 'fk' && !f.nullable && schema.model(f.target).table === table,
+      );
       if (points) visit(other.table, seen);
     }
     done.add(table);
@@ -110,14 +113,17 @@ export async function resetDatabase(app: TestApp): Promise<void> {
     for (const field of model.spec.fields)
       if (field.kind === 'm2m' && !field.reverseOf) await knex(field.through).del();
   }
-  // A cycle of FKs (a device's chassis, a chassis's master) is broken where the order deletes a target first.
+  // Tables are ordered by their required FKs only, since those in a cycle between tables (a module's bay, a
+  // bay's module) cannot be ordered: nullable FKs to a table deleted earlier are cleared first.
   const position = new Map(order.map((table, i) => [table, i]));
   for (const model of models) {
     for (const field of model.spec.fields) {
       if (field.kind !== 'fk' || !field.nullable || !field.column) continue;
       const target = schema.model(field.target).table;
       if (target !== model.table && position.get(target)! < position.get(model.table)!)
-        await knex(model.table).update(field.column, null);
+        await knex(model.table)
+          .whereNotNull(field.column)
+          .update({ [field.column]: null });
     }
   }
   for (const table of order) {

@@ -42,6 +42,25 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
   'dcim.rackreservation': (seq) => ({ units: [(seq % 42) + 1] }),
 };
 
+type Given = Record<string, unknown>;
+/** A parent device type: the only kind that takes device bays. */
+const parentType = async (f: Fixtures): Promise<number> =>
+  (await f.create('dcim.devicetype', { subdevice_role: 'parent' })).id as number;
+
+/**
+ * Related objects that a model's domain rules demand in a particular shape (a device bay's device is of a parent
+ * type; a module's bay belongs to the module's device), given the values already chosen.
+ */
+const DEPENDENCIES_BY_RULES: Record<string, (f: Fixtures, given: Given) => Promise<Given>> = {
+  'dcim.devicebaytemplate': async (f, given) => (given.device_type ? {} : { device_type: await parentType(f) }),
+  'dcim.devicebay': async (f, given) =>
+    given.device ? {} : { device: (await f.create('dcim.device', { device_type: await parentType(f) })).id },
+  'dcim.module': async (f, given) => {
+    const device = given.device ?? (await f.create('dcim.device')).id;
+    return { device, ...(given.module_bay ? {} : { module_bay: (await f.create('dcim.modulebay', { device })).id }) };
+  },
+};
+
 /** A 1×1 PNG. */
 export const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
@@ -108,8 +127,9 @@ export class Fixtures {
   }
 
   /** A valid create body for the model (dependencies are created first). */
-  async payload(label: string, overrides: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  async payload(label: string, given: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
     const model = this.schema.model(label);
+    const overrides = { ...(await DEPENDENCIES_BY_RULES[label]?.(this, given)), ...given };
     const seq = nextSeq();
     const body: Record<string, unknown> = {};
     const generic = model.spec.fields.filter((f) => f.kind === 'generic_fk');

@@ -4,6 +4,7 @@ import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
 import { dcimChassisCases } from './dcim-chassis.js';
 import { dcimComponentsCases } from './dcim-components.js';
+import { dcimModulesCases } from './dcim-modules.js';
 import { dcimPortsCases } from './dcim-ports.js';
 import { extrasCases } from './extras.js';
 import { ipamCases } from './ipam.js';
@@ -18,6 +19,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...dcimCases,
   ...dcimChassisCases,
   ...dcimComponentsCases,
+  ...dcimModulesCases,
   ...dcimPortsCases,
   ...extrasCases,
   ...ipamCases,
