@@ -26,7 +26,22 @@ export async function migrate(db: Database, migrations: readonly Migration[]): P
     const applied: string[] = [];
     for (const migration of migrations) {
       if (seen.has(migration.name)) continue;
-      for (const op of migration.ops) await applyOp(trx, db.dialect, op);
+      // PostgreSQL checks a foreign key's table at once: a reference to a table this migration creates later
+      // (two new tables that refer to each other) becomes a constraint added once every table exists.
+      const later = new Set(migration.ops.filter((op) => op.op === 'createTable').map((op) => op.table));
+      const deferred: { table: string; column: string; references: string }[] = [];
+      for (const op of migration.ops) {
+        later.delete(op.table);
+        await applyOp(trx, db.dialect, op, (table, column, references) => {
+          if (db.dialect !== 'postgres' || !later.has(references.split('.')[0]!)) return false;
+          deferred.push({ table, column, references });
+          return true;
+        });
+      }
+      for (const { table, column, references } of deferred) {
+        const [target, targetColumn] = references.split('.') as [string, string];
+        await trx.schema.alterTable(table, (t) => void t.foreign(column).references(targetColumn).inTable(target));
+      }
       await trx(MIGRATIONS_TABLE).insert({ name: migration.name, applied: now() });
       applied.push(migration.name);
     }
@@ -42,13 +57,24 @@ export async function pendingMigrations(db: Database, migrations: readonly Migra
   return migrations.filter((m) => !seen.has(m.name)).map((m) => m.name);
 }
 
-async function applyOp(trx: Knex.Transaction, dialect: Database['dialect'], op: MigrationOp): Promise<void> {
+/** Whether a new table's column's foreign key is added later instead of with the table. */
+type Defer = (table: string, column: string, references: string) => boolean;
+
+async function applyOp(
+  trx: Knex.Transaction,
+  dialect: Database['dialect'],
+  op: MigrationOp,
+  defer: Defer,
+): Promise<void> {
   switch (op.op) {
     case 'createTable':
       await trx.schema.createTable(op.table, (t) => {
         if (dialect === 'postgres') t.bigIncrements('id').primary();
         else t.increments('id').primary();
-        for (const column of op.columns ?? []) addColumn(t, dialect, column);
+        for (const column of op.columns ?? []) {
+          const later = column.references !== undefined && defer(op.table, column.name, column.references);
+          addColumn(t, dialect, later ? { ...column, references: undefined } : column);
+        }
       });
       return;
     case 'dropTable':

@@ -32,7 +32,6 @@ export const dcimComponentsCases: NetBoxTestCase[] = [
     model: 'dcim.consoleporttemplate',
     briefFields: ['description', 'display', 'id', 'name', 'url'],
     bulkUpdateData: description,
-    // Module types are not served yet: create_data's two templates of a module type are left out.
     setUp: async (t) => {
       const manufacturer = await t.make('dcim.manufacturer', {
         name: 'Test Manufacturer 1',
@@ -43,6 +42,7 @@ export const dcimComponentsCases: NetBoxTestCase[] = [
         model: 'Device Type 1',
         slug: 'device-type-1',
       });
+      const moduleType = await t.make('dcim.moduletype', { manufacturer: manufacturer.id, model: 'Module Type 1' });
       await t.makeAll(
         'dcim.consoleporttemplate',
         [1, 2, 3].map((i) => ({ device_type: type.id, name: `Console Port Template ${i}` })),
@@ -51,6 +51,8 @@ export const dcimComponentsCases: NetBoxTestCase[] = [
         createData: [
           { device_type: type.id, name: 'Console Port Template 4' },
           { device_type: type.id, name: 'Console Port Template 5' },
+          { module_type: moduleType.id, name: 'Console Port Template 6' },
+          { module_type: moduleType.id, name: 'Console Port Template 7' },
         ],
       };
     },
