@@ -175,7 +175,6 @@ describe.skipIf(!HAS_CHROMIUM)('the pages in a real browser', () => {
         // operation further down appears as the user scrolls to it.
         await fresh.locator('#operations-tag-dcim').click();
         await fresh.locator('#operations-dcim-dcim_root_retrieve').waitFor();
-        await fresh.locator('#operations-dcim-dcim_device_roles_list').waitFor();
         const sites = fresh.locator('#operations-dcim-dcim_sites_list');
         await fresh.mouse.move(700, 450);
         await until(async () => {
