@@ -76,6 +76,13 @@ export function registerKind<F extends AnyField>(module: FieldKindModule<F>): vo
   for (const type of module.types) byType.set(type, entry);
 }
 
+/** Removes a registered kind module again (tests that register one leave the registry as they found it). */
+export function unregisterKind<F extends AnyField>(module: FieldKindModule<F>): void {
+  const entry = module as unknown as FieldKindModule;
+  for (const kind of module.kinds) if (byKind.get(kind) === entry) byKind.delete(kind);
+  for (const type of module.types) if (byType.get(type) === entry) byType.delete(type);
+}
+
 /** The module of a field's kind. */
 export function kindOf<F extends AnyField>(field: F): FieldKindModule<F> {
   const module = byKind.get(field.kind);
