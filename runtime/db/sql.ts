@@ -7,6 +7,19 @@ import { regexProblem } from './regex.js';
  * Knex and runs on both.
  */
 
+/**
+ * Bound parameters one statement may carry: PostgreSQL's protocol counts them in 16 bits, SQLite's default
+ * SQLITE_MAX_VARIABLE_NUMBER (since 3.32, which better-sqlite3 bundles) is 32,766. On SQLite, Knex writes a
+ * multi-row INSERT as `SELECT … UNION ALL SELECT …`, which SQLITE_MAX_COMPOUND_SELECT caps at 500 rows.
+ */
+const MAX_PARAMETERS: Record<Dialect, number> = { postgres: 65_535, sqlite: 32_766 };
+const MAX_ROWS: Record<Dialect, number> = { postgres: Infinity, sqlite: 500 };
+
+/** How many rows of `width` columns one multi-row INSERT takes on the dialect. */
+export function rowsPerInsert(dialect: Dialect, width: number): number {
+  return Math.max(1, Math.min(MAX_ROWS[dialect], Math.floor(MAX_PARAMETERS[dialect] / Math.max(1, width))));
+}
+
 /** Tree paths: `<segment>(\x02<segment>)*`, segment = `<name>\x01<id, 10 digits>`. */
 export const PATH_SEPARATOR = '\u0002';
 export const PATH_AFTER_SEPARATOR = '\u0003';

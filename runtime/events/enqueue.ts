@@ -14,7 +14,7 @@ import { evaluateConditions } from './conditions.js';
 import { createWebhookContext } from './context.js';
 import type { DeliveryQueue } from './queue.js';
 import type { QueuedTask, TaskStore } from './tasks.js';
-import { sqlBoolean } from '../db/sql.js';
+import { rowsPerInsert, sqlBoolean } from '../db/sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -194,9 +194,9 @@ export class EventQueue {
     }
     if (rows.length === 0) return;
     const queued: QueuedTask[] = [];
-    const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    const width = Object.keys(rows[0] ?? {}).length;
     const [typeColumn, idColumn] = [tasks.column('object_type'), tasks.column('object_id')];
-    for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) {
+    for (const chunk of chunks(rows, rowsPerInsert(this.options.dialect, width))) {
       const inserted = (await trx(tasks.model.table).insert(chunk).returning(['id', typeColumn, idColumn])) as Row[];
       for (const row of inserted)
         queued.push({ id: Number(row.id), objectType: String(row[typeColumn]), objectId: Number(row[idColumn]) });

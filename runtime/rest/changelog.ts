@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { now } from '../db/clock.js';
 import type { Dialect } from '../db/connect.js';
+import { rowsPerInsert } from '../db/sql.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
 import { displayOf } from './display.js';
@@ -154,8 +155,8 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
         ),
       );
     }
-    const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
-    for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) await trx(records.table).insert(chunk);
+    const width = Object.keys(rows[0] ?? {}).length;
+    for (const chunk of chunks(rows, rowsPerInsert(options.dialect, width))) await trx(records.table).insert(chunk);
   };
 }
 

@@ -15,6 +15,7 @@ import { applySetRules, checkRules } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
 import { withRowMemo } from '../db/row-memo.js';
+import { rowsPerInsert } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -47,9 +48,9 @@ export async function createObjects(
   if (!isSerial(model)) {
     storeUploads(ctx, model, items);
     const rows = items.map((item) => insertRow(ctx, model, item, timestamp));
-    const width = Math.max(1, Object.keys(rows[0] ?? {}).length);
+    const width = Object.keys(rows[0] ?? {}).length;
     const ids: number[] = [];
-    for (const chunk of chunks(rows, Math.max(1, Math.floor(900 / width)))) {
+    for (const chunk of chunks(rows, rowsPerInsert(ctx.dialect, width))) {
       const inserted = (await ctx.q(model.table).insert(chunk).returning('id')) as ({ id: number } | number)[];
       ids.push(...inserted.map((r) => Number(typeof r === 'object' ? r.id : r)));
     }
@@ -73,7 +74,8 @@ export async function createObjects(
     items.filter((item) => item.tags).map((item) => ({ id: item.id!, ops: item.tags! })),
   );
   const itemModel = ctx.schema.withRole('tagged_item');
-  if (itemModel) for (const chunk of chunks(tagRows, 300)) await ctx.q(itemModel.table).insert(chunk);
+  if (itemModel)
+    for (const chunk of chunks(tagRows, rowsPerInsert(ctx.dialect, 3))) await ctx.q(itemModel.table).insert(chunk);
 
   await writeRelatedLists(ctx, model, items, true);
   for (const item of items)
@@ -442,7 +444,7 @@ async function writeRelatedLists(
     const rows = touched.flatMap((item) =>
       (item.values[field.name] as number[]).map((to) => ({ [field.fromColumn]: item.id!, [field.toColumn]: to })),
     );
-    for (const chunk of chunks(rows, 400)) await ctx.q(field.through).insert(chunk);
+    for (const chunk of chunks(rows, rowsPerInsert(ctx.dialect, 2))) await ctx.q(field.through).insert(chunk);
   }
 }
 
