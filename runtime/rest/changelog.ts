@@ -4,7 +4,7 @@ import type { Dialect } from '../db/connect.js';
 import { rowsPerInsert } from '../db/sql.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
-import { displayOf } from './display.js';
+import { displaysOf } from './display.js';
 import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { decodeColumn, decodeJson, encodeRow } from './values.js';
@@ -106,15 +106,21 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       const rows: Row[] = [];
       for (const chunk of chunks(ids, 500)) rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
       const snapshots = await snapshotsOf(trx, schema, model, ids, rows);
+      const reprs = await displaysOf(trx, schema, options.domain, model, rows);
       for (const row of rows) {
         const id = Number(row.id);
-        after.set(`${model.label}:${id}`, {
-          snapshot: snapshots.get(id)!,
-          repr: displayOf(options.domain, model, row),
-          row,
-        });
+        after.set(`${model.label}:${id}`, { snapshot: snapshots.get(id)!, repr: reprs.get(id)!, row });
       }
     }
+    // Deleted objects are named from their last stored row (what it refers to is still there).
+    const deletedBy = new Map<ModelInfo, Row[]>();
+    for (const change of merged)
+      if (change.action === 'delete' && change.before)
+        deletedBy.set(change.model, [...(deletedBy.get(change.model) ?? []), change.before]);
+    const deletedReprs = new Map<string, string>();
+    for (const [model, befores] of deletedBy)
+      for (const [id, repr] of await displaysOf(trx, schema, options.domain, model, befores))
+        deletedReprs.set(`${model.label}:${id}`, repr);
 
     const time = now();
     const { user } = request.principal;
@@ -130,7 +136,7 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
         JSON.stringify(pre) === JSON.stringify(post!.snapshot)
       )
         continue;
-      const repr = post?.repr ?? (change.before ? displayOf(options.domain, change.model, change.before) : '');
+      const repr = post?.repr ?? deletedReprs.get(`${change.model.label}:${change.id}`) ?? '';
       const related = relatedObject(change.model, post?.row ?? change.before);
       rows.push(
         encodeRow(

@@ -155,6 +155,28 @@ describe.each(DIALECTS)('change logging on %s', (dialect) => {
     expect((await app.api.get('/api/core/object-changes/?related_object_id=x')).status).toBe(400);
   });
 
+  it('names an object as its display does, through related objects (a device without a name)', async () => {
+    const site = (await app.api.post('/api/dcim/sites/', { name: 'Repr Site', slug: 'repr-site' })).body;
+    const maker = (await app.api.post('/api/dcim/manufacturers/', { name: 'Juniper', slug: 'juniper' })).body;
+    const type = (await app.api.post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'MX2', slug: 'mx2' }))
+      .body;
+    const role = (await app.api.post('/api/dcim/device-roles/', { name: 'Repr Role', slug: 'repr-role' })).body;
+    const created = await app.api.post('/api/dcim/devices/', { device_type: type.id, role: role.id, site: site.id });
+    expect(created.status, created.text).toBe(201);
+    const { id, display } = created.body;
+    expect(display).toBe(`Juniper MX2 (${id})`);
+    expect((await app.api.patch(`/api/dcim/devices/${id}/`, { serial: 'A1' })).status).toBe(200);
+    expect((await app.api.delete(`/api/dcim/devices/${id}/`)).status).toBe(204);
+    const page = await changesOf(`changed_object_type=dcim.device&changed_object_id=${id}&ordering=time`);
+    expect(
+      page.results.map((r: { action: { value: string }; object_repr: string }) => [r.action.value, r.object_repr]),
+    ).toEqual([
+      ['create', display],
+      ['update', display],
+      ['delete', display],
+    ]);
+  });
+
   it('filters by user, action, type, object, time and text', async () => {
     const site = (await app.api.post('/api/dcim/sites/', { name: 'Filter Site', slug: 'filter-site' })).body;
     const admin = (await app.api.get('/api/users/users/?username=admin')).body.results[0];
