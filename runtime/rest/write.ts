@@ -11,9 +11,10 @@ import type { ModelInfo } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
 import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
-import { applySetRules, checkRules } from './rules.js';
+import { applySetRules, checkRules, fieldsReadByRules } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
+import { derivedFollowers } from './derived.js';
 import { withRowMemo } from '../db/row-memo.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
@@ -156,6 +157,12 @@ export async function updateObjects(
   }
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
+  if (!ctx.importing) {
+    for (const follower of await derivedFollowers(ctx.q, ctx.schema, model, items)) {
+      const updates = follower.ids.map((id) => ({ id, input: {} }));
+      await updateObjects(ctx, follower.model, updates, true);
+    }
+  }
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
 }
 
@@ -275,12 +282,19 @@ async function prepareItems(
   const tags = new TagResolver(ctx.q, ctx.schema, ctx.resolver.restrictView);
   if (model.hasTags) await tags.prefetch(objects.filter((o): o is Record<string, unknown> => o !== null));
 
+  const storedLists = await storedListsForRules(
+    ctx,
+    model,
+    raw.flatMap((r) => (r.existingRow ? [Number(r.existingRow.id)] : [])),
+  );
   const items: PreparedItem[] = [];
   await withRowMemo(ctx.q, model.table, async () => {
     for (const [index, { input, existingRow }] of raw.entries()) {
       const errors = new FieldErrors();
       const object = objects[index];
-      const existing = existingRow ? decodeRow(model.spec.fields, existingRow) : null;
+      const existing = existingRow
+        ? { ...decodeRow(model.spec.fields, existingRow), ...storedLists.get(Number(existingRow.id)) }
+        : null;
       const item: PreparedItem = {
         input: object ?? {},
         id: existingRow ? Number(existingRow.id) : null,
@@ -417,6 +431,29 @@ async function parseRelatedList(
     if (!ids.includes(resolved.id)) ids.push(resolved.id);
   }
   return { ok: true, value: ids };
+}
+
+/**
+ * The stored many-to-many lists (ids) of existing objects, for the fields the model's rules read: a rule over a
+ * list that a PATCH does not send sees the stored one, not an empty list. One query per such field.
+ */
+async function storedListsForRules(
+  ctx: WriteContext,
+  model: ModelInfo,
+  ids: readonly number[],
+): Promise<Map<number, Record<string, number[]>>> {
+  const lists = new Map<number, Record<string, number[]>>();
+  if (ids.length === 0) return lists;
+  const read = fieldsReadByRules(model.spec.rules);
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'm2m' || !read.has(field.name)) continue;
+    for (const id of ids) lists.set(id, { ...lists.get(id), [field.name]: [] });
+    for (const chunk of chunks([...new Set(ids)], 500)) {
+      const rows = (await ctx.q(field.through).whereIn(field.fromColumn, chunk).orderBy(field.toColumn)) as Row[];
+      for (const row of rows) lists.get(Number(row[field.fromColumn]))![field.name]!.push(Number(row[field.toColumn]));
+    }
+  }
+  return lists;
 }
 
 /** Replaces the related objects of many-to-many fields the bodies named (`values` hold the new ids). */
