@@ -102,13 +102,16 @@ function hookContext(ctx: WriteContext): CreatedContext {
 
 /**
  * Validates and updates objects (all or none). `partial` is PATCH; PUT needs every required field.
- * Items whose id does not exist are skipped (bulk) — callers check single objects beforehand.
+ * Items whose id does not exist are skipped (bulk) — callers check single objects beforehand. `following`: the
+ * objects only take their derived values again (`set` rules) because a related object changed; their checks do
+ * not run, as NetBox's `save()` methods update such objects with `QuerySet.update()`.
  */
 export async function updateObjects(
   ctx: WriteContext,
   model: ModelInfo,
   updates: readonly { id: number; input: unknown }[],
   partial: boolean,
+  following = false,
 ): Promise<WriteResult> {
   const existingRows = new Map<number, Row>();
   // Read under a row lock, in id order: what is merged into (custom fields, many-to-many lists) is what the
@@ -138,6 +141,7 @@ export async function updateObjects(
     present.map((u) => ({ input: u.input, existingRow: existingRows.get(u.id)! })),
     partial,
     isSerial(model) ? update : null,
+    following,
   );
   throwIfInvalid(items, 'first');
   if (!isSerial(model)) for (const item of items) await update(item);
@@ -160,7 +164,7 @@ export async function updateObjects(
   if (!ctx.importing) {
     for (const follower of await derivedFollowers(ctx.q, ctx.schema, model, items)) {
       const updates = follower.ids.map((id) => ({ id, input: {} }));
-      await updateObjects(ctx, follower.model, updates, true);
+      await updateObjects(ctx, follower.model, updates, true, true);
     }
   }
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
@@ -265,6 +269,7 @@ async function prepareItems(
   raw: readonly { input: unknown; existingRow: Row | null }[],
   partial: boolean,
   settle: ((item: PreparedItem) => Promise<void>) | null,
+  following = false,
 ): Promise<PreparedItem[]> {
   const objects = raw.map((r) => (isPlainObject(r.input) ? r.input : null));
   const optimistic = ctx.optimisticUniques === true;
@@ -323,7 +328,7 @@ async function prepareItems(
       }
       parseMessage(object, errors, item);
       if (errors.has()) continue;
-      await validateItem(ctx, model, item, items.slice(0, -1));
+      await validateItem(ctx, model, item, items.slice(0, -1), following);
       if (settle && !errors.has() && !optimistic) await checkUniques(ctx.q, model, [item]);
       if (settle && !errors.has()) await settle(item);
     }
@@ -521,6 +526,7 @@ async function validateItem(
   model: ModelInfo,
   item: PreparedItem,
   earlier: readonly PreparedItem[],
+  following: boolean,
 ): Promise<void> {
   await checkGenericRelations(ctx, model, item);
   if (item.errors.has()) return;
@@ -546,11 +552,13 @@ async function validateItem(
     transient: item.transient,
     earlier: earlier.filter((other) => !other.errors.has()).map((other) => ({ id: other.id, values: other.values })),
   };
-  await checkRules(ctx, itemContext);
-  if (item.errors.has()) return;
-  for (const name of model.spec.validators) {
-    await ctx.domain.validator(name)(itemContext);
+  if (!following) {
+    await checkRules(ctx, itemContext);
     if (item.errors.has()) return;
+    for (const name of model.spec.validators) {
+      await ctx.domain.validator(name)(itemContext);
+      if (item.errors.has()) return;
+    }
   }
   await applySetRules(ctx, itemContext);
   if (model.spec.hooks.prepare) await ctx.domain.prepare(model.spec.hooks.prepare)(itemContext);

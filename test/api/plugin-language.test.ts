@@ -144,4 +144,26 @@ describe.each(DIALECTS)('the model language through the NetBox DNS plugin on %s'
     const changes = await app.api.get(`/api/core/object-changes/?changed_object_type=dcim.rack&action=update`);
     expect(changes.body.count).toBe(2);
   });
+
+  it('moves the devices of a rack with the rack, without checking them again (NetBox handle_rack_site_change)', async () => {
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((x) => create('/api/dcim/sites/', { name: `Move ${x}`, slug: `move-${x}` })),
+    );
+    const location = await create('/api/dcim/locations/', { name: 'Hall', slug: 'hall', site: b!.id });
+    const maker = await create('/api/dcim/manufacturers/', { name: 'Move maker', slug: 'move-maker' });
+    const type = await create('/api/dcim/device-types/', { manufacturer: maker.id, model: 'Box', slug: 'box' });
+    const role = await create('/api/dcim/device-roles/', { name: 'Move role', slug: 'move-role' });
+    const rack = await create('/api/dcim/racks/', { name: 'mover', site: a!.id });
+    const device = await create('/api/dcim/devices/', {
+      name: 'moved',
+      device_type: type.id,
+      role: role.id,
+      site: a!.id,
+      rack: rack.id,
+    });
+    const moved = await app.api.patch(`/api/dcim/racks/${rack.id as number}/`, { site: b!.id, location: location.id });
+    expect(moved.status, moved.text).toBe(200);
+    const after = await app.api.get(`/api/dcim/devices/${device.id as number}/`);
+    expect([after.body.site.id, after.body.location.id]).toEqual([b!.id, location.id]);
+  });
 });
