@@ -4,8 +4,8 @@
 //          (who a request acts for), passwords (hashing) and networks (an address in a list of networks, also
 //          what webhooks may reach); the model language's runtime half, which the
 //          generator shares: kinds/ (one module per field kind), expression (rule expressions),
-//          role-contracts, display-template; and the pure leaves they use, db/clock (timestamps) and
-//          rest/ip (addresses).
+//          role-contracts, display-template; and the pure leaves they use, db/clock (timestamps), db/regex
+//          (linear-time patterns) and rest/ip (addresses).
 //          These import nothing else of the runtime
 //   db     connections, dialect SQL, transactions, migrations, signals
 //   rest   the generic REST algorithms (read, write, filters, custom fields), with domain/types.ts: the
@@ -26,7 +26,7 @@ const LAYERS = [
       '^runtime/(errors|spec|config|expression|role-contracts|display-template)\\.ts$',
       '^runtime/kinds/',
       '^runtime/auth/(principal|passwords|networks)\\.ts$',
-      '^runtime/db/clock\\.ts$',
+      '^runtime/db/(clock|regex)\\.ts$',
       '^runtime/rest/ip\\.ts$',
     ],
   },

@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { checkDomainFunctionNames, checkRoleContracts, type DomainCatalog } from './contracts.js';
+import { checkIdentifiers } from './identifiers.js';
 import { loadModelFiles, uniqueErrors, type LoadedFile, type ModelError, type SourceFile } from './load.js';
 import { locatePath, type Position } from './locate.js';
 import { loadManifests, type PluginManifest, type PluginSource } from './plugins.js';
@@ -47,7 +48,7 @@ export function compileModels(
   const { files, errors: traitErrors, origins } = applyTraits([...loaded, ...pluginFiles]);
   if (traitErrors.length > 0) return { graph: EMPTY_GRAPH, manifests, errors: located(traitErrors, files, []) };
   const { graph, errors } = resolveModels(files);
-  if (errors.length === 0) errors.push(...checkRoleContracts(files, graph));
+  if (errors.length === 0) errors.push(...checkRoleContracts(files, graph), ...checkIdentifiers(graph, files));
   if (catalog) errors.push(...checkDomainFunctionNames(files, catalog));
   return { graph, manifests, errors: located(errors, files, manifestFiles, origins) };
 }

@@ -15,6 +15,7 @@ export interface UniqueDef {
   name?: string;
   fields: string[];
   where_null?: string[];
+  condition?: Record<string, string | number | boolean>;
   case_insensitive?: boolean;
   message?: string;
 }

@@ -32,7 +32,7 @@ export function replayMigrations(migrations: readonly Migration[]): Map<string, 
           break;
         }
         case 'createIndex':
-          table(op.table).indexes.push(op.index!);
+          table(op.table).indexes.push(currentIndexForm(op.index!));
           break;
         case 'dropIndex': {
           const t = table(op.table);
@@ -43,6 +43,13 @@ export function replayMigrations(migrations: readonly Migration[]): Map<string, 
     }
   }
   return tables;
+}
+
+/** An index as the generator writes it today: earlier migrations' `caseInsensitive` lowered the first column. */
+function currentIndexForm(index: IndexSpec): IndexSpec {
+  if (!index.caseInsensitive) return index;
+  const { caseInsensitive: _legacy, ...rest } = index;
+  return { ...rest, lower: [index.columns[0]!] };
 }
 
 /**

@@ -351,8 +351,8 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
     return { kind: 'function', function: display.function, uses: display.uses };
   }
   if (display.includes('{')) {
-    const uses = [...display.matchAll(/\{([a-z_][a-z0-9_]*)\}/g)].map((m) => m[1]!);
-    for (const used of uses) checkColumnField(model, used, 'display', report);
+    const uses = [...new Set(compileTemplate(display).fields)];
+    for (const used of uses) checkColumnField(model, used.split('.')[0]!, 'display', report);
     return { kind: 'template', template: display, uses };
   }
   if (display !== 'id') checkColumnField(model, display, 'display', report);
@@ -439,13 +439,16 @@ function resolveUniques(def: ModelDef, model: ModelSpec, report: Reporter): Uniq
     });
   }
   (def.unique_together ?? []).forEach((u, index) => {
-    for (const name of [...u.fields, ...(u.where_null ?? [])]) {
+    const condition = u.condition ?? {};
+    for (const name of [...u.fields, ...(u.where_null ?? []), ...Object.keys(condition)]) {
       const field = model.fields.find((f) => f.name === name);
       if (!field?.column) report.error(`unique_together.${index}`, `unknown field '${name}'`);
     }
     const whereNull = u.where_null ?? [];
-    const name = limitIdentifier(u.name ?? `${model.table}_${[...u.fields, ...whereNull].join('_')}_uniq`);
-    const conditional = whereNull.length > 0;
+    const name = limitIdentifier(
+      u.name ?? `${model.table}_${[...u.fields, ...whereNull, ...Object.keys(condition)].join('_')}_uniq`,
+    );
+    const conditional = whereNull.length > 0 || u.condition !== undefined;
     const message =
       u.message ??
       (conditional
@@ -456,6 +459,7 @@ function resolveUniques(def: ModelDef, model: ModelSpec, report: Reporter): Uniq
       fields: u.fields,
       whereNull,
       caseInsensitive: u.case_insensitive ?? false,
+      ...(u.condition ? { condition: u.condition } : {}),
       message,
       errorKey: u.fields.length === 1 && !conditional ? u.fields[0]! : '__all__',
     });

@@ -78,7 +78,10 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
       columns: unique.fields.map(columnOf),
       unique: true,
       ...(unique.whereNull.length ? { whereNull: unique.whereNull.map(columnOf) } : {}),
-      ...(unique.caseInsensitive ? { caseInsensitive: true } : {}),
+      ...(unique.caseInsensitive ? { lower: textColumns(model, unique.fields) } : {}),
+      ...(unique.condition
+        ? { whereEquals: Object.fromEntries(Object.entries(unique.condition).map(([n, v]) => [columnOf(n), v])) }
+        : {}),
     });
   }
   for (const fields of model.indexes) {
@@ -87,6 +90,15 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
   }
   indexes.sort((a, b) => a.name.localeCompare(b.name));
   return { name: model.table, columns, indexes };
+}
+
+/** The columns of the text fields among `fields` (what a case-insensitive constraint lowers). */
+function textColumns(model: ModelSpec, fields: readonly string[]): string[] {
+  return fields.flatMap((name) => {
+    const field = model.fields.find((f) => f.name === name);
+    const type = field?.column ? kindOf(field).column(field)?.type : undefined;
+    return type === 'string' || type === 'text' ? [field!.column!] : [];
+  });
 }
 
 function columnType(field: FieldSpec): ColumnType {

@@ -10,9 +10,18 @@
  * Operands: numbers, 'strings', null (or None), true/false, [lists], field paths (`rack.site`, following
  * foreign keys; null when a key on the way is empty) and `id` (the object's id, null while creating).
  * Operators, loosest first: `a if c else b`, `or`, `and`, `not`, comparisons (`== != < <= > >= in`, `not in`),
- * `+ -`, `* / %`, unary `-`. Functions: `abs(x)`, `round(x)` (Python's: halves to even). Truth is Python's:
- * null, false, 0, '' and [] are false. Arithmetic on null gives null; an ordering comparison with null is false.
+ * `+ -`, `* / %`, unary `-`. Functions: `abs(x)`, `round(x)` (Python's: halves to even); `now()` (the current
+ * time, as a datetime field stores it); `is_ipv4(x)`, `is_ipv6(x)` (an address without a mask), `is_hostname(x)`
+ * (RFC 1123 labels of letters, digits and hyphens, 63 characters each, 253 in all, an optional final dot) and
+ * `matches(x, 'pattern')` (the whole text matches an RE2 pattern, linear in time; the pattern is a string
+ * constant, checked when the expression is parsed), each false on null. Truth is Python's: null, false, 0, ''
+ * and [] are false. Arithmetic on null gives null; an ordering comparison with null is false.
  */
+
+import { isIP } from 'node:net';
+import type { RE2JS } from 're2js';
+import { now } from './db/clock.js';
+import { compileLinearRegex, RegexError } from './db/regex.js';
 
 export type Expression =
   | { kind: 'literal'; value: string | number | boolean | null }
@@ -23,7 +32,9 @@ export type Expression =
   | { kind: 'compare'; op: CompareOp; left: Expression; right: Expression }
   | { kind: 'arithmetic'; op: '+' | '-' | '*' | '/' | '%'; left: Expression; right: Expression }
   | { kind: 'if'; test: Expression; then: Expression; otherwise: Expression }
-  | { kind: 'call'; name: 'abs' | 'round'; args: Expression[] };
+  | { kind: 'call'; name: FunctionName; args: Expression[] };
+
+type FunctionName = 'abs' | 'round' | 'now' | 'is_ipv4' | 'is_ipv6' | 'is_hostname' | 'matches';
 
 type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | 'in' | 'not in';
 
@@ -40,7 +51,16 @@ export class ExpressionError extends Error {
 const TOKEN =
   /\s*(?:(\d+(?:\.\d+)?)|'((?:[^'\\]|\\.)*)'|([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)|(==|!=|<=|>=|[-+*/%<>()[\],]))/y;
 const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'if', 'else', 'null', 'None', 'true', 'True', 'false', 'False']);
-const FUNCTIONS = new Set(['abs', 'round']);
+/** Functions by name: the number of arguments. */
+const FUNCTIONS = new Map<string, number>([
+  ['abs', 1],
+  ['round', 1],
+  ['now', 0],
+  ['is_ipv4', 1],
+  ['is_ipv6', 1],
+  ['is_hostname', 1],
+  ['matches', 2],
+]);
 
 type Token = { type: 'number' | 'string' | 'name' | 'op' | 'end'; text: string; at: number };
 
@@ -165,11 +185,17 @@ export function parseExpression(text: string): Expression {
         if (token.text === 'true' || token.text === 'True') return { kind: 'literal', value: true };
         if (token.text === 'false' || token.text === 'False') return { kind: 'literal', value: false };
         if (KEYWORDS.has(token.text)) throw new ExpressionError(`unexpected '${token.text}'`, token.at);
-        if (FUNCTIONS.has(token.text) && peek().text === '(') {
+        const arity = FUNCTIONS.get(token.text);
+        if (arity !== undefined && peek().text === '(') {
           index += 1;
-          const args = [conditional()];
+          const args: Expression[] = [];
+          while (args.length < arity) {
+            if (args.length > 0) expect(',');
+            args.push(conditional());
+          }
           expect(')');
-          return { kind: 'call', name: token.text as 'abs' | 'round', args };
+          if (token.text === 'matches') compileMatchPattern(args[1]!, tokens[index - 2]!.at);
+          return { kind: 'call', name: token.text as FunctionName, args };
         }
         return { kind: 'path', path: token.text.split('.') };
       }
@@ -273,14 +299,50 @@ export function evaluateExpression(expression: Expression, read: (path: readonly
         if (left === null || right === null) return null;
         return arithmetic(node.op, left, right);
       }
-      case 'call': {
-        const value = evaluate(node.args[0]!);
-        if (value === null) return null;
-        return node.name === 'abs' ? Math.abs(Number(value)) : pythonRound(Number(value));
-      }
+      case 'call':
+        return call(node.name, node.args.map(evaluate), node.args[1]);
     }
   };
   return evaluate(expression);
+}
+
+/** The pattern of `matches(x, 'pattern')`, anchored at both ends; an ExpressionError unless a valid constant. */
+function compileMatchPattern(pattern: Expression, at: number): RE2JS {
+  if (pattern.kind !== 'literal' || typeof pattern.value !== 'string')
+    throw new ExpressionError('the pattern of matches() must be a string constant', at);
+  try {
+    return compileLinearRegex(`^(?:${pattern.value})$`, 0);
+  } catch (error) {
+    if (error instanceof RegexError) throw new ExpressionError(`${error.message} in matches()`, at);
+    throw error;
+  }
+}
+
+const HOST_LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
+
+/** RFC 1123 host names: dot-separated labels, 253 characters at most, an optional final dot. */
+function isHostname(text: string): boolean {
+  const name = text.endsWith('.') ? text.slice(0, -1) : text;
+  return name.length > 0 && name.length <= 253 && name.split('.').every((label) => HOST_LABEL.test(label));
+}
+
+function call(name: FunctionName, args: unknown[], pattern: Expression | undefined): unknown {
+  if (name === 'now') return now();
+  const value = args[0];
+  switch (name) {
+    case 'abs':
+      return value === null ? null : Math.abs(Number(value));
+    case 'round':
+      return value === null ? null : pythonRound(Number(value));
+    case 'is_ipv4':
+      return typeof value === 'string' && isIP(value) === 4;
+    case 'is_ipv6':
+      return typeof value === 'string' && isIP(value) === 6;
+    case 'is_hostname':
+      return typeof value === 'string' && isHostname(value);
+    case 'matches':
+      return typeof value === 'string' && compileMatchPattern(pattern!, 0).matches(value);
+  }
 }
 
 function compare(op: CompareOp, left: unknown, right: unknown): boolean {

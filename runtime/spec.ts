@@ -50,8 +50,12 @@ export interface IndexSpec {
   unique: boolean;
   /** Partial index: only rows where these columns are null. */
   whereNull?: string[];
-  /** Compare the first column case-insensitively (lower()). */
+  /** Compare the first column case-insensitively (lower()); the form of earlier migrations, read as `lower`. */
   caseInsensitive?: boolean;
+  /** Columns compared case-insensitively (lower()). */
+  lower?: string[];
+  /** Partial index: only rows where these columns hold these values (NetBox's `condition=Q(...)`). */
+  whereEquals?: Record<string, string | number | boolean>;
 }
 
 export interface TableSpec {
@@ -473,7 +477,10 @@ export interface UniqueSpec {
   name: string;
   fields: string[];
   whereNull: string[];
+  /** Every text field of the constraint compares case-insensitively. */
   caseInsensitive: boolean;
+  /** The constraint applies only to objects whose fields hold these values. */
+  condition?: Record<string, string | number | boolean>;
   message: string;
   /** Single-field constraints report under the field, others under `__all__`. */
   errorKey: string;

@@ -1658,6 +1658,7 @@ export const deviceSpec: ModelSpec = {
       message: 'A device assigned to a virtual chassis must have its position defined.',
     },
     { kind: 'validator', function: 'dcim.checkVirtualChassisMaster' },
+    { kind: 'set', field: 'site', to: 'rack.site', when: 'rack' },
     { kind: 'set', field: 'location', to: 'rack.location', when: 'rack.location' },
   ],
   hooks: {

@@ -159,11 +159,21 @@ function quote(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
 
+/** A constant of a partial index's condition, the same on both dialects (SQLite reads TRUE and FALSE as 1 and 0). */
+function sqlLiteral(value: string | number | boolean): string {
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') return String(value);
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
 /** Same SQL on both dialects: partial and expression indexes included. */
 function createIndexSql(table: string, index: IndexSpec): string {
-  const columns = index.columns.map((c, i) => (index.caseInsensitive && i === 0 ? `lower(${quote(c)})` : quote(c)));
-  const where = index.whereNull?.length
-    ? ` WHERE ${index.whereNull.map((c) => `${quote(c)} IS NULL`).join(' AND ')}`
-    : '';
+  const lowered = new Set(index.lower ?? (index.caseInsensitive ? index.columns.slice(0, 1) : []));
+  const columns = index.columns.map((c) => (lowered.has(c) ? `lower(${quote(c)})` : quote(c)));
+  const conditions = [
+    ...(index.whereNull ?? []).map((c) => `${quote(c)} IS NULL`),
+    ...Object.entries(index.whereEquals ?? {}).map(([c, v]) => `${quote(c)} = ${sqlLiteral(v)}`),
+  ];
+  const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
   return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quote(index.name)} ON ${quote(table)} (${columns.join(', ')})${where}`;
 }

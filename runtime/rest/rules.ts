@@ -165,6 +165,29 @@ export async function checkRules(ctx: RuleContext, item: WriteItemContext): Prom
   }
 }
 
+const readByRules = new WeakMap<readonly RuleSpec[], Set<string>>();
+
+/** The fields of the object itself that a model's rules read (each path's first step). */
+export function fieldsReadByRules(rules: readonly RuleSpec[]): Set<string> {
+  let found = readByRules.get(rules);
+  if (found) return found;
+  found = new Set<string>();
+  const add = (path: string): void => void found!.add(path.split('.')[0]!);
+  const addExpression = (text: string | undefined): void => {
+    if (text !== undefined) for (const path of expressionPaths(expressionOf(text))) add(path.join('.'));
+  };
+  for (const rule of rules) {
+    if (rule.kind === 'validator') continue;
+    addExpression(rule.when);
+    if (rule.kind === 'same') rule.paths.forEach(add);
+    if (rule.kind === 'required' || rule.kind === 'forbidden') add(rule.field);
+    if (rule.kind === 'set') addExpression(rule.to);
+    if ('message' in rule) for (const match of rule.message.matchAll(/\{([^}]*)\}/g)) add(match[1]!);
+  }
+  readByRules.set(rules, found);
+  return found;
+}
+
 /** Stores the values of the model's `set` rules (computed on save), in order. */
 export async function applySetRules(ctx: RuleContext, item: WriteItemContext): Promise<void> {
   for (const rule of item.model.spec.rules) {

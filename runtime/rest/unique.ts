@@ -1,9 +1,17 @@
 import type { Knex } from 'knex';
-import type { UniqueSpec } from '../spec.js';
+import type { FieldSpec, UniqueSpec } from '../spec.js';
 import type { ModelInfo } from './schema.js';
 import type { PreparedItem } from './write-types.js';
 import { decodeColumn } from './values.js';
 import { chunks } from './fetch.js';
+import { sameValue } from '../expression.js';
+import { kindOf } from '../kinds/index.js';
+
+/** A field stored as text (what a case-insensitive constraint compares in lower case). */
+function isText(field: FieldSpec): boolean {
+  const type = kindOf(field).column(field)?.type;
+  return type === 'string' || type === 'text';
+}
 
 /**
  * Checks unique and unique-together constraints for a batch of prepared objects with one query per
@@ -14,29 +22,31 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
   for (const unique of model.spec.uniques) {
     const candidates = items.filter((item) => applies(unique, item));
     if (candidates.length === 0) continue;
+    const fields = unique.fields.map((name) => model.fields.get(name)!);
+    const lowered = fields.map((f) => unique.caseInsensitive && isText(f));
     const keyOf = (values: readonly unknown[]): string =>
       JSON.stringify(
-        values.map((v, i) =>
-          v === null || v === undefined
-            ? null
-            : i === 0 && unique.caseInsensitive
-              ? String(v).toLowerCase()
-              : String(v),
-        ),
+        values.map((v, i) => (v === null || v === undefined ? null : lowered[i] ? String(v).toLowerCase() : String(v))),
       );
-    const fields = unique.fields.map((name) => model.fields.get(name)!);
+    const conditions = Object.entries(unique.condition ?? {}).map(([name, value]) => ({
+      field: model.fields.get(name)!,
+      value,
+    }));
     const taken = new Map<string, number>();
     const firstValues = [...new Set(candidates.map((item) => item.values[unique.fields[0]!]))];
     const firstColumn = fields[0]!.column!;
     for (const chunk of chunks(firstValues, 500)) {
-      const query = q(model.table).select(['id', ...fields.map((f) => f.column!)]);
-      if (unique.caseInsensitive) {
+      const columns = [...fields, ...conditions.map((c) => c.field)].map((f) => f.column!);
+      const query = q(model.table).select(['id', ...new Set(columns)]);
+      if (lowered[0]) {
         query.where((w) => chunk.forEach((v) => w.orWhereRaw('lower(??) = lower(?)', [firstColumn, v as string])));
       } else {
         query.whereIn(firstColumn, chunk as Knex.Value[]);
       }
       for (const name of unique.whereNull) query.whereNull(model.fields.get(name)!.column!);
       for (const row of (await query) as Record<string, unknown>[]) {
+        // The condition's values are compared decoded, the same way on both databases (booleans are 0/1 on SQLite).
+        if (!conditions.every((c) => sameValue(decodeColumn(c.field, row[c.field.column!]), c.value))) continue;
         taken.set(keyOf(fields.map((f) => decodeColumn(f, row[f.column!]))), Number(row.id));
       }
     }
@@ -65,8 +75,11 @@ function applies(unique: UniqueSpec, item: PreparedItem): boolean {
   if (unique.errorKey === '__all__' ? item.errors.has() : item.errors.has(unique.errorKey)) return false;
   if (unique.fields.some((name) => item.values[name] === null || item.values[name] === undefined)) return false;
   if (unique.whereNull.some((name) => item.values[name] !== null && item.values[name] !== undefined)) return false;
+  const condition = Object.entries(unique.condition ?? {});
+  if (!condition.every(([name, value]) => sameValue(item.values[name], value))) return false;
   if (item.existing) {
-    const touched = [...unique.fields, ...unique.whereNull].some((name) => item.values[name] !== item.existing![name]);
+    const names = [...unique.fields, ...unique.whereNull, ...condition.map(([name]) => name)];
+    const touched = names.some((name) => item.values[name] !== item.existing![name]);
     if (!touched) return false;
   }
   return true;

@@ -11,9 +11,10 @@ import type { ModelInfo } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
 import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
-import { applySetRules, checkRules } from './rules.js';
+import { applySetRules, checkRules, fieldsReadByRules } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
+import { derivedFollowers } from './derived.js';
 import { withRowMemo } from '../db/row-memo.js';
 import { rowsPerInsert } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
@@ -103,13 +104,16 @@ function hookContext(ctx: WriteContext): CreatedContext {
 
 /**
  * Validates and updates objects (all or none). `partial` is PATCH; PUT needs every required field.
- * Items whose id does not exist are skipped (bulk) — callers check single objects beforehand.
+ * Items whose id does not exist are skipped (bulk) — callers check single objects beforehand. `following`: the
+ * objects only take their derived values again (`set` rules) because a related object changed; their checks do
+ * not run, as NetBox's `save()` methods update such objects with `QuerySet.update()`.
  */
 export async function updateObjects(
   ctx: WriteContext,
   model: ModelInfo,
   updates: readonly { id: number; input: unknown }[],
   partial: boolean,
+  following = false,
 ): Promise<WriteResult> {
   const existingRows = new Map<number, Row>();
   // Read under a row lock, in id order: what is merged into (custom fields, many-to-many lists) is what the
@@ -139,6 +143,7 @@ export async function updateObjects(
     present.map((u) => ({ input: u.input, existingRow: existingRows.get(u.id)! })),
     partial,
     isSerial(model) ? update : null,
+    following,
   );
   throwIfInvalid(items, 'first');
   if (!isSerial(model)) for (const item of items) await update(item);
@@ -158,6 +163,12 @@ export async function updateObjects(
   }
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
+  if (!ctx.importing) {
+    for (const follower of await derivedFollowers(ctx.q, ctx.schema, model, items)) {
+      const updates = follower.ids.map((id) => ({ id, input: {} }));
+      await updateObjects(ctx, follower.model, updates, true, true);
+    }
+  }
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
 }
 
@@ -260,6 +271,7 @@ async function prepareItems(
   raw: readonly { input: unknown; existingRow: Row | null }[],
   partial: boolean,
   settle: ((item: PreparedItem) => Promise<void>) | null,
+  following = false,
 ): Promise<PreparedItem[]> {
   const objects = raw.map((r) => (isPlainObject(r.input) ? r.input : null));
   const optimistic = ctx.optimisticUniques === true;
@@ -277,12 +289,19 @@ async function prepareItems(
   const tags = new TagResolver(ctx.q, ctx.schema, ctx.resolver.restrictView);
   if (model.hasTags) await tags.prefetch(objects.filter((o): o is Record<string, unknown> => o !== null));
 
+  const storedLists = await storedListsForRules(
+    ctx,
+    model,
+    raw.flatMap((r) => (r.existingRow ? [Number(r.existingRow.id)] : [])),
+  );
   const items: PreparedItem[] = [];
   await withRowMemo(ctx.q, model.table, async () => {
     for (const [index, { input, existingRow }] of raw.entries()) {
       const errors = new FieldErrors();
       const object = objects[index];
-      const existing = existingRow ? decodeRow(model.spec.fields, existingRow) : null;
+      const existing = existingRow
+        ? { ...decodeRow(model.spec.fields, existingRow), ...storedLists.get(Number(existingRow.id)) }
+        : null;
       const item: PreparedItem = {
         input: object ?? {},
         id: existingRow ? Number(existingRow.id) : null,
@@ -311,7 +330,7 @@ async function prepareItems(
       }
       parseMessage(object, errors, item);
       if (errors.has()) continue;
-      await validateItem(ctx, model, item, items.slice(0, -1));
+      await validateItem(ctx, model, item, items.slice(0, -1), following);
       if (settle && !errors.has() && !optimistic) await checkUniques(ctx.q, model, [item]);
       if (settle && !errors.has()) await settle(item);
     }
@@ -421,6 +440,29 @@ async function parseRelatedList(
   return { ok: true, value: ids };
 }
 
+/**
+ * The stored many-to-many lists (ids) of existing objects, for the fields the model's rules read: a rule over a
+ * list that a PATCH does not send sees the stored one, not an empty list. One query per such field.
+ */
+async function storedListsForRules(
+  ctx: WriteContext,
+  model: ModelInfo,
+  ids: readonly number[],
+): Promise<Map<number, Record<string, number[]>>> {
+  const lists = new Map<number, Record<string, number[]>>();
+  if (ids.length === 0) return lists;
+  const read = fieldsReadByRules(model.spec.rules);
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'm2m' || !read.has(field.name)) continue;
+    for (const id of ids) lists.set(id, { ...lists.get(id), [field.name]: [] });
+    for (const chunk of chunks([...new Set(ids)], 500)) {
+      const rows = (await ctx.q(field.through).whereIn(field.fromColumn, chunk).orderBy(field.toColumn)) as Row[];
+      for (const row of rows) lists.get(Number(row[field.fromColumn]))![field.name]!.push(Number(row[field.toColumn]));
+    }
+  }
+  return lists;
+}
+
 /** Replaces the related objects of many-to-many fields the bodies named (`values` hold the new ids). */
 async function writeRelatedLists(
   ctx: WriteContext,
@@ -486,6 +528,7 @@ async function validateItem(
   model: ModelInfo,
   item: PreparedItem,
   earlier: readonly PreparedItem[],
+  following: boolean,
 ): Promise<void> {
   await checkGenericRelations(ctx, model, item);
   if (item.errors.has()) return;
@@ -511,11 +554,13 @@ async function validateItem(
     transient: item.transient,
     earlier: earlier.filter((other) => !other.errors.has()).map((other) => ({ id: other.id, values: other.values })),
   };
-  await checkRules(ctx, itemContext);
-  if (item.errors.has()) return;
-  for (const name of model.spec.validators) {
-    await ctx.domain.validator(name)(itemContext);
+  if (!following) {
+    await checkRules(ctx, itemContext);
     if (item.errors.has()) return;
+    for (const name of model.spec.validators) {
+      await ctx.domain.validator(name)(itemContext);
+      if (item.errors.has()) return;
+    }
   }
   await applySetRules(ctx, itemContext);
   if (model.spec.hooks.prepare) await ctx.domain.prepare(model.spec.hooks.prepare)(itemContext);

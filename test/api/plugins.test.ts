@@ -44,9 +44,9 @@ async function createCoreObjects(app: TestApp): Promise<Record<string, number>> 
 
 describe('the PLUGINS setting', () => {
   it('stops start-up on a name that is no generated plugin, naming the setting', () => {
-    expect(() => enablePlugins(registry, ['bgp', 'netbox_dns'])).toThrow(SettingsError);
-    expect(() => enablePlugins(registry, ['netbox_dns'])).toThrow(
-      "Invalid setting PLUGINS: unknown plugin 'netbox_dns' (generated plugins: bgp)",
+    expect(() => enablePlugins(registry, ['bgp', 'netbox_secrets'])).toThrow(SettingsError);
+    expect(() => enablePlugins(registry, ['netbox_secrets'])).toThrow(
+      "Invalid setting PLUGINS: unknown plugin 'netbox_secrets' (generated plugins: bgp, netbox_dns)",
     );
   });
 

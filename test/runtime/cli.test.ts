@@ -69,9 +69,11 @@ describe('settings', () => {
   });
 
   it('stop start-up on a PLUGINS name that is no generated plugin', () => {
-    const result = run(['serve'], { PLUGINS: '["bgp", "netbox_dns"]' });
+    const result = run(['serve'], { PLUGINS: '["bgp", "netbox_secrets"]' });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain("Invalid setting PLUGINS: unknown plugin 'netbox_dns' (generated plugins: bgp)");
+    expect(result.stderr).toContain(
+      "Invalid setting PLUGINS: unknown plugin 'netbox_secrets' (generated plugins: bgp, netbox_dns)",
+    );
   });
 });
 

@@ -26,6 +26,15 @@ function oneOfRequired(model: ModelInfo): string[] {
   });
 }
 
+/** Fields that an `invalid` rule requires to be host names (`not is_hostname(name)`). */
+function hostNameFields(model: ModelInfo): Set<string> {
+  return new Set(
+    model.spec.rules.flatMap((rule) =>
+      rule.kind === 'invalid' ? [...rule.when.matchAll(/\bnot is_hostname\(([a-z_]+)\)/g)].map((m) => m[1]!) : [],
+    ),
+  );
+}
+
 /** Values that a model's domain rules demand in a particular shape. */
 const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> = {
   'extras.customfieldchoiceset': () => ({
@@ -180,6 +189,7 @@ export class Fixtures {
     switch (field.kind) {
       case 'string': {
         const text = (base: string): string => base.slice(0, field.maxLength ?? 100);
+        if (hostNameFields(model).has(field.name)) return text(`${field.name.replace(/_/g, '-')}-${seq}.example`);
         if (field.pattern) {
           // A patterned field takes the first of a few shapes that its pattern accepts (`65000:7`, `7`…).
           const shapes = [`${seq}`, `65000:${seq}`, `${seq}.${seq}`, `${field.name}-${seq}`];

@@ -139,16 +139,26 @@ describe('indexes', () => {
       code: { type: string, max_length: 5, unique: true }
       up: { type: fk, to: shop.item, nullable: true, unique: true }
       name: { type: string, max_length: 5 }
+      active: { type: boolean, default: false }
     unique_together:
       - { fields: [up, name], where_null: [code] }
       - { fields: [name], case_insensitive: true }
+      - { fields: [up, name], case_insensitive: true, name: shop_item_up_lower_name }
+      - { fields: [up], condition: { active: true, code: 'x' } }
     indexes: [[name, up]]
 `);
     expect(table.indexes).toEqual([
       { name: 'shop_item_code_key', columns: ['code'], unique: true },
-      { name: 'shop_item_name_uniq', columns: ['name'], unique: true, caseInsensitive: true },
+      { name: 'shop_item_name_uniq', columns: ['name'], unique: true, lower: ['name'] },
       { name: 'shop_item_name_up_id_idx', columns: ['name', 'up_id'], unique: false },
+      {
+        name: 'shop_item_up_active_code_uniq',
+        columns: ['up_id'],
+        unique: true,
+        whereEquals: { active: true, code: 'x' },
+      },
       { name: 'shop_item_up_key', columns: ['up_id'], unique: true },
+      { name: 'shop_item_up_lower_name', columns: ['up_id', 'name'], unique: true, lower: ['name'] },
       { name: 'shop_item_up_name_code_uniq', columns: ['up_id', 'name'], unique: true, whereNull: ['code'] },
     ]);
   });
