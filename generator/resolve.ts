@@ -351,8 +351,9 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
     return { kind: 'function', function: display.function, uses: display.uses };
   }
   if (display.includes('{')) {
-    const uses = [...display.matchAll(/\{([a-z_][a-z0-9_]*)\}/g)].map((m) => m[1]!);
-    for (const used of uses) checkColumnField(model, used, 'display', report);
+    // Dotted uses follow FKs, as in the list form.
+    const uses = compileTemplate(display).fields;
+    for (const used of uses) checkColumnField(model, used.split('.')[0]!, 'display', report);
     return { kind: 'template', template: display, uses };
   }
   if (display !== 'id') checkColumnField(model, display, 'display', report);

@@ -1,11 +1,13 @@
 import { ownsColumn } from '../kinds/index.js';
 import type { Knex } from 'knex';
-import { snapshotsOf } from './changelog.js';
-import type { PreparedItem, Snapshot, WriteContext, WriteResult } from './write-types.js';
+import { snapshotsBefore } from './changelog.js';
+import { childDifference, countChildren, parseChildList, type ChildItem } from './children.js';
+import { deleteObjects } from './delete.js';
+import type { PreparedItem, WriteContext, WriteResult } from './write-types.js';
 import type { CreatedContext } from '../domain/types.js';
 import { normalizeTimestamp, now } from '../db/clock.js';
 import { FieldErrors, ValidationError } from '../errors.js';
-import type { FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
+import type { ChildListField, FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
 import { parseFieldValue, pythonType } from './parse-field.js';
 import type { ModelInfo } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
@@ -76,6 +78,7 @@ export async function createObjects(
   if (itemModel) for (const chunk of chunks(tagRows, 300)) await ctx.q(itemModel.table).insert(chunk);
 
   await writeRelatedLists(ctx, model, items, true);
+  await writeChildLists(ctx, model, items);
   for (const item of items)
     ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
   if (model.spec.hooks.created && !ctx.importing) {
@@ -156,6 +159,7 @@ export async function updateObjects(
   }
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
+  await writeChildLists(ctx, model, items);
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
 }
 
@@ -346,6 +350,12 @@ async function parseFields(ctx: WriteContext, model: ModelInfo, item: PreparedIt
       continue;
     }
     if (!creating && field.createOnly) continue;
+    if (field.kind === 'children') {
+      const list = await parseChildList(ctx.schema, ctx.resolver, field, item.input[field.name]);
+      if (list.ok) item.values[field.name] = list.value;
+      else item.errors.set(field.name, list.errors);
+      continue;
+    }
     const parsed = await parseInput(ctx, field, item.input[field.name]);
     if (parsed.ok) item.values[field.name] = parsed.value;
     else for (const message of parsed.errors) item.errors.add(field.name, message);
@@ -446,6 +456,71 @@ async function writeRelatedLists(
   }
 }
 
+/**
+ * Child lists the bodies named: reconciled through the child model's write path (deleted before created, so
+ * that values moving between children never collide), each child change-logged. A child that the child model's
+ * rules refuse fails the write, reported under the list at the item's place.
+ */
+async function writeChildLists(ctx: WriteContext, model: ModelInfo, items: readonly PreparedItem[]): Promise<void> {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'children') continue;
+    const owners = items
+      .filter((item) => Object.hasOwn(item.input, field.name) && Array.isArray(item.values[field.name]))
+      .map((item) => ({ id: item.id!, items: item.values[field.name] as ChildItem[] }));
+    if (owners.length === 0) continue;
+    const child = ctx.schema.model(field.model);
+    const difference = await childDifference(ctx.q, ctx.schema, field, owners);
+    if (difference.deleteIds.length > 0) await deleteObjects(ctx, child, difference.deleteIds);
+    if (difference.create.length === 0) continue;
+    try {
+      await createObjects(ctx, child, difference.create, true);
+    } catch (error) {
+      if (!(error instanceof ValidationError) || !Array.isArray(error.body)) throw error;
+      throw new ValidationError({ [field.name]: childErrors(field, owners, difference.create, error.body) });
+    }
+  }
+}
+
+/** The child model's errors of created children, as the list's per-item errors of the first owner that has some. */
+function childErrors(
+  field: ChildListField,
+  owners: readonly { id: number; items: readonly ChildItem[] }[],
+  created: readonly Record<string, unknown>[],
+  errors: readonly unknown[],
+): Record<string, unknown>[] {
+  const keyOf = new Map(field.keys.map(({ key, field: name }) => [name, key]));
+  const identityField = field.keys.find((k) => k.key === field.identity)!.field;
+  const failed = created.findIndex((_, i) => Object.keys((errors[i] ?? {}) as object).length > 0);
+  const owner = owners.find((o) => o.id === created[failed]?.[field.parent]) ?? owners[0]!;
+  return owner.items.map((item) => {
+    const index = created.findIndex(
+      (body) =>
+        body[field.parent] === owner.id && JSON.stringify(body[identityField]) === JSON.stringify(item[field.identity]),
+    );
+    const childError = (index >= 0 ? errors[index] : {}) as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(childError ?? {}).map(([name, value]) => [keyOf.get(name) ?? name, value]),
+    );
+  });
+}
+
+/** A child list's `count_within`: the object keeps at least as many of the bounding field as it has children. */
+async function checkChildCounts(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'children' || !field.countWithin) continue;
+    const written = item.values[field.name];
+    const count =
+      Array.isArray(written) && Object.hasOwn(item.input, field.name)
+        ? written.length
+        : item.id === null
+          ? 0
+          : ((await countChildren(ctx.q, ctx.schema, field, [item.id])).get(item.id) ?? 0);
+    const bound = item.values[field.countWithin.field];
+    if (typeof bound === 'number' && bound < count)
+      item.errors.add(field.countWithin.field, field.countWithin.message.replace('{count}', String(count)));
+  }
+}
+
 /** A generic relation is a type and an id together, naming an object that exists. */
 async function checkGenericRelations(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
   for (const field of model.spec.fields) {
@@ -509,6 +584,8 @@ async function validateItem(
     transient: item.transient,
     earlier: earlier.filter((other) => !other.errors.has()).map((other) => ({ id: other.id, values: other.values })),
   };
+  await checkChildCounts(ctx, model, item);
+  if (item.errors.has()) return;
   await checkRules(ctx, itemContext);
   if (item.errors.has()) return;
   for (const name of model.spec.validators) {
@@ -592,20 +669,4 @@ export function foreignKey(model: ModelInfo, name: string): ForeignKeyField {
   const field = model.fields.get(name);
   if (!field || field.kind !== 'fk') throw new Error(`${model.label}.${name} is not an fk`);
   return field;
-}
-
-/** Snapshots of rows about to change, when the model's changes are recorded. */
-export async function snapshotsBefore(
-  ctx: Pick<WriteContext, 'q' | 'schema'>,
-  model: ModelInfo,
-  rows: readonly Row[],
-): Promise<Map<number, Snapshot>> {
-  if (!model.hasTimestamps || !ctx.schema.withRole('change_record')) return new Map();
-  return snapshotsOf(
-    ctx.q,
-    ctx.schema,
-    model,
-    rows.map((r) => Number(r.id)),
-    rows,
-  );
 }
