@@ -13,10 +13,10 @@ import type { ModelInfo } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
 import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
-import { applySetRules, checkRules } from './rules.js';
+import { applySetRules, checkRules, ruleForeignKeys } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
-import { withRowMemo } from '../db/row-memo.js';
+import { primeRows, withRowMemo } from '../db/row-memo.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -281,6 +281,17 @@ async function prepareItems(
 
   const items: PreparedItem[] = [];
   await withRowMemo(ctx.q, model.table, async () => {
+    // A batch's rules follow its objects' FKs: the rows they reach first are read once for the whole batch.
+    if (raw.length > 1) {
+      for (const name of ruleForeignKeys(model)) {
+        const field = model.fields.get(name) as ForeignKeyField;
+        const ids = raw.flatMap(({ existingRow }, i) => {
+          const value = objects[i]?.[name] ?? existingRow?.[field.column!];
+          return typeof value === 'number' ? [value] : [];
+        });
+        await primeRows(ctx.q, ctx.schema.model(field.target).table, ids);
+      }
+    }
     for (const [index, { input, existingRow }] of raw.entries()) {
       const errors = new FieldErrors();
       const object = objects[index];
