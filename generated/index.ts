@@ -20,6 +20,7 @@ import migration14 from './migrations/0014_dcim_devicebay_create_table_and_more.
 import migration15 from './migrations/0015_dcim_inventoryitem_create_table_and_more.json' with { type: 'json' };
 import migration16 from './migrations/0016_dcim_consoleserverport_add_column_module_id_and_more.json' with { type: 'json' };
 import migration17 from './migrations/0017_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
+import migration18 from './migrations/0018_dcim_frontport_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -45,6 +46,8 @@ import * as dcimDeviceBay from './dcim/devicebay.js';
 import * as dcimDeviceBayTemplate from './dcim/devicebaytemplate.js';
 import * as dcimDeviceRole from './dcim/devicerole.js';
 import * as dcimDeviceType from './dcim/devicetype.js';
+import * as dcimFrontPort from './dcim/frontport.js';
+import * as dcimFrontPortTemplate from './dcim/frontporttemplate.js';
 import * as dcimInterface from './dcim/interface.js';
 import * as dcimInterfaceTemplate from './dcim/interfacetemplate.js';
 import * as dcimInventoryItem from './dcim/inventoryitem.js';
@@ -58,6 +61,8 @@ import * as dcimModuleBayTemplate from './dcim/modulebaytemplate.js';
 import * as dcimModuleType from './dcim/moduletype.js';
 import * as dcimModuleTypeProfile from './dcim/moduletypeprofile.js';
 import * as dcimPlatform from './dcim/platform.js';
+import * as dcimPortMapping from './dcim/portmapping.js';
+import * as dcimPortTemplateMapping from './dcim/porttemplatemapping.js';
 import * as dcimPowerFeed from './dcim/powerfeed.js';
 import * as dcimPowerOutlet from './dcim/poweroutlet.js';
 import * as dcimPowerOutletTemplate from './dcim/poweroutlettemplate.js';
@@ -303,6 +308,8 @@ export const registry: Registry = {
         'dcim.devicebaytemplate',
         'dcim.devicerole',
         'dcim.devicetype',
+        'dcim.frontport',
+        'dcim.frontporttemplate',
         'dcim.interface',
         'dcim.interfacetemplate',
         'dcim.inventoryitem',
@@ -316,6 +323,8 @@ export const registry: Registry = {
         'dcim.moduletype',
         'dcim.moduletypeprofile',
         'dcim.platform',
+        'dcim.portmapping',
+        'dcim.porttemplatemapping',
         'dcim.powerfeed',
         'dcim.poweroutlet',
         'dcim.poweroutlettemplate',
@@ -434,6 +443,8 @@ export const registry: Registry = {
     'dcim.devicebaytemplate': dcimDeviceBayTemplate.deviceBayTemplateSpec,
     'dcim.devicerole': dcimDeviceRole.deviceRoleSpec,
     'dcim.devicetype': dcimDeviceType.deviceTypeSpec,
+    'dcim.frontport': dcimFrontPort.frontPortSpec,
+    'dcim.frontporttemplate': dcimFrontPortTemplate.frontPortTemplateSpec,
     'dcim.interface': dcimInterface.interfaceSpec,
     'dcim.interfacetemplate': dcimInterfaceTemplate.interfaceTemplateSpec,
     'dcim.inventoryitem': dcimInventoryItem.inventoryItemSpec,
@@ -447,6 +458,8 @@ export const registry: Registry = {
     'dcim.moduletype': dcimModuleType.moduleTypeSpec,
     'dcim.moduletypeprofile': dcimModuleTypeProfile.moduleTypeProfileSpec,
     'dcim.platform': dcimPlatform.platformSpec,
+    'dcim.portmapping': dcimPortMapping.portMappingSpec,
+    'dcim.porttemplatemapping': dcimPortTemplateMapping.portTemplateMappingSpec,
     'dcim.powerfeed': dcimPowerFeed.powerFeedSpec,
     'dcim.poweroutlet': dcimPowerOutlet.powerOutletSpec,
     'dcim.poweroutlettemplate': dcimPowerOutletTemplate.powerOutletTemplateSpec,
@@ -527,6 +540,8 @@ export const registry: Registry = {
     'dcim.devicebaytemplate': dcimDeviceBayTemplate.mountDeviceBayTemplateRoutes,
     'dcim.devicerole': dcimDeviceRole.mountDeviceRoleRoutes,
     'dcim.devicetype': dcimDeviceType.mountDeviceTypeRoutes,
+    'dcim.frontport': dcimFrontPort.mountFrontPortRoutes,
+    'dcim.frontporttemplate': dcimFrontPortTemplate.mountFrontPortTemplateRoutes,
     'dcim.interface': dcimInterface.mountInterfaceRoutes,
     'dcim.interfacetemplate': dcimInterfaceTemplate.mountInterfaceTemplateRoutes,
     'dcim.inventoryitem': dcimInventoryItem.mountInventoryItemRoutes,
@@ -613,6 +628,7 @@ export const registry: Registry = {
     migration15 as Migration,
     migration16 as Migration,
     migration17 as Migration,
+    migration18 as Migration,
   ],
   plugins: [
     {

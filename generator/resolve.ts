@@ -351,6 +351,7 @@ function resolveDisplay(def: ModelDef, model: ModelSpec, report: Reporter): Disp
     return { kind: 'function', function: display.function, uses: display.uses };
   }
   if (display.includes('{')) {
+    // Dotted uses follow FKs, as in the list form.
     const uses = [...new Set(compileTemplate(display).fields)];
     for (const used of uses) checkColumnField(model, used.split('.')[0]!, 'display', report);
     return { kind: 'template', template: display, uses };

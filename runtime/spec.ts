@@ -179,6 +179,25 @@ export interface ManyToManyField extends FieldBase {
   /** The name by which filter paths reach this model's objects from the target. */
   relatedName?: string;
 }
+/**
+ * A list of child rows stored in another model's table (NetBox's nested `many=True` serializers over a
+ * reverse relation, e.g. a front port's `rear_ports` over its port mappings): each item shows some of the
+ * child's fields under keys of its own; writing the list reconciles the children (only the difference is
+ * written, through the child model's write path: validated and change-logged).
+ */
+export interface ChildListField extends FieldBase {
+  kind: 'children';
+  /** The child model (`app.model`). */
+  model: string;
+  /** The child's FK field that points at the owner. */
+  parent: string;
+  /** Item key → child field, in the order items show them. */
+  keys: { key: string; field: string }[];
+  /** The item key that identifies a child within its owner (kept when its other values are unchanged). */
+  identity: string;
+  /** The owner's integer field that bounds how many children it may have, and the message when it would not. */
+  countWithin?: { field: string; message: string };
+}
 /** One content type, `app.model`, from a fixed list. */
 export interface ContentTypeField extends FieldBase {
   kind: 'content_type';
@@ -277,6 +296,7 @@ export type FieldSpec =
   | ObjectTypesField
   | PasswordField
   | ManyToManyField
+  | ChildListField
   | ContentTypeField
   | GenericRelationField
   | IpField

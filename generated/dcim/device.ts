@@ -162,7 +162,7 @@ export interface Device {
   power_port_count: number;
   power_outlet_count: number;
   interface_count: number;
-  front_port_count: unknown;
+  front_port_count: number;
   rear_port_count: number;
   device_bay_count: number;
   module_bay_count: number;
@@ -736,20 +736,6 @@ export const deviceSpec: ModelSpec = {
       required: false,
     },
     {
-      name: 'front_port_count',
-      label: 'Front port count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -791,6 +777,13 @@ export const deviceSpec: ModelSpec = {
     {
       name: 'power_outlet_count',
       model: 'dcim.poweroutlet',
+      field: 'device',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'front_port_count',
+      model: 'dcim.frontport',
       field: 'device',
       cumulative: false,
       nested: 'omit',
@@ -1462,10 +1455,9 @@ export const deviceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'front_port_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'front_port_count',
       lookups: 'number',
     },
     {
@@ -1672,10 +1664,12 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.consoleserverport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.devicebay', field: 'installed_device', onDelete: 'set_null' },
     { model: 'dcim.devicebay', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.frontport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.inventoryitem', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.module', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'device', onDelete: 'cascade' },
+    { model: 'dcim.portmapping', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.poweroutlet', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.powerport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.rearport', field: 'device', onDelete: 'cascade' },

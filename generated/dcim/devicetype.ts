@@ -117,7 +117,7 @@ export interface DeviceType {
   power_port_template_count: number;
   power_outlet_template_count: number;
   interface_template_count: number;
-  front_port_template_count: unknown;
+  front_port_template_count: number;
   rear_port_template_count: number;
   device_bay_template_count: number;
   module_bay_template_count: number;
@@ -450,20 +450,6 @@ export const deviceTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'front_port_template_count',
-      label: 'Front port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -540,6 +526,13 @@ export const deviceTypeSpec: ModelSpec = {
     {
       name: 'interface_template_count',
       model: 'dcim.interfacetemplate',
+      field: 'device_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'front_port_template_count',
+      model: 'dcim.frontporttemplate',
       field: 'device_type',
       cumulative: false,
       nested: 'omit',
@@ -801,10 +794,9 @@ export const deviceTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'front_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'front_port_template_count',
       lookups: 'number',
     },
     {
@@ -958,6 +950,7 @@ export const deviceTypeSpec: ModelSpec = {
     },
     { model: 'dcim.device', field: 'device_type', onDelete: 'protect' },
     { model: 'dcim.devicebaytemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.frontporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.interfacetemplate', field: 'device_type', onDelete: 'cascade' },
     {
       model: 'dcim.inventoryitemtemplate',
@@ -965,6 +958,7 @@ export const deviceTypeSpec: ModelSpec = {
       onDelete: 'cascade',
     },
     { model: 'dcim.modulebaytemplate', field: 'device_type', onDelete: 'cascade' },
+    { model: 'dcim.porttemplatemapping', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.rearporttemplate', field: 'device_type', onDelete: 'cascade' },

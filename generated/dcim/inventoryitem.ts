@@ -373,6 +373,7 @@ export const inventoryItemSpec: ModelSpec = {
       targets: [
         'dcim.consoleport',
         'dcim.consoleserverport',
+        'dcim.frontport',
         'dcim.interface',
         'dcim.modulebay',
         'dcim.poweroutlet',
@@ -411,6 +412,7 @@ export const inventoryItemSpec: ModelSpec = {
       targets: [
         'dcim.consoleport',
         'dcim.consoleserverport',
+        'dcim.frontport',
         'dcim.interface',
         'dcim.modulebay',
         'dcim.poweroutlet',

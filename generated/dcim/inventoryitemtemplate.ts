@@ -265,6 +265,7 @@ export const inventoryItemTemplateSpec: ModelSpec = {
       targets: [
         'dcim.consoleporttemplate',
         'dcim.consoleserverporttemplate',
+        'dcim.frontporttemplate',
         'dcim.interfacetemplate',
         'dcim.modulebaytemplate',
         'dcim.poweroutlettemplate',
@@ -303,6 +304,7 @@ export const inventoryItemTemplateSpec: ModelSpec = {
       targets: [
         'dcim.consoleporttemplate',
         'dcim.consoleserverporttemplate',
+        'dcim.frontporttemplate',
         'dcim.interfacetemplate',
         'dcim.modulebaytemplate',
         'dcim.poweroutlettemplate',

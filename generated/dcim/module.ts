@@ -672,6 +672,7 @@ export const moduleSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.consoleport', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.consoleserverport', field: 'module', onDelete: 'cascade' },
+    { model: 'dcim.frontport', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.interface', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.poweroutlet', field: 'module', onDelete: 'cascade' },

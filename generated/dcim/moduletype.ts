@@ -86,7 +86,7 @@ export interface ModuleType {
   power_port_template_count: number;
   power_outlet_template_count: number;
   interface_template_count: number;
-  front_port_template_count: unknown;
+  front_port_template_count: number;
   rear_port_template_count: number;
   module_bay_template_count: number;
 }
@@ -318,20 +318,6 @@ export const moduleTypeSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'front_port_template_count',
-      label: 'Front port template count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -394,6 +380,13 @@ export const moduleTypeSpec: ModelSpec = {
     {
       name: 'interface_template_count',
       model: 'dcim.interfacetemplate',
+      field: 'module_type',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'front_port_template_count',
+      model: 'dcim.frontporttemplate',
       field: 'module_type',
       cumulative: false,
       nested: 'omit',
@@ -599,10 +592,9 @@ export const moduleTypeSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'front_port_template_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'front_port_template_count',
       lookups: 'number',
     },
     {
@@ -720,9 +712,11 @@ export const moduleTypeSpec: ModelSpec = {
       field: 'module_type',
       onDelete: 'cascade',
     },
+    { model: 'dcim.frontporttemplate', field: 'module_type', onDelete: 'cascade' },
     { model: 'dcim.interfacetemplate', field: 'module_type', onDelete: 'cascade' },
     { model: 'dcim.module', field: 'module_type', onDelete: 'protect' },
     { model: 'dcim.modulebaytemplate', field: 'module_type', onDelete: 'cascade' },
+    { model: 'dcim.porttemplatemapping', field: 'module_type', onDelete: 'cascade' },
     { model: 'dcim.poweroutlettemplate', field: 'module_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'module_type', onDelete: 'cascade' },
     { model: 'dcim.rearporttemplate', field: 'module_type', onDelete: 'cascade' },

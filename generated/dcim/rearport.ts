@@ -96,6 +96,7 @@ export interface RearPortRow {
 
 /** The body that creates or replaces a rear port; a PATCH may leave out any key. */
 export interface RearPortWrite {
+  front_ports?: { position: unknown; front_port: unknown; front_port_position: unknown }[];
   owner?: RelatedInput | null;
   device: RelatedInput;
   name: string;
@@ -132,7 +133,7 @@ export interface RearPort {
   type: { value: RearPortType; label: string } | null;
   color: string;
   positions: number;
-  front_ports: unknown;
+  front_ports: { position: number; front_port: number; front_port_position: number }[] | null;
   description: string;
   mark_connected: boolean;
   cable: unknown;
@@ -171,7 +172,7 @@ export interface RearPortNested {
   _occupied: unknown | null;
 }
 
-/** A pass-through port on the rear of a device; its positions map to front ports. */
+/** A pass-through port on the rear of a device; its positions map to front ports' positions. */
 export const rearPortSpec: ModelSpec = {
   label: 'dcim.rearport',
   app: 'dcim',
@@ -179,7 +180,7 @@ export const rearPortSpec: ModelSpec = {
   className: 'RearPort',
   verboseName: 'rear port',
   verboseNamePlural: 'rear ports',
-  description: 'A pass-through port on the rear of a device; its positions map to front ports.',
+  description: "A pass-through port on the rear of a device; its positions map to front ports' positions.",
   path: 'rear-ports',
   readOnly: false,
   table: 'dcim_rearport',
@@ -196,15 +197,25 @@ export const rearPortSpec: ModelSpec = {
       name: 'front_ports',
       label: 'Front ports',
       nullable: false,
-      readOnly: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'children',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      model: 'dcim.portmapping',
+      parent: 'rear_port',
+      keys: [
+        { key: 'position', field: 'rear_port_position' },
+        { key: 'front_port', field: 'front_port' },
+        { key: 'front_port_position', field: 'front_port_position' },
+      ],
+      identity: 'position',
+      countWithin: {
+        field: 'positions',
+        message: 'The number of positions cannot be less than the number of mapped front ports ({count})',
+      },
     },
     {
       name: 'owner',
@@ -672,11 +683,15 @@ export const rearPortSpec: ModelSpec = {
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'front_port_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'reverse', model: 'dcim.portmapping', field: 'rear_port' },
+        { kind: 'fk', field: 'front_port', target: 'dcim.frontport' },
+      ],
+      target: 'dcim.frontport',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -968,6 +983,7 @@ export const rearPortSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
+    { model: 'dcim.portmapping', field: 'rear_port', onDelete: 'cascade' },
   ],
   actions: [],
 };

@@ -92,6 +92,7 @@ export interface RearPortTemplateRow {
 
 /** The body that creates or replaces a rear port template; a PATCH may leave out any key. */
 export interface RearPortTemplateWrite {
+  front_ports?: { position: unknown; front_port: unknown; front_port_position: unknown }[];
   device_type?: RelatedInput | null;
   /** {module} is accepted as a substitution for the module bay position when attached to a module type. */
   name: string;
@@ -118,7 +119,7 @@ export interface RearPortTemplate {
   type: { value: RearPortTemplateType; label: string } | null;
   color: string;
   positions: number;
-  front_ports: unknown;
+  front_ports: { position: number; front_port: number; front_port_position: number }[] | null;
   description: string;
   created: string | null;
   last_updated: string | null;
@@ -167,15 +168,25 @@ export const rearPortTemplateSpec: ModelSpec = {
       name: 'front_ports',
       label: 'Front ports',
       nullable: false,
-      readOnly: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'children',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      model: 'dcim.porttemplatemapping',
+      parent: 'rear_port',
+      keys: [
+        { key: 'position', field: 'rear_port_position' },
+        { key: 'front_port', field: 'front_port' },
+        { key: 'front_port_position', field: 'front_port_position' },
+      ],
+      identity: 'position',
+      countWithin: {
+        field: 'positions',
+        message: 'The number of positions cannot be less than the number of mapped front port templates ({count})',
+      },
     },
     {
       name: 'device_type',
@@ -499,11 +510,15 @@ export const rearPortTemplateSpec: ModelSpec = {
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'front_port_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'reverse', model: 'dcim.porttemplatemapping', field: 'rear_port' },
+        { kind: 'fk', field: 'front_port', target: 'dcim.frontporttemplate' },
+      ],
+      target: 'dcim.frontporttemplate',
+      by: 'id',
+      tree: false,
     },
   ],
   uniques: [
@@ -549,6 +564,7 @@ export const rearPortTemplateSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
+    { model: 'dcim.porttemplatemapping', field: 'rear_port', onDelete: 'cascade' },
   ],
   actions: [],
 };

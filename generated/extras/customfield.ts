@@ -279,6 +279,8 @@ export const customFieldSpec: ModelSpec = {
         'dcim.devicebaytemplate',
         'dcim.devicerole',
         'dcim.devicetype',
+        'dcim.frontport',
+        'dcim.frontporttemplate',
         'dcim.interface',
         'dcim.interfacetemplate',
         'dcim.inventoryitem',

@@ -269,6 +269,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.devicebay', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.devicerole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.devicetype', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.frontport', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.interface', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.inventoryitem', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.inventoryitemrole', field: 'owner', onDelete: 'protect' },

@@ -29,9 +29,14 @@ export function sharedSchemas(): Record<string, Json> {
       type: 'object',
       description:
         'Validation errors by field name (`__all__` and `non_field_errors` for errors of the whole object): a list of ' +
-        'messages, or messages by name for structured fields such as `custom_fields`.',
+        'messages, messages by name for structured fields such as `custom_fields`, or per-item errors of a child ' +
+        "list such as a front port's `rear_ports` (`{}` for valid items).",
       additionalProperties: {
-        anyOf: [stringList, { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, stringList] } }],
+        anyOf: [
+          stringList,
+          { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, stringList] } },
+          { type: 'array', items: { type: 'object', additionalProperties: stringList } },
+        ],
       },
     },
     ValidationErrorBody: {

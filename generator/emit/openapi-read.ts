@@ -215,6 +215,11 @@ function readProperty(
         always: depth === 'top',
       };
     }
+    // Child lists are loaded in batches for the objects of a page, at the top only.
+    if (field.kind === 'children') {
+      if (depth === 'nested') return null;
+      return { schema: described(readValue(ctx, field), fieldDescription(field)), always: true };
+    }
     // Loaded in batches for the objects of a page; related lists and generic relations only at the top.
     if (field.kind === 'm2m' || field.kind === 'generic_fk' || field.kind === 'computed') {
       if (depth === 'nested' && field.kind !== 'computed') return null;

@@ -1,4 +1,4 @@
-import type { FieldSpec } from '../spec.js';
+import type { ChildListField, FieldSpec } from '../spec.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
 import type { CreatedContext, CreatedFunction, DomainEntry } from './types.js';
@@ -125,6 +125,76 @@ export async function instantiate(
     });
     await ctx.update(component, updates);
   }
+  await instantiateChildren(ctx, templateField, objects, made);
+}
+
+/**
+ * The child lists of templates (a front port template's `rear_ports`, its port template mappings) become the
+ * same lists of the components made from them (the front port's port mappings): one batch per child model,
+ * created after every component exists, each FK to a template pointing at the component made from it for the
+ * same object. Two lists over one child table (a rear port template's `front_ports`) are copied once.
+ */
+async function instantiateChildren(
+  ctx: CreatedContext,
+  templateField: 'device_type' | 'module_type',
+  objects: readonly Instantiation[],
+  made: ReadonlyMap<string, ReadonlyMap<number, ReadonlyMap<number, number>>>,
+): Promise<void> {
+  const copied = new Set<string>();
+  for (const template of templateModels(ctx.schema, templateField)) {
+    const component = ctx.schema.model(template.spec.instantiates!);
+    const byTemplate = made.get(template.label);
+    for (const field of template.spec.fields) {
+      if (field.kind !== 'children' || copied.has(field.model) || !byTemplate?.size) continue;
+      const target = component.fields.get(field.name);
+      if (target?.kind !== 'children') continue;
+      copied.add(field.model);
+      const source = ctx.schema.model(field.model);
+      const parentColumn = source.fields.get(field.parent)!.column!;
+      const rows: Row[] = [];
+      for (const chunk of chunked([...byTemplate.keys()], 500))
+        rows.push(...((await ctx.q(source.table).whereIn(parentColumn, chunk).orderBy('id').select('*')) as Row[]));
+      const bodies = rows.flatMap((row) => {
+        const values = decodeRow(source.spec.fields, row);
+        return objects.flatMap((object) => {
+          const owner = byTemplate.get(Number(values[field.parent]))?.get(object.id);
+          const body = owner === undefined ? null : childBody(field, target, source, values, object, made);
+          return body ? [{ [target.parent]: owner, ...body }] : [];
+        });
+      });
+      await ctx.create(ctx.schema.model(target.model), bodies);
+    }
+  }
+}
+
+/** One template child's item values as the component child's fields, or null when a related template made nothing. */
+function childBody(
+  field: ChildListField,
+  target: ChildListField,
+  source: ModelInfo,
+  values: Row,
+  object: Instantiation,
+  made: ReadonlyMap<string, ReadonlyMap<number, ReadonlyMap<number, number>>>,
+): Row | null {
+  const body: Row = {};
+  for (const { key, field: name } of field.keys) {
+    const into = target.keys.find((k) => k.key === key)?.field;
+    if (!into) continue;
+    const spec = source.fields.get(name)!;
+    let value = values[name];
+    if (spec.kind === 'fk' && made.has(spec.target) && value !== null && value !== undefined) {
+      value = made.get(spec.target)!.get(Number(value))?.get(object.id);
+      if (value === undefined) return null;
+    }
+    body[into] = value;
+  }
+  return body;
+}
+
+function chunked<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
 }
 
 /** The components matching `where` (FK fields by name), by name: those a module may adopt. */

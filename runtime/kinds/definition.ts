@@ -24,6 +24,7 @@ export type FieldType =
   | 'object_types'
   | 'password'
   | 'm2m'
+  | 'children'
   | 'content_type'
   | 'generic_fk'
   | 'ip_network'
@@ -95,4 +96,11 @@ export interface FieldDef {
   height_field?: string;
   width_field?: string;
   size_field?: string;
+  /** `children`: the child model, its FK to the owner, item key → child field, the identifying key, the bound. */
+  model?: string;
+  parent?: string;
+  keys?: Record<string, string>;
+  identity?: string;
+  count_within?: string;
+  count_message?: string;
 }

@@ -5,6 +5,7 @@
 import type { FieldSpec } from '../spec.js';
 import { aliasKind } from './alias.js';
 import { booleanKind } from './boolean.js';
+import { childrenKind } from './children.js';
 import { choiceKind } from './choice.js';
 import { computedKind } from './computed.js';
 import { constantKind } from './constant.js';
@@ -45,6 +46,7 @@ const BUILT_IN: KindModules = {
   object_types: objectTypesKind,
   password: passwordKind,
   m2m: m2mKind,
+  children: childrenKind,
   content_type: contentTypeKind,
   generic_fk: genericFkKind,
   ip_network: ipKind,

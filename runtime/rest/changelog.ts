@@ -206,3 +206,19 @@ function relatedObject(model: ModelInfo, row: Row | null): { type: string; id: n
   }
   return null;
 }
+
+/** Snapshots of rows about to change, when the model's changes are recorded. */
+export async function snapshotsBefore(
+  ctx: { q: Knex; schema: Schema },
+  model: ModelInfo,
+  rows: readonly Row[],
+): Promise<Map<number, Snapshot>> {
+  if (!model.hasTimestamps || !ctx.schema.withRole('change_record')) return new Map();
+  return snapshotsOf(
+    ctx.q,
+    ctx.schema,
+    model,
+    rows.map((r) => Number(r.id)),
+    rows,
+  );
+}

@@ -5,7 +5,7 @@ import { chunks } from './fetch.js';
 import { lockForUpdate } from '../db/transaction.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { displayOf } from './display.js';
-import { snapshotsBefore } from './write.js';
+import { snapshotsBefore } from './changelog.js';
 import type { Snapshot, WriteContext } from './write-types.js';
 
 type Row = Record<string, unknown>;

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
 import type { Settings } from '../config.js';
-import type { ComputedField, CountSpec, ManyToManyField } from '../spec.js';
+import type { ChildListField, ComputedField, CountSpec, ManyToManyField } from '../spec.js';
+import { loadChildren } from './children.js';
 import { applyOrdering } from './params.js';
 import { descendantOrSelf } from '../db/sql.js';
 import { planSelection, type KeyPlan, type Plan, type Selection } from './plan.js';
@@ -158,6 +159,9 @@ async function loadBatched(
     switch (key.kind) {
       case 'm2m':
         batched.set(name(key.key), await loadRelated(q, ctx, key.field as ManyToManyField, ids));
+        break;
+      case 'children':
+        batched.set(name(key.key), await loadChildren(q, ctx.dialect, ctx.schema, key.field as ChildListField, ids));
         break;
       case 'computed': {
         const field = key.field as ComputedField;

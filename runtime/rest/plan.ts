@@ -30,7 +30,7 @@ export type KeyPlan =
   | { key: string; kind: 'custom_fields'; column: string }
   | { key: string; kind: 'count'; count: CountSpec }
   /** Loaded per page after the rows: related lists and generic relations (top level), computed values. */
-  | { key: string; kind: 'm2m' | 'computed'; field: FieldSpec }
+  | { key: string; kind: 'm2m' | 'children' | 'computed'; field: FieldSpec }
   | { key: string; kind: 'generic'; field: FieldSpec; typeColumn: string; idColumn: string };
 
 export interface Join {
@@ -212,7 +212,7 @@ function buildPlan(
           ]),
         );
         plan.keys.push({ key, kind: 'derived', field, uses });
-      } else if (field.kind === 'm2m') {
+      } else if (field.kind === 'm2m' || field.kind === 'children') {
         if (!nested) plan.keys.push({ key, kind: field.kind, field });
       } else if (field.kind === 'generic_fk') {
         if (!nested) {

@@ -144,6 +144,7 @@ function keyValue(plan: Plan, key: KeyPlan): KeyValue {
     }
     case 'tags':
     case 'm2m':
+    case 'children':
       return (_row, id, ctx) => ctx.batched?.get(batched)?.get(id) ?? [];
     case 'computed':
       return (_row, id, ctx) => ctx.batched?.get(batched)?.get(id) ?? null;

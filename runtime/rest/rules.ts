@@ -197,3 +197,18 @@ export async function applySetRules(ctx: RuleContext, item: WriteItemContext): P
     if (await applies(reader, rule.when)) item.values[rule.field] = await reader.evaluate(rule.to);
   }
 }
+
+/** The FK fields of a model that the first step of a path of its declarative rules names (validators aside). */
+export function ruleForeignKeys(model: ModelInfo): string[] {
+  const names = new Set<string>();
+  const add = (path: readonly string[]): void => {
+    if (path.length > 1 && model.fields.get(path[0]!)?.kind === 'fk') names.add(path[0]!);
+  };
+  for (const rule of model.spec.rules) {
+    if (rule.kind === 'validator') continue;
+    if (rule.kind === 'same') for (const path of rule.paths) add(path.split('.'));
+    for (const text of [rule.when, rule.kind === 'set' ? rule.to : undefined])
+      if (text) for (const path of expressionPaths(expressionOf(text))) add(path);
+  }
+  return [...names].sort();
+}

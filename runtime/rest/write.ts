@@ -1,21 +1,23 @@
 import { ownsColumn } from '../kinds/index.js';
 import type { Knex } from 'knex';
-import { snapshotsOf } from './changelog.js';
-import type { PreparedItem, Snapshot, WriteContext, WriteResult } from './write-types.js';
+import { snapshotsBefore } from './changelog.js';
+import { childDifference, countChildren, parseChildList, type ChildItem } from './children.js';
+import { deleteObjects } from './delete.js';
+import type { PreparedItem, WriteContext, WriteResult } from './write-types.js';
 import type { CreatedContext } from '../domain/types.js';
 import { normalizeTimestamp, now } from '../db/clock.js';
 import { FieldErrors, ValidationError } from '../errors.js';
-import type { FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
+import type { ChildListField, FieldSpec, ForeignKeyField, ManyToManyField } from '../spec.js';
 import { parseFieldValue, pythonType } from './parse-field.js';
 import type { ModelInfo } from './schema.js';
 import { applyTags, newObjectTagRows, TagResolver, type TagOps } from './tags.js';
 import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
-import { applySetRules, checkRules, fieldsReadByRules } from './rules.js';
+import { applySetRules, checkRules, fieldsReadByRules, ruleForeignKeys } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { chunks } from './fetch.js';
 import { derivedFollowers } from './derived.js';
-import { withRowMemo } from '../db/row-memo.js';
+import { primeRows, withRowMemo } from '../db/row-memo.js';
 import { rowsPerInsert } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
@@ -79,6 +81,7 @@ export async function createObjects(
     for (const chunk of chunks(tagRows, rowsPerInsert(ctx.dialect, 3))) await ctx.q(itemModel.table).insert(chunk);
 
   await writeRelatedLists(ctx, model, items, true);
+  await writeChildLists(ctx, model, items);
   for (const item of items)
     ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
   if (model.spec.hooks.created && !ctx.importing) {
@@ -163,6 +166,7 @@ export async function updateObjects(
   }
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
+  await writeChildLists(ctx, model, items);
   if (!ctx.importing) {
     for (const follower of await derivedFollowers(ctx.q, ctx.schema, model, items)) {
       const updates = follower.ids.map((id) => ({ id, input: {} }));
@@ -296,6 +300,17 @@ async function prepareItems(
   );
   const items: PreparedItem[] = [];
   await withRowMemo(ctx.q, model.table, async () => {
+    // A batch's rules follow its objects' FKs: the rows they reach first are read once for the whole batch.
+    if (raw.length > 1) {
+      for (const name of ruleForeignKeys(model)) {
+        const field = model.fields.get(name) as ForeignKeyField;
+        const ids = raw.flatMap(({ existingRow }, i) => {
+          const value = objects[i]?.[name] ?? existingRow?.[field.column!];
+          return typeof value === 'number' ? [value] : [];
+        });
+        await primeRows(ctx.q, ctx.schema.model(field.target).table, ids);
+      }
+    }
     for (const [index, { input, existingRow }] of raw.entries()) {
       const errors = new FieldErrors();
       const object = objects[index];
@@ -367,6 +382,12 @@ async function parseFields(ctx: WriteContext, model: ModelInfo, item: PreparedIt
       continue;
     }
     if (!creating && field.createOnly) continue;
+    if (field.kind === 'children') {
+      const list = await parseChildList(ctx.schema, ctx.resolver, field, item.input[field.name]);
+      if (list.ok) item.values[field.name] = list.value;
+      else item.errors.set(field.name, list.errors);
+      continue;
+    }
     const parsed = await parseInput(ctx, field, item.input[field.name]);
     if (parsed.ok) item.values[field.name] = parsed.value;
     else for (const message of parsed.errors) item.errors.add(field.name, message);
@@ -490,6 +511,71 @@ async function writeRelatedLists(
   }
 }
 
+/**
+ * Child lists the bodies named: reconciled through the child model's write path (deleted before created, so
+ * that values moving between children never collide), each child change-logged. A child that the child model's
+ * rules refuse fails the write, reported under the list at the item's place.
+ */
+async function writeChildLists(ctx: WriteContext, model: ModelInfo, items: readonly PreparedItem[]): Promise<void> {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'children') continue;
+    const owners = items
+      .filter((item) => Object.hasOwn(item.input, field.name) && Array.isArray(item.values[field.name]))
+      .map((item) => ({ id: item.id!, items: item.values[field.name] as ChildItem[] }));
+    if (owners.length === 0) continue;
+    const child = ctx.schema.model(field.model);
+    const difference = await childDifference(ctx.q, ctx.schema, field, owners);
+    if (difference.deleteIds.length > 0) await deleteObjects(ctx, child, difference.deleteIds);
+    if (difference.create.length === 0) continue;
+    try {
+      await createObjects(ctx, child, difference.create, true);
+    } catch (error) {
+      if (!(error instanceof ValidationError) || !Array.isArray(error.body)) throw error;
+      throw new ValidationError({ [field.name]: childErrors(field, owners, difference.create, error.body) });
+    }
+  }
+}
+
+/** The child model's errors of created children, as the list's per-item errors of the first owner that has some. */
+function childErrors(
+  field: ChildListField,
+  owners: readonly { id: number; items: readonly ChildItem[] }[],
+  created: readonly Record<string, unknown>[],
+  errors: readonly unknown[],
+): Record<string, unknown>[] {
+  const keyOf = new Map(field.keys.map(({ key, field: name }) => [name, key]));
+  const identityField = field.keys.find((k) => k.key === field.identity)!.field;
+  const failed = created.findIndex((_, i) => Object.keys((errors[i] ?? {}) as object).length > 0);
+  const owner = owners.find((o) => o.id === created[failed]?.[field.parent]) ?? owners[0]!;
+  return owner.items.map((item) => {
+    const index = created.findIndex(
+      (body) =>
+        body[field.parent] === owner.id && JSON.stringify(body[identityField]) === JSON.stringify(item[field.identity]),
+    );
+    const childError = (index >= 0 ? errors[index] : {}) as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.entries(childError ?? {}).map(([name, value]) => [keyOf.get(name) ?? name, value]),
+    );
+  });
+}
+
+/** A child list's `count_within`: the object keeps at least as many of the bounding field as it has children. */
+async function checkChildCounts(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'children' || !field.countWithin) continue;
+    const written = item.values[field.name];
+    const count =
+      Array.isArray(written) && Object.hasOwn(item.input, field.name)
+        ? written.length
+        : item.id === null
+          ? 0
+          : ((await countChildren(ctx.q, ctx.schema, field, [item.id])).get(item.id) ?? 0);
+    const bound = item.values[field.countWithin.field];
+    if (typeof bound === 'number' && bound < count)
+      item.errors.add(field.countWithin.field, field.countWithin.message.replace('{count}', String(count)));
+  }
+}
+
 /** A generic relation is a type and an id together, naming an object that exists. */
 async function checkGenericRelations(ctx: WriteContext, model: ModelInfo, item: PreparedItem): Promise<void> {
   for (const field of model.spec.fields) {
@@ -555,6 +641,8 @@ async function validateItem(
     earlier: earlier.filter((other) => !other.errors.has()).map((other) => ({ id: other.id, values: other.values })),
   };
   if (!following) {
+    await checkChildCounts(ctx, model, item);
+    if (item.errors.has()) return;
     await checkRules(ctx, itemContext);
     if (item.errors.has()) return;
     for (const name of model.spec.validators) {
@@ -639,20 +727,4 @@ export function foreignKey(model: ModelInfo, name: string): ForeignKeyField {
   const field = model.fields.get(name);
   if (!field || field.kind !== 'fk') throw new Error(`${model.label}.${name} is not an fk`);
   return field;
-}
-
-/** Snapshots of rows about to change, when the model's changes are recorded. */
-export async function snapshotsBefore(
-  ctx: Pick<WriteContext, 'q' | 'schema'>,
-  model: ModelInfo,
-  rows: readonly Row[],
-): Promise<Map<number, Snapshot>> {
-  if (!model.hasTimestamps || !ctx.schema.withRole('change_record')) return new Map();
-  return snapshotsOf(
-    ctx.q,
-    ctx.schema,
-    model,
-    rows.map((r) => Number(r.id)),
-    rows,
-  );
 }

@@ -31,7 +31,15 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
   it('test_device_creation', async () => {
     const { api } = shared.app;
     const { site, type, role } = objects;
-    const models = ['consoleport', 'consoleserverport', 'powerport', 'poweroutlet', 'interface', 'rearport'];
+    const models = [
+      'consoleport',
+      'consoleserverport',
+      'powerport',
+      'poweroutlet',
+      'interface',
+      'frontport',
+      'rearport',
+    ];
     await createAll(api, '/api/extras/custom-fields/', [
       { name: 'cf1', type: 'text', default: 'foo', object_types: models.map((m) => `dcim.${m}`) },
     ]);
@@ -47,8 +55,16 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
     await createAll(api, '/api/dcim/interface-templates/', [
       { device_type, name: 'Interface 1', type: '1000base-t', mgmt_only: true },
     ]);
-    await createAll(api, '/api/dcim/rear-port-templates/', [
+    const [rearPort] = await createAll(api, '/api/dcim/rear-port-templates/', [
       { device_type, name: 'Rear Port 1', type: '8p8c', positions: 8 },
+    ]);
+    await createAll(api, '/api/dcim/front-port-templates/', [
+      {
+        device_type,
+        name: 'Front Port 1',
+        type: '8p8c',
+        rear_ports: [{ position: 1, rear_port: rearPort!.id, rear_port_position: 2 }],
+      },
     ]);
 
     const [device] = await createAll(api, '/api/dcim/devices/', [
@@ -67,7 +83,11 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
     const port = await only('power-ports', 'name=Power Port 1&maximum_draw=1000&allocated_draw=500');
     await only('power-outlets', `name=Power Outlet 1&power_port_id=${port.id}&feed_leg=A&status=enabled`);
     await only('interfaces', 'name=Interface 1&type=1000base-t&mgmt_only=true');
-    await only('rear-ports', 'name=Rear Port 1&type=8p8c&positions=8');
+    const rear = await only('rear-ports', 'name=Rear Port 1&type=8p8c&positions=8');
+    // create_port_mappings: the template mapping becomes the mapping between the device's own ports.
+    const front = await only('front-ports', `name=Front Port 1&type=8p8c&rear_port_id=${rear.id}`);
+    expect(front.rear_ports).toEqual([{ position: 1, rear_port: rear.id, rear_port_position: 2 }]);
+    expect(rear.front_ports).toEqual([{ position: 2, front_port: front.id, front_port_position: 1 }]);
 
     const counted = (await api.get(`/api/dcim/devices/${device!.id}/`)).body as Row;
     expect(counted).toMatchObject({
@@ -76,6 +96,7 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
       power_port_count: 1,
       power_outlet_count: 1,
       interface_count: 1,
+      front_port_count: 1,
       rear_port_count: 1,
     });
     const typed = (await api.get(`/api/dcim/device-types/${device_type}/`)).body as Row;
@@ -85,6 +106,7 @@ describe.each(DIALECTS)('device components from templates on %s', (dialect) => {
       power_port_template_count: 1,
       power_outlet_template_count: 1,
       interface_template_count: 1,
+      front_port_template_count: 1,
       rear_port_template_count: 1,
     });
   });

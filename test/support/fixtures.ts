@@ -250,6 +250,7 @@ export class Fixtures {
         return created.id;
       }
       case 'm2m':
+      case 'children':
         return [];
       case 'content_type':
         return field.targets[0];

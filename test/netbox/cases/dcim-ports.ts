@@ -9,8 +9,6 @@ import type { PortedClass } from '../harness.js';
 
 const description = { description: 'New description' };
 const NEEDS_CABLES = 'needs cables (issue 25)';
-/** Front ports and their mappings to rear ports are not served yet. */
-const NO_FRONT_PORTS = 'needs front ports and port mappings (not served yet)';
 const TEMPLATE_BRIEF = ['description', 'display', 'id', 'name', 'url'];
 const COMPONENT_BRIEF = ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'];
 
@@ -20,6 +18,13 @@ type Json = Record<string, any>;
 async function deviceType(t: PortedClass): Promise<Json> {
   const manufacturer = await t.make('dcim.manufacturer', { name: 'Test Manufacturer 1', slug: 'test-manufacturer-1' });
   return t.make('dcim.devicetype', { manufacturer: manufacturer.id, model: 'Device Type 1', slug: 'device-type-1' });
+}
+
+/** The device type and module type of the front and rear port template cases. */
+async function portTypes(t: PortedClass): Promise<{ device_type: number; module_type: number }> {
+  const type = await deviceType(t);
+  const module = await t.make('dcim.moduletype', { manufacturer: type.manufacturer.id, model: 'Module Type 1' });
+  return { device_type: type.id, module_type: module.id };
 }
 
 /** The device of every component case: `Device 1` at `Site 1`. */
@@ -157,19 +162,81 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     },
   },
   {
+    source: 'dcim/tests/test_api.py::FrontPortTemplateTestCase',
+    model: 'dcim.frontporttemplate',
+    briefFields: TEMPLATE_BRIEF,
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_rearporttemplate'],
+    setUp: async (t) => {
+      const { device_type, module_type } = await portTypes(t);
+      const rear = await t.makeAll(
+        'dcim.rearporttemplate',
+        named('Rear Port Template', [1, 2, 3, 4, 5, 6], { device_type, type: '8p8c' }),
+      );
+      const mapped = (i: number) => ({ rear_ports: [{ position: 1, rear_port: rear[i]!.id, rear_port_position: 1 }] });
+      await t.makeAll('dcim.frontporttemplate', [
+        { device_type, name: 'Front Port Template 1', type: '8p8c', ...mapped(0) },
+        { device_type, name: 'Front Port Template 2', type: '8p8c', ...mapped(1) },
+        { module_type, name: 'Front Port Template 3', type: '8p8c', ...mapped(2) },
+      ]);
+      return {
+        createData: [
+          { device_type, name: 'Front Port Template 3', type: '8p8c', ...mapped(3) },
+          { device_type, name: 'Front Port Template 4', type: '8p8c', ...mapped(4) },
+          { module_type, name: 'Front Port Template 7', type: '8p8c', ...mapped(5) },
+        ],
+        updateData: { type: 'lc', ...mapped(3) },
+      };
+    },
+  },
+  {
+    source: 'dcim/tests/test_api.py::FrontPortTestCase',
+    model: 'dcim.frontport',
+    briefFields: COMPONENT_BRIEF,
+    bulkUpdateData: description,
+    userPermissions: ['dcim.view_device', 'dcim.view_rearport'],
+    leftOut: { test_front_port_paths: NEEDS_CABLES },
+    setUp: async (t) => {
+      const { id } = await device(t);
+      const rear = await t.makeAll(
+        'dcim.rearport',
+        named('Rear Port', [1, 2, 3, 4, 5, 6], { device: id, type: '8p8c' }),
+      );
+      const mapped = (i: number) => ({ rear_ports: [{ position: 1, rear_port: rear[i]!.id, rear_port_position: 1 }] });
+      await t.makeAll(
+        'dcim.frontport',
+        [0, 1, 2].map((i) => ({ device: id, name: `Front Port ${i + 1}`, type: '8p8c', ...mapped(i) })),
+      );
+      return {
+        createData: [3, 4, 5].map((i) => ({ device: id, name: `Front Port ${i + 1}`, type: '8p8c', ...mapped(i) })),
+        updateData: { type: 'lc', ...mapped(3) },
+      };
+    },
+  },
+  {
     source: 'dcim/tests/test_api.py::RearPortTemplateTestCase',
     model: 'dcim.rearporttemplate',
     briefFields: TEMPLATE_BRIEF,
     bulkUpdateData: description,
-    // Front port templates and their mappings are not served yet: the class's front port templates, the
-    // `front_ports` of create_data and update_data, and create_data's module type template are left out.
-    leftOut: { 'test_update_object (port mapping check)': NO_FRONT_PORTS },
     setUp: async (t) => {
-      const device_type = (await deviceType(t)).id;
-      await t.makeAll('dcim.rearporttemplate', named('Rear Port Template', [1, 2, 3], { device_type, type: '8p8c' }));
+      const { device_type, module_type } = await portTypes(t);
+      const front = await t.makeAll('dcim.frontporttemplate', [
+        ...named('Front Port Template', [1, 2], { device_type, type: '8p8c' }),
+        ...named('Front Port Template', [3, 4, 5, 6], { module_type, type: '8p8c' }),
+      ]);
+      const mapped = (i: number) => ({
+        front_ports: [{ position: 1, front_port: front[i]!.id, front_port_position: 1 }],
+      });
+      await t.makeAll('dcim.rearporttemplate', [
+        ...[0, 1, 2].map((i) => ({ device_type, name: `Rear Port Template ${i + 1}`, type: '8p8c', ...mapped(i) })),
+      ]);
       return {
-        createData: named('Rear Port Template', [4, 5], { device_type, type: '8p8c' }),
-        updateData: { type: 'lc' },
+        createData: [
+          { device_type, name: 'Rear Port Template 4', type: '8p8c', ...mapped(3) },
+          { device_type, name: 'Rear Port Template 5', type: '8p8c', ...mapped(4) },
+          { module_type, name: 'Rear Port Template 6', type: '8p8c', ...mapped(5) },
+        ],
+        updateData: { type: 'lc', ...mapped(3) },
       };
     },
   },
@@ -178,17 +245,25 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     model: 'dcim.rearport',
     briefFields: COMPONENT_BRIEF,
     bulkUpdateData: description,
-    userPermissions: ['dcim.view_device'],
-    // Front ports and their mappings are not served yet: the class's front ports and the `front_ports` of
-    // create_data and update_data are left out.
-    leftOut: {
-      'test_update_object (port mapping check)': NO_FRONT_PORTS,
-      test_rear_port_paths: NEEDS_CABLES,
-    },
+    userPermissions: ['dcim.view_device', 'dcim.view_frontport'],
+    leftOut: { test_rear_port_paths: NEEDS_CABLES },
     setUp: async (t) => {
       const { id } = await device(t);
-      await t.makeAll('dcim.rearport', named('Rear Port', [1, 2, 3], { device: id, type: '8p8c' }));
-      return { createData: named('Rear Port', [4, 5, 6], { device: id, type: '8p8c' }), updateData: { type: 'lc' } };
+      const front = await t.makeAll(
+        'dcim.frontport',
+        named('Front Port', [1, 2, 3, 4, 5, 6], { device: id, type: '8p8c' }),
+      );
+      const mapped = (i: number) => ({
+        front_ports: [{ position: 1, front_port: front[i]!.id, front_port_position: 1 }],
+      });
+      await t.makeAll(
+        'dcim.rearport',
+        [0, 1, 2].map((i) => ({ device: id, name: `Rear Port ${i + 1}`, type: '8p8c', ...mapped(i) })),
+      );
+      return {
+        createData: [3, 4, 5].map((i) => ({ device: id, name: `Rear Port ${i + 1}`, type: '8p8c', ...mapped(i) })),
+        updateData: { type: 'lc', ...mapped(3) },
+      };
     },
   },
 ];
