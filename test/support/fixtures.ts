@@ -182,7 +182,9 @@ export class Fixtures {
         const text = (base: string): string => base.slice(0, field.maxLength ?? 100);
         if (field.pattern) {
           // A patterned field takes the first of a few shapes that its pattern accepts (`65000:7`, `7`…).
-          const shapes = [`${seq}`, `65000:${seq}`, `${seq}.${seq}`, `${field.name}-${seq}`];
+          // Six hex pairs for an address-like pattern (a MAC address).
+          const pairs = seq.toString(16).padStart(12, '0').match(/../g)!.join(':');
+          const shapes = [`${seq}`, `65000:${seq}`, `${seq}.${seq}`, `${field.name}-${seq}`, pairs];
           const fits = shapes.find((shape) => new RegExp(field.pattern!, 'u').test(shape));
           if (fits) return text(fits);
         }
