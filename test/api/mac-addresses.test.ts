@@ -29,8 +29,8 @@ describe.each(DIALECTS)('MAC addresses on %s', (dialect) => {
   };
   const names = async (path: string, key = 'name'): Promise<unknown[]> =>
     ((await get(path)).results as Record<string, unknown>[]).map((o) => o[key]);
-  const mac = (address: string, type: string | null, object: number | null): Promise<any> =>
-    create(macs, { mac_address: address, assigned_object_type: type, assigned_object_id: object });
+  const mac = (address: string, type: string | null, object: number | null | undefined): Promise<any> =>
+    create(macs, { mac_address: address, assigned_object_type: type, assigned_object_id: object ?? null });
 
   beforeAll(async () => {
     app = await startTestApp(dialect);
