@@ -66,7 +66,8 @@ export async function generate(input: GenerateInput): Promise<GenerateResult> {
     if ('error' in parsed) return { files: new Map(), errors: [parsed.error] };
     let ops;
     try {
-      ops = diffSchemas(replayMigrations(parsed.list), buildTables(graph.models, owner.models));
+      const moves = owner.models.flatMap((m) => m.movedFrom ?? []);
+      ops = diffSchemas(replayMigrations(parsed.list), buildTables(graph.models, owner.models), moves);
     } catch (error) {
       return { files: new Map(), errors: [`models: ${(error as Error).message}`] };
     }

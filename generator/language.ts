@@ -147,7 +147,21 @@ export interface ModelDef {
   hooks?: { prepare?: string; present?: string; created?: string };
   /** The model this template model's objects become when instantiated (NetBox's component_model). */
   instantiates?: string;
+  /** Columns of other models whose values became objects of this model (moved by the migration that drops them). */
+  moved_from?: MovedFromDef[];
   actions?: Record<string, ActionDef>;
+}
+
+/** A column of another model whose values became objects of this one (see MovedColumnSpec). */
+export interface MovedFromDef {
+  model: string;
+  column: string;
+  /** This model's field the value goes to. */
+  field: string;
+  /** This model's generic relation that is pointed at the row the value came from. */
+  assign: string;
+  /** The other model's FK to this one that is pointed at the new object. */
+  link: string;
 }
 
 /** A named part of models (NetBox's mixins), included by the models that list it under `traits`. */

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ColumnSpec, IndexSpec, Migration, MigrationOp, TableSpec } from '../runtime/spec.js';
+import type { ColumnSpec, IndexSpec, Migration, MigrationOp, MovedColumnSpec, TableSpec } from '../runtime/spec.js';
 
 /** The schema that a sequence of migrations produces, table name → table. */
 export function replayMigrations(migrations: readonly Migration[]): Map<string, TableSpec> {
@@ -39,6 +39,8 @@ export function replayMigrations(migrations: readonly Migration[]): Map<string, 
           t.indexes = t.indexes.filter((i) => i.name !== op.indexName);
           break;
         }
+        case 'moveToRows':
+          break;
       }
     }
   }
@@ -54,9 +56,14 @@ function currentIndexForm(index: IndexSpec): IndexSpec {
 
 /**
  * The operations that turn `previous` into `next` (both in dependency order): new tables first, in
- * order, then column and index changes, then dropped tables in reverse order.
+ * order, then column and index changes, then dropped tables in reverse order. A dropped column whose values
+ * became rows of another table (`moves`) is moved just before it is dropped, once the table's new columns exist.
  */
-export function diffSchemas(previous: Map<string, TableSpec>, next: readonly TableSpec[]): MigrationOp[] {
+export function diffSchemas(
+  previous: Map<string, TableSpec>,
+  next: readonly TableSpec[],
+  moves: readonly MovedColumnSpec[] = [],
+): MigrationOp[] {
   const ops: MigrationOp[] = [];
   const nextNames = new Set(next.map((t) => t.name));
   // New tables before the columns added to existing ones, which may reference them (a module bay's module).
@@ -67,14 +74,14 @@ export function diffSchemas(previous: Map<string, TableSpec>, next: readonly Tab
   }
   for (const table of next) {
     const before = previous.get(table.name);
-    if (before) ops.push(...diffTable(before, table));
+    if (before) ops.push(...diffTable(before, table, moves));
   }
   const dropped = [...previous.keys()].filter((name) => !nextNames.has(name)).reverse();
   for (const name of dropped) ops.push({ op: 'dropTable', table: name });
   return ops;
 }
 
-function diffTable(before: TableSpec, after: TableSpec): MigrationOp[] {
+function diffTable(before: TableSpec, after: TableSpec, moves: readonly MovedColumnSpec[]): MigrationOp[] {
   const ops: MigrationOp[] = [];
   const beforeIndexes = new Map(before.indexes.map((i) => [i.name, i]));
   const afterIndexes = new Map(after.indexes.map((i) => [i.name, i]));
@@ -90,7 +97,10 @@ function diffTable(before: TableSpec, after: TableSpec): MigrationOp[] {
     else if (!isDeepStrictEqual(old, column)) ops.push({ op: 'alterColumn', table: after.name, column });
   }
   for (const column of before.columns) {
-    if (!afterColumns.has(column.name)) ops.push({ op: 'dropColumn', table: after.name, columnName: column.name });
+    if (afterColumns.has(column.name)) continue;
+    const move = moves.find((m) => m.table === after.name && m.column === column.name);
+    if (move) ops.push({ op: 'moveToRows', table: after.name, columnName: column.name, move });
+    ops.push({ op: 'dropColumn', table: after.name, columnName: column.name });
   }
   for (const index of after.indexes) {
     const old = beforeIndexes.get(index.name);

@@ -17,6 +17,7 @@ import { deriveFilters } from './filters.js';
 import { kindOf, kindOfType } from '../runtime/kinds/index.js';
 import { resolveActions } from './actions.js';
 import { resolveRules } from './rules.js';
+import { resolveMovedFrom } from './moved-columns.js';
 
 /** The resolved, frozen intermediate form of every model. */
 export interface ModelGraph {
@@ -127,6 +128,8 @@ export function resolveModels(files: readonly LoadedFile[]): { graph: ModelGraph
     model.filters = deriveFilters(entry.def, model, models, report);
     model.actions = resolveActions(entry.def.actions, model, models, report);
     model.rules = resolveRules(entry.def.rules, model, models, report);
+    const movedFrom = resolveMovedFrom(entry.def.moved_from, model, models, report);
+    if (movedFrom) model.movedFrom = movedFrom;
     checkFieldPaths(model, models, report);
     checkSearch(entry.def, model, models, report);
   }

@@ -608,6 +608,8 @@ export interface ModelSpec {
   hooks: { prepare?: string; present?: string; created?: string };
   /** The model this template model's objects become when a `created` hook instantiates them. */
   instantiates?: string;
+  /** Columns of other models whose values became objects of this one (an interface's MAC address column). */
+  movedFrom?: MovedColumnSpec[];
   /** FKs of other models that point at this one (deletion rules). */
   reverse: ReverseRelation[];
   /** Endpoints below each object (`available-ips`, `elevation`). */
@@ -644,14 +646,45 @@ export interface PluginSpec {
   enabled?: boolean;
 }
 
+/**
+ * A column of another model (`table.column`) whose values became objects of this model: each non-null value
+ * is an object (its `value` column), assigned to the row it came from through a generic relation
+ * (`typeColumn` = `type`, `idColumn` = the row's id), and the row's `link` FK points at it. The migration that
+ * drops the column moves its values first; the NetBox importer does the same for releases that had the column.
+ */
+export interface MovedColumnSpec {
+  /** The model that had the column, its table, the column and the FK (column) that now points here. */
+  model: string;
+  table: string;
+  column: string;
+  link: string;
+  /** This model's table, the column the value goes to and the generic relation's columns. */
+  into: string;
+  value: string;
+  typeColumn: string;
+  idColumn: string;
+  /** `created`/`last_updated` columns of this model, stamped with the migration's time. */
+  timestamps: string[];
+}
+
 export interface MigrationOp {
-  op: 'createTable' | 'dropTable' | 'addColumn' | 'dropColumn' | 'alterColumn' | 'createIndex' | 'dropIndex';
+  op:
+    | 'createTable'
+    | 'dropTable'
+    | 'addColumn'
+    | 'dropColumn'
+    | 'alterColumn'
+    | 'createIndex'
+    | 'dropIndex'
+    | 'moveToRows';
   table: string;
   columns?: ColumnSpec[];
   column?: ColumnSpec;
   columnName?: string;
   index?: IndexSpec;
   indexName?: string;
+  /** moveToRows: the values of `table.columnName` become rows (see MovedColumnSpec), before the column goes. */
+  move?: MovedColumnSpec;
 }
 
 export interface Migration {

@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { DeviceNested } from './device.js';
+import type { MACAddressNested } from './macaddress.js';
 import type { ModuleNested } from './module.js';
 import type { VirtualDeviceContextNested } from './virtualdevicecontext.js';
 import type { VLANNested } from '../ipam/vlan.js';
@@ -333,7 +334,7 @@ export interface InterfaceRow {
   bridge_id: number | null;
   lag_id: number | null;
   mtu: number | null;
-  mac_address: string | null;
+  primary_mac_address_id: number | null;
   speed: number | null;
   duplex: InterfaceDuplex | null;
   wwn: string | null;
@@ -373,7 +374,7 @@ export interface InterfaceWrite {
   bridge?: RelatedInput | null;
   lag?: RelatedInput | null;
   mtu?: number | null;
-  mac_address?: string | null;
+  primary_mac_address?: RelatedInput | null;
   speed?: number | null;
   duplex?: InterfaceDuplex | null;
   wwn?: string | null;
@@ -424,8 +425,8 @@ export interface Interface {
   bridge_interfaces: unknown;
   lag: InterfaceNested | null;
   mtu: number | null;
-  mac_address: string | null;
-  primary_mac_address: unknown;
+  mac_address: unknown;
+  primary_mac_address: MACAddressNested | null;
   mac_addresses: unknown;
   speed: number | null;
   duplex: { value: InterfaceDuplex; label: string } | null;
@@ -798,51 +799,52 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       name: 'mac_address',
-      column: 'mac_address',
-      label: 'MAC address',
+      label: 'Mac address',
+      description: 'The address of the primary MAC address.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'dcim.primaryMacAddressValue',
+      uses: ['primary_mac_address.mac_address'],
+      schema: { type: ['string', 'null'] },
+    },
+    {
+      name: 'primary_mac_address',
+      column: 'primary_mac_address_id',
+      label: 'Primary MAC address',
       nullable: true,
       readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
-      unique: false,
-      kind: 'string',
-      format: 'plain',
-      maxLength: 17,
-      blank: false,
-      natural: false,
-      case: 'upper',
-      pattern: '^[0-9A-Fa-f]{2}([-:.]?[0-9A-Fa-f]{2}){5}$',
-      patternMessage: 'Enter a valid MAC address.',
+      unique: true,
+      kind: 'fk',
       required: false,
-    },
-    {
-      name: 'primary_mac_address',
-      label: 'Primary mac address',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.macaddress',
+      onDelete: 'set_null',
+      nested: null,
+      relatedName: 'primary_for',
     },
     {
       name: 'mac_addresses',
       label: 'Mac addresses',
+      description: 'The MAC addresses assigned to the interface, nested.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.assignedMacAddresses',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'speed',
@@ -1727,11 +1729,20 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'function',
-      name: 'mac_address',
-      function: 'dcim.interfacesWithMac',
-      valueKind: 'string',
-      lookups: 'text',
+      kind: 'relation',
+      name: 'primary_mac_address_id',
+      path: [{ kind: 'fk', field: 'primary_mac_address', target: 'dcim.macaddress' }],
+      target: 'dcim.macaddress',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'primary_mac_address',
+      path: [{ kind: 'fk', field: 'primary_mac_address', target: 'dcim.macaddress' }],
+      target: 'dcim.macaddress',
+      by: 'mac_address',
+      tree: false,
     },
     {
       kind: 'value',
@@ -2089,6 +2100,13 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
+      kind: 'function',
+      name: 'mac_address',
+      function: 'dcim.interfacesWithMac',
+      valueKind: 'string',
+      lookups: 'text',
+    },
+    {
       kind: 'value',
       name: 'device_status',
       path: [{ kind: 'fk', field: 'device', target: 'dcim.device' }],
@@ -2240,20 +2258,6 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       kind: 'constant',
-      name: 'primary_mac_address_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'primary_mac_address',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
       name: 'vlan_translation_policy_id',
       value: null,
       valueKind: 'object',
@@ -2319,6 +2323,14 @@ export const interfaceSpec: ModelSpec = {
   ],
   uniques: [
     {
+      name: 'dcim_interface_primary_mac_address_key',
+      fields: ['primary_mac_address'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'interface with this primary mac address already exists.',
+      errorKey: 'primary_mac_address',
+    },
+    {
       name: 'dcim_interface_device_name_uniq',
       fields: ['device', 'name'],
       whereNull: [],
@@ -2331,6 +2343,13 @@ export const interfaceSpec: ModelSpec = {
   validators: [],
   rules: [
     { kind: 'validator', function: 'dcim.checkInterfaceVlansAndDevice' },
+    {
+      kind: 'invalid',
+      when: "primary_mac_address.assigned_object_id != null and (primary_mac_address.assigned_object_type != 'dcim.interface' or primary_mac_address.assigned_object_id != id)",
+      key: 'primary_mac_address',
+      message:
+        'MAC address {primary_mac_address} is assigned to a different interface ({primary_mac_address.assigned_object}).',
+    },
     {
       kind: 'invalid',
       when: 'parent and parent == id',
@@ -2418,6 +2437,12 @@ export const interfaceSpec: ModelSpec = {
     {
       model: 'dcim.inventoryitem',
       field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'dcim.macaddress',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

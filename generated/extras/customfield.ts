@@ -287,6 +287,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.inventoryitemrole',
         'dcim.inventoryitemtemplate',
         'dcim.location',
+        'dcim.macaddress',
         'dcim.manufacturer',
         'dcim.module',
         'dcim.modulebay',

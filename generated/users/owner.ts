@@ -274,6 +274,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'dcim.inventoryitem', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.inventoryitemrole', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.location', field: 'owner', onDelete: 'protect' },
+    { model: 'dcim.macaddress', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.manufacturer', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.module', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.modulebay', field: 'owner', onDelete: 'protect' },

@@ -2,6 +2,7 @@
 // Source: models/virtualization.yaml (virtualization.vminterface)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { MACAddressNested } from '../dcim/macaddress.js';
 import type { VLANNested } from '../ipam/vlan.js';
 import type { VRFNested } from '../ipam/vrf.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -21,7 +22,7 @@ export interface VMInterfaceRow {
   parent_id: number | null;
   bridge_id: number | null;
   mtu: number | null;
-  mac_address: string | null;
+  primary_mac_address_id: number | null;
   description: string;
   mode: VMInterfaceMode | null;
   untagged_vlan_id: number | null;
@@ -41,7 +42,7 @@ export interface VMInterfaceWrite {
   parent?: RelatedInput | null;
   bridge?: RelatedInput | null;
   mtu?: number | null;
-  mac_address?: string | null;
+  primary_mac_address?: RelatedInput | null;
   description?: string;
   mode?: VMInterfaceMode | null;
   untagged_vlan?: RelatedInput | null;
@@ -72,8 +73,8 @@ export interface VMInterface {
   parent: VMInterfaceNested | null;
   bridge: VMInterfaceNested | null;
   mtu: number | null;
-  mac_address: string | null;
-  primary_mac_address: unknown;
+  mac_address: unknown;
+  primary_mac_address: MACAddressNested | null;
   mac_addresses: unknown;
   description: string;
   mode: { value: VMInterfaceMode; label: string } | null;
@@ -230,51 +231,52 @@ export const vMInterfaceSpec: ModelSpec = {
     },
     {
       name: 'mac_address',
-      column: 'mac_address',
-      label: 'MAC address',
+      label: 'Mac address',
+      description: 'The address of the primary MAC address.',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'derived',
+      required: false,
+      function: 'dcim.primaryMacAddressValue',
+      uses: ['primary_mac_address.mac_address'],
+      schema: { type: ['string', 'null'] },
+    },
+    {
+      name: 'primary_mac_address',
+      column: 'primary_mac_address_id',
+      label: 'Primary MAC address',
       nullable: true,
       readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
-      unique: false,
-      kind: 'string',
-      format: 'plain',
-      maxLength: 17,
-      blank: false,
-      natural: false,
-      case: 'upper',
-      pattern: '^[0-9A-Fa-f]{2}([-:.]?[0-9A-Fa-f]{2}){5}$',
-      patternMessage: 'Enter a valid MAC address.',
+      unique: true,
+      kind: 'fk',
       required: false,
-    },
-    {
-      name: 'primary_mac_address',
-      label: 'Primary mac address',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'dcim.macaddress',
+      onDelete: 'set_null',
+      nested: null,
+      relatedName: 'primary_for',
     },
     {
       name: 'mac_addresses',
       label: 'Mac addresses',
+      description: 'The MAC addresses assigned to the interface, nested.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.assignedMacAddresses',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'description',
@@ -563,11 +565,20 @@ export const vMInterfaceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'function',
-      name: 'mac_address',
-      function: 'dcim.interfacesWithMac',
-      valueKind: 'string',
-      lookups: 'text',
+      kind: 'relation',
+      name: 'primary_mac_address_id',
+      path: [{ kind: 'fk', field: 'primary_mac_address', target: 'dcim.macaddress' }],
+      target: 'dcim.macaddress',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'primary_mac_address',
+      path: [{ kind: 'fk', field: 'primary_mac_address', target: 'dcim.macaddress' }],
+      target: 'dcim.macaddress',
+      by: 'mac_address',
+      tree: false,
     },
     {
       kind: 'value',
@@ -683,6 +694,13 @@ export const vMInterfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
+      kind: 'function',
+      name: 'mac_address',
+      function: 'dcim.interfacesWithMac',
+      valueKind: 'string',
+      lookups: 'text',
+    },
+    {
       kind: 'constant',
       name: 'l2vpn_id',
       value: null,
@@ -692,20 +710,6 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'constant',
       name: 'l2vpn',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'primary_mac_address_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'primary_mac_address',
       value: null,
       valueKind: 'object',
       lookups: 'relation',
@@ -749,6 +753,14 @@ export const vMInterfaceSpec: ModelSpec = {
   ],
   uniques: [
     {
+      name: 'virtualization_vminterface_primary_mac_address_key',
+      fields: ['primary_mac_address'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'interface with this primary mac address already exists.',
+      errorKey: 'primary_mac_address',
+    },
+    {
       name: 'virtualization_vminterface_virtual_machine_name_uniq',
       fields: ['virtual_machine', 'name'],
       whereNull: [],
@@ -761,6 +773,13 @@ export const vMInterfaceSpec: ModelSpec = {
   validators: [],
   rules: [
     { kind: 'validator', function: 'virtualization.checkVmInterfaceVlans' },
+    {
+      kind: 'invalid',
+      when: "primary_mac_address.assigned_object_id != null and (primary_mac_address.assigned_object_type != 'virtualization.vminterface' or primary_mac_address.assigned_object_id != id)",
+      key: 'primary_mac_address',
+      message:
+        'MAC address {primary_mac_address} is assigned to a different interface ({primary_mac_address.assigned_object}).',
+    },
     {
       kind: 'forbidden',
       field: 'qinq_svlan',
@@ -805,6 +824,12 @@ export const vMInterfaceSpec: ModelSpec = {
   ],
   hooks: { prepare: 'dcim.prepareInterface' },
   reverse: [
+    {
+      model: 'dcim.macaddress',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'ipam.ipaddress',
       field: 'assigned_object',

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ColumnSpec, IndexSpec, Migration, MigrationOp } from '../spec.js';
+import type { ColumnSpec, IndexSpec, Migration, MigrationOp, MovedColumnSpec } from '../spec.js';
 import type { Database } from './connect.js';
 import { now } from './clock.js';
 
@@ -95,9 +95,52 @@ async function applyOp(
     case 'dropIndex':
       await trx.raw(`DROP INDEX ${quote(op.indexName!)}`);
       return;
+    case 'moveToRows':
+      await moveToRows(trx, op.move!);
+      return;
     default:
       throw new Error(`unknown migration operation ${(op as { op: string }).op}`);
   }
+}
+
+/**
+ * The non-null values of a column that is about to be dropped become rows of another table, each assigned to
+ * the row it came from (a generic relation), which then points at it: two set-based statements.
+ */
+async function moveToRows(trx: Knex.Transaction, move: MovedColumnSpec): Promise<void> {
+  const stamp = now();
+  const columns = [move.value, move.typeColumn, move.idColumn, ...move.timestamps];
+  await trx.raw(
+    `INSERT INTO ?? (${columns.map(() => '??').join(', ')}) ` +
+      `SELECT ??, ?, ??${move.timestamps.map(() => ', ?').join('')} FROM ?? WHERE ?? IS NOT NULL ORDER BY ??`,
+    [
+      move.into,
+      ...columns,
+      move.column,
+      move.model,
+      'id',
+      ...move.timestamps.map(() => stamp),
+      move.table,
+      move.column,
+      'id',
+    ],
+  );
+  await trx.raw(
+    `UPDATE ?? SET ?? = (SELECT MIN(m.id) FROM ?? AS m WHERE m.?? = ? AND m.?? = ??.id AND m.?? = ??.??) WHERE ?? IS NOT NULL`,
+    [
+      move.table,
+      move.link,
+      move.into,
+      move.typeColumn,
+      move.model,
+      move.idColumn,
+      move.table,
+      move.value,
+      move.table,
+      move.column,
+      move.column,
+    ],
+  );
 }
 
 function addColumn(t: Knex.CreateTableBuilder, dialect: Database['dialect'], spec: ColumnSpec, alter = false): void {

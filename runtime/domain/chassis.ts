@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
+import type { ModelInfo } from '../rest/schema.js';
 import type {
+  BatchContext,
   ComputeFunction,
   CreatedFunction,
   DomainEntry,
@@ -88,37 +90,50 @@ function vcInterfaces(by: 'id' | 'name', masterOnly: boolean): FilterFunction {
   return async (ctx, model, values) => {
     if (by === 'id' && values.some((v) => !/^-?\d+$/.test(v.trim()))) return 'Enter a number.';
     const keys = by === 'id' ? values.map((v) => Number(v)) : [...values];
-    const devices = ctx.schema.model('dcim.device').table;
-    const chassis = ctx.schema.model('dcim.virtualchassis').table;
-    const device = model.fields.get('device')!.column!;
-    const named = (sub: Knex.QueryBuilder): void =>
-      void sub.select('d.id').from({ d: devices }).whereIn(`d.${by}`, keys);
-    const chassisOfNamed = (sub: Knex.QueryBuilder): void => {
-      sub
-        .select('d.virtual_chassis_id')
-        .from({ d: devices })
-        .whereIn(`d.${by}`, keys)
-        .whereNotNull('d.virtual_chassis_id');
-      if (masterOnly)
-        sub.whereExists((m) =>
-          m
-            .select('c.id')
-            .from({ c: chassis })
-            .whereRaw('?? = ??', ['c.id', 'd.virtual_chassis_id'])
-            .whereRaw('?? = ??', ['c.master_id', 'd.id']),
-        );
-    };
-    return (query) => {
-      query.where((w) => {
-        w.whereIn(`t0.${device}`, named).orWhere((vc) =>
-          vc
-            .where('t0.mgmt_only', false)
-            .whereIn(`t0.${device}`, (sub) =>
-              sub.select('m.id').from({ m: devices }).whereIn('m.virtual_chassis_id', chassisOfNamed),
-            ),
-        );
-      });
-    };
+    return vcInterfacesWhere(ctx, model, by, keys, masterOnly);
+  };
+}
+
+/**
+ * The condition on interfaces (alias `t0`) of `vcInterfaces`: the interfaces of the devices whose `by` is one
+ * of `keys`, with their chassis members' interfaces as described there.
+ */
+export function vcInterfacesWhere(
+  ctx: BatchContext,
+  model: ModelInfo,
+  by: 'id' | 'name',
+  keys: readonly (string | number)[],
+  masterOnly: boolean,
+): (query: Knex.QueryBuilder) => void {
+  const devices = ctx.schema.model('dcim.device').table;
+  const chassis = ctx.schema.model('dcim.virtualchassis').table;
+  const device = model.fields.get('device')!.column!;
+  const named = (sub: Knex.QueryBuilder): void => void sub.select('d.id').from({ d: devices }).whereIn(`d.${by}`, keys);
+  const chassisOfNamed = (sub: Knex.QueryBuilder): void => {
+    sub
+      .select('d.virtual_chassis_id')
+      .from({ d: devices })
+      .whereIn(`d.${by}`, keys)
+      .whereNotNull('d.virtual_chassis_id');
+    if (masterOnly)
+      sub.whereExists((m) =>
+        m
+          .select('c.id')
+          .from({ c: chassis })
+          .whereRaw('?? = ??', ['c.id', 'd.virtual_chassis_id'])
+          .whereRaw('?? = ??', ['c.master_id', 'd.id']),
+      );
+  };
+  return (query) => {
+    query.where((w) => {
+      w.whereIn(`t0.${device}`, named).orWhere((vc) =>
+        vc
+          .where('t0.mgmt_only', false)
+          .whereIn(`t0.${device}`, (sub) =>
+            sub.select('m.id').from({ m: devices }).whereIn('m.virtual_chassis_id', chassisOfNamed),
+          ),
+      );
+    });
   };
 }
 

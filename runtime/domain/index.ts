@@ -21,6 +21,7 @@ import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
+import { macAddressFunctions } from './mac-addresses.js';
 import { moduleFunctions } from './modules.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
@@ -48,6 +49,7 @@ export const domainFunctions = {
   ...extrasFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
+  ...macAddressFunctions,
   ...moduleFunctions,
   ...ipamFilterFunctions,
   ...vlanFunctions,

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { relatedRow } from '../db/row-memo.js';
-import { escapeLike, ilike, regexMatch } from '../db/sql.js';
 import type { Schema } from '../rest/schema.js';
 import type { DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -108,7 +107,7 @@ export async function checkTaggedVlanSites(item: WriteItemContext, site: unknown
 }
 
 /**
- * Save-time rules of both interface kinds: a canonical MAC address; no mode, no untagged VLAN; only
+ * Save-time rules of both interface kinds: no mode, no untagged VLAN; only
  * tagged interfaces keep tagged VLANs on update (unless the write names them, as DRF sets them after saving).
  */
 /** The frequency or width (MHz) of a wireless channel value, `<band>-<channel>-<frequency>-<width>`. */
@@ -125,8 +124,6 @@ export function prepareInterface(item: WriteItemContext): void {
     values.rf_channel_frequency = channelAttribute(channel, 'frequency');
   if (channel && (values.rf_channel_width === null || values.rf_channel_width === undefined))
     values.rf_channel_width = channelAttribute(channel, 'width');
-  if (typeof values.mac_address === 'string')
-    values.mac_address = canonicalMac(values.mac_address) ?? values.mac_address;
   const mode = values.mode as string | null;
   if (!mode) values.untagged_vlan = null;
   if (mode !== 'tagged' && item.existing && !Object.hasOwn(item.input, 'tagged_vlans')) {
@@ -175,73 +172,10 @@ const interfaceKind: FilterFunction = async (_ctx, _model, values) => {
   };
 };
 
-/**
- * `mac_address`: the exact match takes any spelling of the address (compared in its stored upper-case form);
- * the text lookups compare the text, `regex` the lower-case text PostgreSQL shows for a `macaddr`. Through
- * `owner` (device or virtual machine), an object matches when one of its interfaces does.
- */
-function macAddress(owner?: { interfaces: string; field: string }): FilterFunction {
-  return async (ctx, model, values, lookup) => {
-    const negated = lookup.startsWith('n');
-    const base = negated ? lookup.slice(1) : lookup;
-    let matches: (column: string) => (query: Knex.QueryBuilder) => void;
-    if (base === '') {
-      const macs = values.map((v) => canonicalMac(v.trim()));
-      if (macs.some((m) => m === null)) return 'Enter a valid MAC address.';
-      matches = (column) => (query) => void query.whereIn(column, macs as string[]);
-    } else if (base === 'regex' || base === 'iregex') {
-      for (const value of values) {
-        try {
-          new RegExp(value);
-        } catch {
-          return `Invalid regular expression: ${value}`;
-        }
-      }
-      const sql = regexMatch(ctx.dialect, 'lower(??)', base === 'iregex');
-      matches = (column) => (query) => void query.where((w) => values.forEach((v) => w.orWhereRaw(sql, [column, v])));
-    } else {
-      const pattern = (v: string): string =>
-        base === 'ic'
-          ? `%${escapeLike(v)}%`
-          : base === 'isw'
-            ? `${escapeLike(v)}%`
-            : base === 'iew'
-              ? `%${escapeLike(v)}`
-              : escapeLike(v);
-      matches = (column) => (query) =>
-        void query.where((w) => values.forEach((v) => w.orWhereRaw(ilike(ctx.dialect, '??'), [column, pattern(v)])));
-    }
-    let positive: (query: Knex.QueryBuilder) => void;
-    if (owner) {
-      const interfaces = ctx.schema.model(owner.interfaces);
-      const column = interfaces.fields.get(owner.field)!.column!;
-      positive = (query) =>
-        void query.whereIn('t0.id', (sub) =>
-          sub
-            .select(`i.${column}`)
-            .from({ i: interfaces.table })
-            .whereNotNull(`i.${column}`)
-            .where(matches('i.mac_address')),
-        );
-    } else positive = matches('t0.mac_address');
-    void model;
-    if (!negated) return positive;
-    return owner
-      ? (query) => void query.whereNot(positive)
-      : (query) => void query.where((w) => w.whereNot(positive).orWhereNull('t0.mac_address'));
-  };
-}
-
 /** Interface functions shared by dcim and virtualization, registered under the dcim names YAML uses. */
 export const interfaceFunctions = {
   'dcim.prepareInterface': { kind: 'prepare', fn: prepareInterface },
   'dcim.interfacesWithVlanId': { kind: 'filter', fn: interfacesWithVlan('id') },
   'dcim.interfacesWithVid': { kind: 'filter', fn: interfacesWithVlan('vid') },
   'dcim.interfaceKind': { kind: 'filter', fn: interfaceKind },
-  'dcim.interfacesWithMac': { kind: 'filter', fn: macAddress() },
-  'dcim.devicesWithMac': { kind: 'filter', fn: macAddress({ interfaces: 'dcim.interface', field: 'device' }) },
-  'virtualization.virtualMachinesWithMac': {
-    kind: 'filter',
-    fn: macAddress({ interfaces: 'virtualization.vminterface', field: 'virtual_machine' }),
-  },
 } satisfies Record<string, DomainEntry>;

@@ -61,16 +61,6 @@ export const NETBOX_IMPORT = {
         },
       ],
     },
-    'dcim.interface': {
-      lookups: {
-        mac_address: { since: '4.2', column: 'primary_mac_address_id', table: 'dcim_macaddress', value: 'mac_address' },
-      },
-    },
-    'virtualization.vminterface': {
-      lookups: {
-        mac_address: { since: '4.2', column: 'primary_mac_address_id', table: 'dcim_macaddress', value: 'mac_address' },
-      },
-    },
     'ipam.prefix': {
       legacyGeneric: [{ before: '4.2', type: 'scope_type', id: 'scope_id', columns: { site_id: 'dcim.site' } }],
     },

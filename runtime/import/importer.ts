@@ -73,7 +73,11 @@ export async function importNetbox(
       copied = ctx.files.written;
       const deferred: { plan: ModelPlan; id: number; values: Row }[] = [];
       for (const modelPlan of plan.models) {
-        if (!modelPlan.table) continue;
+        if (!modelPlan.table) {
+          if (modelPlan.moved?.length)
+            await importMoved(app, ctx, source, modelPlan, plan.models, report, deferred, options);
+          continue;
+        }
         const modelReport = emptyModelReport(modelPlan);
         report.models.push(modelReport);
         await importModel(app, ctx, source, modelPlan, modelReport, deferred, options);
@@ -179,6 +183,54 @@ async function importModel(
       ctx.files.written,
     );
     options.progress?.(plan.model.label, report.read, total);
+  }
+}
+
+/**
+ * A model the source's release kept in columns of other models (`plan.moved`): each non-null value becomes an
+ * object (new ids after the largest there is), assigned to the row it came from, whose link FK is written
+ * with the deferred references once every object exists.
+ */
+async function importMoved(
+  app: AppContext,
+  ctx: WriteContext,
+  source: NetboxSource,
+  plan: ModelPlan,
+  plans: readonly ModelPlan[],
+  report: ImportReport,
+  deferred: { plan: ModelPlan; id: number; values: Row }[],
+  options: ImportOptions,
+): Promise<void> {
+  const model = plan.model;
+  const fieldOf = (target: ModelInfo, column: string): string =>
+    target.spec.fields.find((f) => f.column === column)!.name;
+  const last = (await ctx.q(model.table).max({ max: 'id' }).first()) as Row | undefined;
+  let next = Number(last?.max ?? 0) + 1;
+  const table = plan.moved!.map((m) => `${m.table}.${m.column}`).join(', ');
+  const modelReport: ModelReport = { ...emptyModelReport(plan), table };
+  report.models.push(modelReport);
+  for (const move of plan.moved!) {
+    const linked = plans.find((p) => p.model.label === move.model)!;
+    const size = options.batchSize ?? 500;
+    for (let after = 0; ;) {
+      const rows = await source.page(move.table, after, size);
+      if (rows.length === 0) break;
+      after = Number(rows.at(-1)!.id);
+      const bodies: Row[] = [];
+      for (const row of rows.filter((r) => r[move.column] !== null && r[move.column] !== undefined)) {
+        const id = next++;
+        bodies.push({
+          id,
+          changelog_message: options.message,
+          [fieldOf(model, move.value)]: row[move.column],
+          [fieldOf(model, move.typeColumn)]: move.model,
+          [fieldOf(model, move.idColumn)]: Number(row.id),
+        });
+        deferred.push({ plan: linked, id: Number(row.id), values: { [fieldOf(linked.model, move.link)]: id } });
+      }
+      modelReport.read += bodies.length;
+      await writeBodies(app, ctx, model, bodies, modelReport, options.merge);
+    }
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { ownsColumn } from '../kinds/index.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import type { FieldSpec } from '../spec.js';
+import type { FieldSpec, MovedColumnSpec } from '../spec.js';
 import { NETBOX_IMPORT, type NetboxModelMap, type NetboxValueTransform } from '../domain/netbox-import.js';
 import { atLeast } from './netbox-versions.js';
 import type { NetboxSource } from './netbox-database.js';
@@ -35,6 +35,11 @@ export interface ModelPlan {
   timestamps: boolean;
   customFields: boolean;
   tags: boolean;
+  /**
+   * A model NetBox's release did not have yet, whose objects were columns of another model then (an
+   * interface's MAC address before 4.2): the columns the source has, each value to become an object.
+   */
+  moved?: MovedColumnSpec[];
 }
 
 export interface ImportPlan {
@@ -60,7 +65,11 @@ function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>
   if (map === null) return { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
   const table = tableOf(model, map, source.version);
   const columns = source.tables.get(table);
-  if (!columns) return { ...empty, table: null, reason: `NetBox ${source.version} has no table ${table}` };
+  if (!columns) {
+    const moved = (model.spec.movedFrom ?? []).filter((m) => source.tables.get(m.table)?.has(m.column));
+    for (const m of moved) consumed.add(m.table);
+    return { ...empty, table: null, reason: `NetBox ${source.version} has no table ${table}`, moved };
+  }
   consumed.add(table);
   const fields: FieldSource[] = [];
   for (const field of model.spec.fields) {

@@ -30,7 +30,9 @@ function expressionOf(text: string): Expression {
 }
 
 /** Where a path ends: the value there, or `followed: false` when a foreign key on the way is empty. */
-type Reached = { followed: true; value: unknown; model: ModelInfo; field: string } | { followed: false };
+type Reached =
+  | { followed: true; value: unknown; model: ModelInfo; field: string; values: Record<string, unknown> }
+  | { followed: false };
 
 /** Reads values at field paths from an object being written, loading each related row once. */
 class PathReader {
@@ -53,9 +55,9 @@ class PathReader {
     id = this.id,
   ): Promise<Reached> {
     const [step, ...rest] = path;
-    if (step === 'id' && rest.length === 0) return { followed: true, value: id, model, field: 'id' };
+    if (step === 'id' && rest.length === 0) return { followed: true, value: id, model, field: 'id', values };
     const value = values[step!] ?? null;
-    if (rest.length === 0) return { followed: true, value, model, field: step! };
+    if (rest.length === 0) return { followed: true, value, model, field: step!, values };
     const field = model.fields.get(step!);
     if (field?.kind !== 'fk' || value === null) return { followed: false };
     const target = this.schema.model(field.target);
@@ -72,8 +74,16 @@ class PathReader {
   /** The path's value as NetBox prints it: a related object's display text, else Python's `str()`. */
   async text(path: readonly string[]): Promise<string> {
     const reached = await this.reach(path);
-    if (!reached.followed || reached.value === null) return 'None';
+    if (!reached.followed) return 'None';
     const field = reached.field === 'id' ? null : reached.model.fields.get(reached.field);
+    // A generic relation (no value of its own): the display text of the object its type and id name.
+    if (field?.kind === 'generic_fk') {
+      const type = reached.values[field.typeField];
+      const target = reached.values[field.idField];
+      if (typeof type !== 'string' || target === null || target === undefined) return 'None';
+      return this.display(this.schema.model(type), Number(target));
+    }
+    if (reached.value === null) return 'None';
     if (field?.kind !== 'fk') return pythonText(reached.value);
     return this.display(this.schema.model(field.target), Number(reached.value));
   }

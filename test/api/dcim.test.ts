@@ -792,11 +792,19 @@ describe.each(DIALECTS)('dcim on %s', (dialect) => {
     });
 
     it('counts addresses, marks connections, normalises MAC addresses and filters', async () => {
-      const port = await iface({ name: 'xe-3/0/0', mac_address: 'aa:bb:cc:00:11:22', mark_connected: true, mtu: 9216 });
-      expect(port.mac_address).toBe('AA:BB:CC:00:11:22');
+      const port = await iface({ name: 'xe-3/0/0', mark_connected: true, mtu: 9216 });
+      expect(port.mac_address).toBeNull();
       expect(port._occupied).toBe(true);
       expect(port.mark_connected).toBe(true);
-      expect((await post({ name: 'x2', mac_address: 'not-a-mac' })).body).toEqual({
+      const mac = await create('/api/dcim/mac-addresses/', {
+        mac_address: 'aa:bb:cc:00:11:22',
+        assigned_object_type: 'dcim.interface',
+        assigned_object_id: port.id,
+      });
+      expect(mac.mac_address).toBe('AA:BB:CC:00:11:22');
+      const primary = await app.api.patch(`/api/dcim/interfaces/${port.id}/`, { primary_mac_address: mac.id });
+      expect(primary.body.mac_address).toBe('AA:BB:CC:00:11:22');
+      expect((await app.api.post('/api/dcim/mac-addresses/', { mac_address: 'not-a-mac' })).body).toEqual({
         mac_address: ['Enter a valid MAC address.'],
       });
       expect((await post({ name: 'x2', mtu: 70000 })).body).toEqual({

@@ -359,7 +359,6 @@ describe.each(DIALECTS)('virtualization on %s', (dialect) => {
         mode: 'tagged',
         untagged_vlan: id.vlan10,
         tagged_vlans: [id.vlan20, id.vlan100],
-        mac_address: '00-50-56-AB-CD-EF',
       });
       expect(trunk.mode).toEqual({ value: 'tagged', label: 'Tagged' });
       expect(trunk.untagged_vlan.display).toBe('users (10)');
@@ -374,7 +373,13 @@ describe.each(DIALECTS)('virtualization on %s', (dialect) => {
         },
         expect.objectContaining({ vid: 100 }),
       ]);
-      expect(trunk.mac_address).toBe('00:50:56:AB:CD:EF');
+      const mac = await create('/api/dcim/mac-addresses/', {
+        mac_address: '00-50-56-AB-CD-EF',
+        assigned_object_type: 'virtualization.vminterface',
+        assigned_object_id: trunk.id,
+      });
+      const primary = await app.api.patch(`${path}${trunk.id}/`, { primary_mac_address: mac.id });
+      expect(primary.body.mac_address).toBe('00:50:56:AB:CD:EF');
       // Without a mode, NetBox drops the untagged VLAN of a VM interface rather than refusing it.
       const routed = await iface({ name: 'ens2', untagged_vlan: id.vlan10 });
       expect(routed.untagged_vlan).toBeNull();

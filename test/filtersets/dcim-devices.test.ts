@@ -433,11 +433,22 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           description: 'foobar3',
         },
       ]);
-      // Console, power, front and rear ports, module and device bays are not served; a device's interface holds
-      // its MAC address.
+      // Console, power, front and rear ports, module and device bays are not served.
       const interfaces = await createAll(api, '/api/dcim/interfaces/', [
-        { device: devices[0]!.id, name: 'Interface 1', type: '1000base-t', mac_address: '00-00-00-00-00-01' },
-        { device: devices[1]!.id, name: 'Interface 2', type: '1000base-t', mac_address: '00-00-00-00-00-02' },
+        { device: devices[0]!.id, name: 'Interface 1', type: '1000base-t' },
+        { device: devices[1]!.id, name: 'Interface 2', type: '1000base-t' },
+      ]);
+      await createAll(api, '/api/dcim/mac-addresses/', [
+        {
+          mac_address: '00-00-00-00-00-01',
+          assigned_object_type: 'dcim.interface',
+          assigned_object_id: interfaces[0]!.id,
+        },
+        {
+          mac_address: '00-00-00-00-00-02',
+          assigned_object_type: 'dcim.interface',
+          assigned_object_id: interfaces[1]!.id,
+        },
       ]);
       const ipaddresses = await createAll(api, '/api/ipam/ip-addresses/', [
         { address: '192.0.2.1/24', assigned_object_type: 'dcim.interface', assigned_object_id: interfaces[0]!.id },
@@ -759,7 +770,6 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           duplex: 'half',
           poe_mode: 'pse',
           poe_type: 'type1-ieee802.3af',
-          mac_address: '00-00-00-00-00-01',
         },
         { device: devices[1]!.id, name: 'VC Chassis Interface', type: '1000base-x-sfp', enabled: true },
         {
@@ -777,7 +787,6 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           duplex: 'full',
           poe_mode: 'pd',
           poe_type: 'type1-ieee802.3af',
-          mac_address: '00-00-00-00-00-02',
         },
         {
           device: devices[3]!.id,
@@ -794,7 +803,6 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           duplex: 'half',
           poe_mode: 'pse',
           poe_type: 'type2-ieee802.3at',
-          mac_address: '00-00-00-00-00-03',
         },
         {
           device: devices[4]!.id,
@@ -850,6 +858,23 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           rf_channel: '5g-32-5160-20',
           rf_channel_frequency: 5160,
           rf_channel_width: 20,
+        },
+      ]);
+      await createAll(api, '/api/dcim/mac-addresses/', [
+        {
+          mac_address: '00-00-00-00-00-01',
+          assigned_object_type: 'dcim.interface',
+          assigned_object_id: interfaces[0]!.id,
+        },
+        {
+          mac_address: '00-00-00-00-00-02',
+          assigned_object_type: 'dcim.interface',
+          assigned_object_id: interfaces[2]!.id,
+        },
+        {
+          mac_address: '00-00-00-00-00-03',
+          assigned_object_type: 'dcim.interface',
+          assigned_object_id: interfaces[3]!.id,
         },
       ]);
       const vdcs = await createAll(api, '/api/dcim/virtual-device-contexts/', [

@@ -316,11 +316,27 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
           start_on_boot: 'on',
         },
       ]);
-      // MAC addresses are not objects here: an interface holds its MAC address.
       const interfaces = await createAll(api, '/api/virtualization/interfaces/', [
-        { virtual_machine: vms[0]!.id, name: 'Interface 1', mac_address: '00-00-00-00-00-01' },
-        { virtual_machine: vms[1]!.id, name: 'Interface 2', mac_address: '00-00-00-00-00-02' },
-        { virtual_machine: vms[2]!.id, name: 'Interface 3', mac_address: '00-00-00-00-00-03' },
+        { virtual_machine: vms[0]!.id, name: 'Interface 1' },
+        { virtual_machine: vms[1]!.id, name: 'Interface 2' },
+        { virtual_machine: vms[2]!.id, name: 'Interface 3' },
+      ]);
+      await createAll(api, '/api/dcim/mac-addresses/', [
+        {
+          mac_address: '00-00-00-00-00-01',
+          assigned_object_type: 'virtualization.vminterface',
+          assigned_object_id: interfaces[0]!.id,
+        },
+        {
+          mac_address: '00-00-00-00-00-02',
+          assigned_object_type: 'virtualization.vminterface',
+          assigned_object_id: interfaces[1]!.id,
+        },
+        {
+          mac_address: '00-00-00-00-00-03',
+          assigned_object_type: 'virtualization.vminterface',
+          assigned_object_id: interfaces[2]!.id,
+        },
       ]);
       const ipaddresses = await createAll(api, '/api/ipam/ip-addresses/', [
         {
@@ -526,7 +542,6 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
           vrf: vrfs[0]!.id,
           description: 'foobar1',
           mode: 'access',
-          mac_address: '00-00-00-00-00-01',
         },
         {
           virtual_machine: vms[1]!.id,
@@ -536,7 +551,6 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
           vrf: vrfs[1]!.id,
           description: 'foobar2',
           mode: 'tagged',
-          mac_address: '00-00-00-00-00-02',
         },
         {
           virtual_machine: vms[2]!.id,
@@ -547,7 +561,23 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
           description: 'foobar3',
           mode: 'q-in-q',
           qinq_svlan: vlans[0]!.id,
+        },
+      ]);
+      await createAll(api, '/api/dcim/mac-addresses/', [
+        {
+          mac_address: '00-00-00-00-00-01',
+          assigned_object_type: 'virtualization.vminterface',
+          assigned_object_id: interfaces[0]!.id,
+        },
+        {
+          mac_address: '00-00-00-00-00-02',
+          assigned_object_type: 'virtualization.vminterface',
+          assigned_object_id: interfaces[1]!.id,
+        },
+        {
           mac_address: '00-00-00-00-00-03',
+          assigned_object_type: 'virtualization.vminterface',
+          assigned_object_id: interfaces[2]!.id,
         },
       ]);
       return { cluster_types, clusters, vrfs, vlans, vms, interfaces };

@@ -50,7 +50,13 @@ export async function compareWithSource(
     const served = await listAll(app.api, listPath);
     const own = [schema.withRole('user'), schema.withRole('token')].includes(modelPlan.model) ? 1 : 0;
     const expected = modelReport.read - modelReport.skipped.length + own;
-    const rows = await sourceRows(url, modelPlan.table!);
+    // A model the release kept in other models' columns (interface MAC addresses before 4.2): counted only.
+    if (!modelPlan.table) {
+      if (served.length !== expected)
+        mismatches.push(`${modelReport.model}: ${served.length} served, ${expected} expected`);
+      continue;
+    }
+    const rows = await sourceRows(url, modelPlan.table);
     // Change records: NetBox's, and those of the import itself.
     const count =
       modelPlan.model === schema.withRole('change_record')
@@ -141,6 +147,9 @@ function served_(source: FieldSource, value: unknown): unknown {
     case 'datetime':
       return time(value);
     case 'string':
+      // A field the service keeps in one case (a MAC address; NetBox's `macaddr` reads lower case).
+      if (typeof value === 'string' && field.case)
+        return blankToNull(field.case === 'upper' ? value.toUpperCase() : value.toLowerCase());
       return blankToNull(value);
     case 'image':
       return typeof value === 'string' ? new URL(value).pathname.replace(/^.*?\/media\//, '') : value;
@@ -183,6 +192,9 @@ function netbox(
     case 'date':
       return value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
     case 'string':
+      // A field the service keeps in one case (a MAC address; NetBox's `macaddr` reads lower case).
+      if (typeof value === 'string' && field.case)
+        return blankToNull(field.case === 'upper' ? value.toUpperCase() : value.toLowerCase());
       return blankToNull(value);
     case 'image':
       return value === '' ? null : value;

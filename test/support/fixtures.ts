@@ -192,7 +192,9 @@ export class Fixtures {
         if (hostNameFields(model).has(field.name)) return text(`${field.name.replace(/_/g, '-')}-${seq}.example`);
         if (field.pattern) {
           // A patterned field takes the first of a few shapes that its pattern accepts (`65000:7`, `7`…).
-          const shapes = [`${seq}`, `65000:${seq}`, `${seq}.${seq}`, `${field.name}-${seq}`];
+          // Six hex pairs for an address-like pattern (a MAC address).
+          const pairs = seq.toString(16).padStart(12, '0').match(/../g)!.join(':');
+          const shapes = [`${seq}`, `65000:${seq}`, `${seq}.${seq}`, `${field.name}-${seq}`, pairs];
           const fits = shapes.find((shape) => new RegExp(field.pattern!, 'u').test(shape));
           if (fits) return text(fits);
         }

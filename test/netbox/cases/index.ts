@@ -4,6 +4,7 @@ import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
 import { dcimChassisCases } from './dcim-chassis.js';
 import { dcimComponentsCases } from './dcim-components.js';
+import { dcimMacCases } from './dcim-mac.js';
 import { dcimModulesCases } from './dcim-modules.js';
 import { dcimPortsCases } from './dcim-ports.js';
 import { extrasCases } from './extras.js';
@@ -19,6 +20,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...dcimCases,
   ...dcimChassisCases,
   ...dcimComponentsCases,
+  ...dcimMacCases,
   ...dcimModulesCases,
   ...dcimPortsCases,
   ...extrasCases,

@@ -21,10 +21,21 @@ beforeAll(async () => {
   const q = db.knex;
   await q.raw('PRAGMA foreign_keys = OFF');
   await q('dcim_interface').insert([
-    { id: 1, device_id: 1, name: 'ge-0', type: '1000base-t', mac_address: 'AA:BB:CC:DD:EE:01', untagged_vlan_id: 10 },
-    { id: 2, device_id: 1, name: 'ae0', type: 'lag', mac_address: null },
-    { id: 3, device_id: 1, name: 'wlan0', type: 'ieee802.11ax', mac_address: 'AA:BB:CC:DD:EE:03', qinq_svlan_id: 11 },
-    { id: 4, device_id: 1, name: 'br0', type: 'bridge', mac_address: null },
+    { id: 1, device_id: 1, name: 'ge-0', type: '1000base-t', untagged_vlan_id: 10, primary_mac_address_id: 21 },
+    { id: 2, device_id: 1, name: 'ae0', type: 'lag' },
+    { id: 3, device_id: 1, name: 'wlan0', type: 'ieee802.11ax', qinq_svlan_id: 11 },
+    { id: 4, device_id: 1, name: 'br0', type: 'bridge' },
+  ]);
+  const mac = (id: number, address: string, assigned: number | null) => ({
+    id,
+    mac_address: address,
+    assigned_object_type: assigned === null ? null : 'dcim.interface',
+    assigned_object_id: assigned,
+  });
+  await q('dcim_macaddress').insert([
+    mac(21, 'AA:BB:CC:DD:EE:01', 1),
+    mac(22, 'AA:BB:CC:DD:EE:03', 3),
+    mac(23, 'AA:BB:CC:DD:EE:04', null),
   ]);
   await q('dcim_interface_tagged_vlans').insert([{ from_id: 4, to_id: 12 }]);
   await q('ipam_vlan').insert([
@@ -145,6 +156,25 @@ describe('interfaces by MAC address and VLAN', () => {
     [['aa:bb:cc'], 'Enter a valid MAC address.'],
   ])('mac_address=%j', async (values, expected) => {
     expect(await filtered('dcim.interfacesWithMac', 'dcim.interface', values)).toEqual(expected);
+  });
+
+  it.each([
+    [['aa:bb:cc:dd:ee:01'], [21]],
+    [
+      ['aabb.ccdd.ee04', 'AA-BB-CC-DD-EE-03'],
+      [22, 23],
+    ],
+    [['aa:bb:cc'], 'Enter a valid MAC address.'],
+  ])('MAC addresses mac_address=%j', async (values, expected) => {
+    expect(await filtered('dcim.macAddressesWithMac', 'dcim.macaddress', values)).toEqual(expected);
+  });
+
+  it.each([
+    ['true', [21]],
+    ['false', [22, 23]],
+    ['maybe', 'Select a valid choice. maybe is not one of the available choices.'],
+  ])('MAC addresses primary=%s', async (value, expected) => {
+    expect(await filtered('dcim.primaryMacAddresses', 'dcim.macaddress', [value])).toEqual(expected);
   });
 
   it.each([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalMac, checkModeAllowsVlans, prepareInterface } from '../../../runtime/domain/interfaces.js';
+import { domainFunctions } from '../../../runtime/domain/index.js';
 import {
   checkVidRanges,
   prepareIpAddress,
@@ -98,16 +99,19 @@ describe('checkModeAllowsVlans (NetBox InterfaceSerializer.validate)', () => {
   });
 });
 
-describe('prepareInterface (NetBox Interface.save)', () => {
-  it('stores the MAC address in its canonical form, and leaves a value it cannot read to validation', () => {
-    const item = writeItem('dcim.interface', { mac_address: 'aa-bb-cc-dd-ee-ff', mode: null });
-    prepareInterface(item);
+describe('prepareMacAddress (NetBox MACAddressField)', () => {
+  it('stores the MAC address in its canonical form, and leaves a value it cannot read to validation', async () => {
+    const prepare = domainFunctions['dcim.prepareMacAddress'].fn;
+    const item = writeItem('dcim.macaddress', { mac_address: 'aa-bb-cc-dd-ee-ff' });
+    await prepare(item);
     expect(item.values.mac_address).toBe('AA:BB:CC:DD:EE:FF');
-    const odd = writeItem('dcim.interface', { mac_address: 'not a mac', mode: null });
-    prepareInterface(odd);
+    const odd = writeItem('dcim.macaddress', { mac_address: 'not a mac' });
+    await prepare(odd);
     expect(odd.values.mac_address).toBe('not a mac');
   });
+});
 
+describe('prepareInterface (NetBox Interface.save)', () => {
   it('drops the untagged VLAN of an interface without a mode', () => {
     const item = writeItem('dcim.interface', { mode: null, untagged_vlan: 5 });
     prepareInterface(item);

@@ -215,6 +215,33 @@ describe('field errors', () => {
     );
   });
 
+  it('checks what moved_from names: a stored field, a generic relation to the model and its FK back', () => {
+    const yaml = (moved: string): string =>
+      shop(`${ITEM}      label_type: { type: content_type, types: [shop.box], nullable: true }
+      label_id: { type: bigint, nullable: true }
+      label: { type: generic_fk, type_field: label_type, id_field: label_id, types: [shop.box] }
+    moved_from:
+      - ${moved}
+  box:
+    fields:
+      name: { type: string, max_length: 5 }
+      item: { type: fk, to: shop.item, nullable: true }
+`);
+    expect(pathsOf(yaml('{ model: shop.box, column: old, field: name, assign: label, link: item }'))).toEqual([]);
+    expect(pathsOf(yaml('{ model: shop.crate, column: old, field: name, assign: label, link: item }'))).toEqual([
+      E('moved_from.0.model', "unknown model 'shop.crate'"),
+    ]);
+    expect(pathsOf(yaml('{ model: shop.box, column: old, field: label, assign: name, link: name }'))).toEqual([
+      E('moved_from.0.field', "'label' is not a stored field of shop.item"),
+    ]);
+    expect(pathsOf(yaml('{ model: shop.box, column: old, field: name, assign: name, link: item }'))).toEqual([
+      E('moved_from.0.assign', "'name' is not a generic relation that may point at shop.box"),
+    ]);
+    expect(pathsOf(yaml('{ model: shop.box, column: old, field: name, assign: label, link: name }'))).toEqual([
+      E('moved_from.0.link', "'shop.box.name' is not an fk to shop.item"),
+    ]);
+  });
+
   it('checks that reverse_of names a forward many-to-many field to this model', () => {
     const yaml = (reverse: string): string =>
       shop(`${ITEM}      boxes: { type: m2m, to: shop.box }

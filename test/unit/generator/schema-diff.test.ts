@@ -84,6 +84,36 @@ describe('diffSchemas', () => {
     );
   });
 
+  it('moves the values of a dropped column that became rows just before it is dropped', () => {
+    const move = {
+      model: 'shop.item',
+      table: 't',
+      column: 'b',
+      link: 'c',
+      into: 'u',
+      value: 'v',
+      typeColumn: 'kind',
+      idColumn: 'of',
+      timestamps: [],
+    };
+    const ops = diffSchemas(
+      new Map([['t', table('t', [int('a'), int('b')])]]),
+      [table('u', [int('v')]), table('t', [int('a'), int('c', { nullable: true })])],
+      [move],
+    );
+    expect(ops.map((op) => `${op.op} ${op.table}`)).toEqual([
+      'createTable u',
+      'addColumn t',
+      'moveToRows t',
+      'dropColumn t',
+    ]);
+    expect(ops[2]).toEqual({ op: 'moveToRows', table: 't', columnName: 'b', move });
+    // Replaying leaves the schema as the drop makes it: the move changes no table.
+    const first: Migration = { name: '0001', ops: [{ op: 'createTable', table: 't', columns: [int('a'), int('b')] }] };
+    const replayed = replayMigrations([first, { name: '0002', ops }]);
+    expect(replayed.get('t')!.columns.map((c) => c.name)).toEqual(['a', 'c']);
+  });
+
   it('produces what replaying gives back', () => {
     const before = [table('t', [int('a'), int('b')], [{ name: 'i', columns: ['a'], unique: false }]), table('u', [])];
     const after = [table('t', [int('a', { nullable: true }), int('c', { default: 1 })]), table('v', [int('x')])];
