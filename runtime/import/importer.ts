@@ -10,13 +10,13 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { removeStoredFile } from '../rest/images.js';
 import type { AppContext } from '../http/app-context.js';
-import { ValidationError, ApiError } from '../errors.js';
+import { ValidationError, ApiError, CheckAgain } from '../errors.js';
 import { changeLogger } from '../rest/changelog.js';
 import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
-import { translateDatabaseError } from '../db/errors.js';
+import { isUniqueViolation, translateDatabaseError } from '../db/errors.js';
 import { chunks } from '../rest/fetch.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 import { ImportError } from './import-error.js';
@@ -459,11 +459,17 @@ async function writeBodies(
   }
 }
 
-/** Runs a write in a savepoint; returns the error that rolled it back (an API or database error), or null. */
+/**
+ * Runs a write in a savepoint; returns the error that rolled it back (an API or database error), or null.
+ * As the API's writes do, unique values are first left to the database's unique indexes (no query per object
+ * asking whether its values are taken); a refusal, or any invalid object, runs the write again with the checks,
+ * for the error body that names each object at fault.
+ */
 async function attempt(
   app: AppContext,
   ctx: WriteContext,
   write: (sub: WriteContext) => Promise<unknown>,
+  optimistic = true,
 ): Promise<Error | null> {
   const changes: WriteContext['changes'] = [];
   try {
@@ -473,10 +479,14 @@ async function attempt(
         q: sp,
         resolver: new RelatedResolver(sp, app.schema, app.db.dialect),
         changes,
+        optimisticUniques: optimistic,
       };
       await write(sub);
     });
   } catch (error) {
+    if (optimistic && (error instanceof CheckAgain || isUniqueViolation(error))) {
+      return attempt(app, ctx, write, false);
+    }
     if (error instanceof ApiError) return error;
     const translated = translateDatabaseError(error, app.schema);
     if (translated) return translated;
