@@ -28,6 +28,8 @@ export interface ImportBenchResult {
   rows: number;
   imported: number;
   seconds: number;
+  /** CPU seconds of this process (the import's own work, whatever else the machine runs). */
+  cpuSeconds: number;
   rowsPerSecond: number;
   peakRssMb: number;
   peakHeapMb: number;
@@ -62,7 +64,7 @@ export async function benchImport(
         try {
           const result = await timeImport(label, url, target);
           log(
-            `import: ${label} into ${target.label}: ${result.imported}/${result.rows} rows in ${result.seconds} s (${result.rowsPerSecond} rows/s), peak RSS ${result.peakRssMb} MB, heap ${result.peakHeapMb} MB`,
+            `import: ${label} into ${target.label}: ${result.imported}/${result.rows} rows in ${result.seconds} s (${result.cpuSeconds} s of CPU, ${result.rowsPerSecond} rows/s), peak RSS ${result.peakRssMb} MB, heap ${result.peakHeapMb} MB`,
           );
           results.push(result);
         } finally {
@@ -92,6 +94,7 @@ async function timeImport(label: string, sourceUrl: string, target: BenchDatabas
   }, 50);
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const report = await importNetbox(
       createContext(generated, settings, db, () => undefined),
       source,
@@ -103,6 +106,7 @@ async function timeImport(label: string, sourceUrl: string, target: BenchDatabas
       },
     );
     const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
     const rows = report.models.reduce((n, m) => n + m.read, 0);
     const imported = report.models.reduce((n, m) => n + m.imported, 0);
     return {
@@ -111,6 +115,7 @@ async function timeImport(label: string, sourceUrl: string, target: BenchDatabas
       rows,
       imported,
       seconds: Math.round(seconds * 10) / 10,
+      cpuSeconds: Math.round((used.user + used.system) / 1e5) / 10,
       rowsPerSecond: Math.round(imported / seconds),
       peakRssMb: Math.round(peakRss / 2 ** 20),
       peakHeapMb: Math.round(peakHeap / 2 ** 20),

@@ -30,7 +30,8 @@ Commands:
   worker                     Run background tasks (webhook deliveries) until stopped; any number may run
   housekeeping               Delete change records older than CHANGELOG_RETENTION days, and finished
                              background tasks older than that too
-  import-netbox SOURCE       Copy a NetBox database (postgres://…) into this service's database, ids kept:
+  import-netbox SOURCE       Copy a NetBox database (postgres://…), or a NetBox's REST API (https://… with
+                             --token TOKEN), into this service's database, ids kept:
                              [--merge] [--dry-run] [--report FILE] (see README, "Moving from NetBox")
   webhook_receiver           Print every HTTP request received and answer 200, for trying webhooks out:
                              [--port N (default 9000)] [--host ADDR (default 127.0.0.1)] [--no-headers]

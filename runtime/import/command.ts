@@ -1,5 +1,6 @@
 /**
- * `svc import-netbox SOURCE [--merge] [--dry-run] [--report FILE]`: options, the source, the service's database
+ * `svc import-netbox SOURCE [--token TOKEN] [--merge] [--dry-run] [--report FILE]`: options, the source (a NetBox
+ * database URL, or a NetBox URL whose REST API is read with the token), the service's database
  * (migrated first), the import, the report. What goes wrong in the input is one line on stderr (exit 1).
  */
 import fs from 'node:fs';
@@ -12,14 +13,25 @@ import { ImportError } from './import-error.js';
 import { importNetbox } from './importer.js';
 import { openNetboxDatabase, redactUrl, type NetboxSource } from './netbox-database.js';
 import { formatReport } from './report.js';
+import { openNetboxApi } from './netbox-api.js';
+import { Schema } from '../rest/schema.js';
 import { progressBar } from './progress.js';
 
-const USAGE =
-  'Usage: svc import-netbox postgres://USER@HOST/NETBOX [--merge] [--dry-run] [--report FILE] [--media DIR]';
+const USAGE = [
+  'Usage: svc import-netbox postgres://USER@HOST/NETBOX [--merge] [--dry-run] [--report FILE] [--media DIR]',
+  '       svc import-netbox https://NETBOX --token TOKEN [--merge] [--dry-run] [--report FILE]',
+].join('\n');
 
 /** Runs the command; returns the exit code. */
 export async function runImportNetbox(reg: Registry, settings: Settings, args: string[]): Promise<number> {
-  let values: { merge?: boolean; 'dry-run'?: boolean; report?: string; batch?: string; media?: string };
+  let values: {
+    merge?: boolean;
+    'dry-run'?: boolean;
+    report?: string;
+    batch?: string;
+    media?: string;
+    token?: string;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -31,6 +43,7 @@ export async function runImportNetbox(reg: Registry, settings: Settings, args: s
         report: { type: 'string' },
         batch: { type: 'string' },
         media: { type: 'string' },
+        token: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -42,17 +55,25 @@ export async function runImportNetbox(reg: Registry, settings: Settings, args: s
     console.error(USAGE);
     return 1;
   }
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    console.error(`Unsupported source ${url}: give a NetBox database URL (postgres://…).`);
+  const api = /^https?:\/\//.test(url);
+  if (!api && !/^postgres(ql)?:\/\//.test(url)) {
+    console.error(
+      `Unsupported source ${url}: give a NetBox database URL (postgres://…) or a NetBox URL (https://…) with --token.`,
+    );
+    return 1;
+  }
+  const token = values.token ?? process.env.NETBOX_TOKEN;
+  if (api && !token) {
+    console.error(`Reading ${url} needs an API token: give --token TOKEN (or NETBOX_TOKEN).`);
     return 1;
   }
   let source: NetboxSource | null = null;
   try {
-    source = await openNetboxDatabase(url);
+    source = api ? await openNetboxApi(url, token!, new Schema(reg)) : await openNetboxDatabase(url);
     const db = await prepareDatabase(settings, reg);
     try {
       const app = createContext(reg, settings, db, () => undefined);
-      const sourceName = redactUrl(url);
+      const sourceName = api ? url.replace(/\/+$/, '') : redactUrl(url);
       const progress = process.stderr.isTTY ? progressBar(process.stderr) : undefined;
       const report = await importNetbox(app, source, {
         merge: values.merge ?? false,

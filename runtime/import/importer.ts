@@ -4,23 +4,25 @@
  * tags, custom fields — with their NetBox ids and timestamps kept; a row that breaks a rule is left out and
  * reported. Each imported object gets one change record carrying the import's message; no event rule runs.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { removeStoredFile } from '../rest/images.js';
 import type { AppContext } from '../http/app-context.js';
-import { ValidationError, ApiError } from '../errors.js';
+import { ValidationError, ApiError, CheckAgain } from '../errors.js';
 import { changeLogger } from '../rest/changelog.js';
 import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
-import { translateDatabaseError } from '../db/errors.js';
+import { isUniqueViolation, translateDatabaseError } from '../db/errors.js';
 import { chunks } from '../rest/fetch.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 import { ImportError } from './import-error.js';
 import type { NetboxSource } from './netbox-database.js';
-import { planImport, type FieldSource, type ModelPlan } from './plan.js';
+import type { NetboxApiSource } from './netbox-api.js';
+import { isApiSource, NOT_OVER_THE_API, planImport, type FieldSource, type ModelPlan } from './plan.js';
 import { emptyModelReport, type ImportReport, type ModelReport } from './report.js';
 import { toInput } from './values.js';
 
@@ -54,6 +56,7 @@ export async function importNetbox(
   const plan = planImport(app.schema, source);
   const report: ImportReport = {
     source: options.sourceName,
+    sourceKind: isApiSource(source) ? 'api' : 'database',
     netboxVersion: source.version,
     target: app.db.dialect,
     dryRun: options.dryRun,
@@ -63,6 +66,11 @@ export async function importNetbox(
     rowsWithHome: 0,
     rowsWithoutHome: 0,
     tokens: { unchanged: [], reissue: [] },
+    notes: isApiSource(source)
+      ? [
+          'Read over the REST API: users come without a usable password (set one for each, or sign in another way), and every API token must be issued again (the API never shows a secret).',
+        ]
+      : [],
     seconds: 0,
   };
   if (!options.merge) await refuseNonEmptyTarget(app, plan.models);
@@ -101,7 +109,7 @@ export async function importNetbox(
       };
       // In slices, once every reference is written: records show the final objects, and memory stays bounded.
       for (const slice of chunks(ctx.changes, 500)) await logger(trx, slice, request);
-      report.tokens = await tokenReport(app, trx, report);
+      report.tokens = isApiSource(source) ? await apiTokenReport(app, source) : await tokenReport(app, trx, report);
       if (options.dryRun) throw new DryRunRollback();
     });
   } catch (error) {
@@ -166,7 +174,7 @@ async function importModel(
   for await (const rows of pagesOf(source, plan, size)) {
     report.read += rows.length;
     const bodies = await bodiesOf(source, plan, rows, typeId, options.message);
-    if (plan.model === app.schema.withRole('change_record')) nameChangedTypes(app, plan, bodies);
+    if (plan.model === app.schema.withRole('change_record')) nameChangedTypes(app, bodies);
     for (const [i, body] of bodies.entries()) {
       const later = laterValues(plan, rows[i]!);
       if (later) deferred.push({ plan, id: body.id as number, values: later });
@@ -269,13 +277,14 @@ function copyImages(
 }
 
 /**
- * NetBox before 4.4 kept no `object_type_name` on change records: it is named as the service names its own
- * (`<app> | <model>`), or by its label for a model without a home here.
+ * NetBox before 4.4 kept no `object_type_name` on change records, and its API does not show it: it is named as
+ * the service names its own (`<app> | <model>`), or by its label for a model without a home here.
  */
-function nameChangedTypes(app: AppContext, plan: ModelPlan, bodies: Row[]): void {
-  if (plan.fields.some((f) => f.field.name === 'object_type_name')) return;
+function nameChangedTypes(app: AppContext, bodies: Row[]): void {
   const apps = new Map(app.registry.apps.map((a) => [a.name, a.verboseName]));
   for (const body of bodies) {
+    // NetBox 4.4 and later keep it; its API does not show it.
+    if (typeof body.object_type_name === 'string') continue;
     const label = String(body.changed_object_type ?? '');
     const model = app.schema.models.get(label);
     body.object_type_name = model ? `${apps.get(model.spec.app) ?? model.spec.app} | ${model.spec.verboseName}` : label;
@@ -322,6 +331,7 @@ async function bodiesOf(
   typeId: number | undefined,
   message: string,
 ): Promise<Row[]> {
+  if (isApiSource(source)) return apiBodiesOf(plan, rows, message);
   const ids = rows.map((r) => Number(r.id));
   const lists = new Map<string, Map<number, unknown[]>>();
   for (const field of plan.fields) {
@@ -366,6 +376,28 @@ async function bodiesOf(
     if (plan.timestamps) Object.assign(body, { created: row.created, last_updated: row.last_updated });
     if (plan.customFields) body.custom_fields = row.custom_field_data ?? {};
     if (plan.tags) body.tags = tags.get(id) ?? [];
+    return body;
+  });
+}
+
+/**
+ * The bodies of a page of a REST API source, whose rows are already API input: the planned fields, timestamps,
+ * tags and custom fields. Users come without a usable password (the API never shows one): Django's unusable
+ * form, which no password matches.
+ */
+function apiBodiesOf(plan: ModelPlan, rows: readonly Row[], message: string): Row[] {
+  const users = plan.model.spec.roles.includes('user');
+  return rows.map((row) => {
+    const id = Number(row.id);
+    const body: Row = { id, changelog_message: message };
+    for (const field of plan.fields) {
+      body[field.field.name] = field.kind === 'column' ? toInput(field.field, row[field.column]) : null;
+    }
+    if (plan.timestamps) Object.assign(body, { created: row.created, last_updated: row.last_updated });
+    if (plan.customFields && row.custom_fields) body.custom_fields = row.custom_fields;
+    if (plan.tags && Array.isArray(row.tags)) body.tags = row.tags;
+    // Django's unusable form (`!` and random text), which the password rules accept and no sign-in matches.
+    if (users) body.password = `!Unusable0-${randomBytes(20).toString('hex')}`;
     return body;
   });
 }
@@ -479,11 +511,17 @@ async function writeBodies(
   }
 }
 
-/** Runs a write in a savepoint; returns the error that rolled it back (an API or database error), or null. */
+/**
+ * Runs a write in a savepoint; returns the error that rolled it back (an API or database error), or null.
+ * As the API's writes do, unique values are first left to the database's unique indexes (no query per object
+ * asking whether its values are taken); a refusal, or any invalid object, runs the write again with the checks,
+ * for the error body that names each object at fault.
+ */
 async function attempt(
   app: AppContext,
   ctx: WriteContext,
   write: (sub: WriteContext) => Promise<unknown>,
+  optimistic = true,
 ): Promise<Error | null> {
   const changes: WriteContext['changes'] = [];
   try {
@@ -493,10 +531,14 @@ async function attempt(
         q: sp,
         resolver: new RelatedResolver(sp, app.schema, app.db.dialect),
         changes,
+        optimisticUniques: optimistic,
       };
       await write(sub);
     });
   } catch (error) {
+    if (optimistic && (error instanceof CheckAgain || isUniqueViolation(error))) {
+      return attempt(app, ctx, write, false);
+    }
     if (error instanceof ApiError) return error;
     const translated = translateDatabaseError(error, app.schema);
     if (translated) return translated;
@@ -598,6 +640,14 @@ async function tokenReport(
   }
   result.reissue.sort((a, b) => a.id - b.id);
   return result;
+}
+
+/** Over the REST API no token's secret comes: every token of the source must be issued again. */
+async function apiTokenReport(app: AppContext, source: NetboxApiSource): Promise<ImportReport['tokens']> {
+  const path = app.schema.withRole('token')?.listPath;
+  if (!path || !source.tables.has(path)) return { unchanged: [], reissue: [] };
+  const ids = await source.ids(path);
+  return { unchanged: [], reissue: ids.map((id) => ({ id, reason: NOT_OVER_THE_API.token! })) };
 }
 
 /** PostgreSQL: each imported table's id sequence continues after its largest id. */

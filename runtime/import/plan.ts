@@ -10,6 +10,7 @@ import type { FieldSpec, MovedColumnSpec } from '../spec.js';
 import { NETBOX_IMPORT, type NetboxModelMap, type NetboxValueTransform } from '../domain/netbox-import.js';
 import { atLeast } from './netbox-versions.js';
 import type { NetboxSource } from './netbox-database.js';
+import type { NetboxApiSource } from './netbox-api.js';
 
 /** Where one field's value comes from. */
 export type FieldSource =
@@ -50,6 +51,7 @@ export interface ImportPlan {
 
 /** Plans the import of `source` into the models of `schema`. */
 export function planImport(schema: Schema, source: NetboxSource): ImportPlan {
+  if (isApiSource(source)) return planApiImport(schema, source);
   const consumed = new Set<string>([NETBOX_IMPORT.taggedItems.table, NETBOX_IMPORT.contentTypes]);
   const plans = new Map<string, ModelPlan>();
   for (const model of schema.models.values()) {
@@ -57,6 +59,74 @@ export function planImport(schema: Schema, source: NetboxSource): ImportPlan {
   }
   const order = orderModels(schema, plans);
   return { models: order.map((label) => plans.get(label)!), consumed };
+}
+
+/** Whether the source is a NetBox REST API (rows are API input keyed by field name). */
+export function isApiSource(source: NetboxSource): source is NetboxApiSource {
+  return (source as Partial<NetboxApiSource>).shape === 'api';
+}
+
+/** Why a model is not read over the REST API although the source serves it. */
+export const NOT_OVER_THE_API: Readonly<Record<string, string>> = {
+  token: 'the API never shows a token’s secret: issue the tokens again',
+};
+
+/**
+ * Plans an import from a NetBox REST API: every model whose list path the source serves, each field by its
+ * own name (the API's key), except what the service computes or never takes as input.
+ */
+function planApiImport(schema: Schema, source: NetboxApiSource): ImportPlan {
+  const plans = new Map<string, ModelPlan>();
+  const tokenModel = schema.withRole('token');
+  for (const model of schema.models.values()) {
+    const empty = { model, fields: [], timestamps: false, customFields: false, tags: false };
+    const map = NETBOX_IMPORT.models[model.label];
+    let plan: ModelPlan;
+    if (map === null) plan = { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
+    else if (model === tokenModel) plan = { ...empty, table: null, reason: NOT_OVER_THE_API.token };
+    else if (!model.listPath || !source.modelAt.has(model.listPath))
+      plan = { ...empty, table: null, reason: `the source serves no ${model.listPath ?? model.label} list` };
+    else {
+      const fields: FieldSource[] = [];
+      for (const field of model.spec.fields) {
+        const planned = planApiField(model, field);
+        if (planned) fields.push(planned);
+      }
+      plan = {
+        model,
+        table: model.listPath,
+        fields,
+        parent: model.spec.tree && model.fields.get('parent')?.kind === 'fk' ? 'parent' : undefined,
+        timestamps: model.hasTimestamps,
+        customFields: model.hasCustomFields,
+        tags: model.hasTags,
+      };
+    }
+    plans.set(model.label, plan);
+  }
+  const order = orderModels(schema, plans);
+  // Read, or knowingly not (tokens): a model's other paths (`extras/object-changes` besides `core/…`) too.
+  const consumed = new Set<string>();
+  for (const plan of plans.values()) {
+    if (!plan.table && plan.model !== tokenModel) continue;
+    if (plan.model.listPath) consumed.add(plan.model.listPath);
+    for (const alias of plan.model.spec.aliases) consumed.add(`/${alias}/`);
+  }
+  return { models: order.map((label) => plans.get(label)!), consumed };
+}
+
+function planApiField(model: ModelInfo, field: FieldSpec): FieldSource | null {
+  const column = field.name;
+  if (field.kind === 'password') return null;
+  // A many-to-many list is written from the side that declares it (a group's permissions by the permissions).
+  if (field.kind === 'm2m' && field.fromColumn !== 'from_id') return null;
+  if (field.kind === 'm2m' || field.kind === 'object_types') return { kind: 'column', field, column };
+  if (!ownsColumn(field) || field.kind === 'computed' || field.kind === 'derived') return null;
+  if (field.readOnly && !['string', 'datetime', 'integer', 'boolean', 'json'].includes(field.kind)) return null;
+  if (field.kind === 'fk' && field.target === model.label && !(model.spec.tree && field.name === 'parent')) {
+    return { kind: 'deferred', field, column };
+  }
+  return { kind: 'column', field, column };
 }
 
 function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>): ModelPlan {
@@ -163,6 +233,7 @@ function orderModels(schema: Schema, plans: Map<string, ModelPlan>): string[] {
   const labels = [...plans.keys()].sort();
   const after = new Map<string, Set<string>>(labels.map((l) => [l, new Set<string>()]));
   const optional: [string, FieldSource][] = [];
+  const loose: [string, string][] = [];
   const tagModel = schema.withRole('tag')?.label;
   const definitions = schema.withRole('custom_field')?.label;
   for (const label of labels) {
@@ -181,6 +252,9 @@ function orderModels(schema: Schema, plans: Map<string, ModelPlan>): string[] {
         const generic = plan.model.spec.fields.find((f) => f.kind === 'generic_fk' && f.typeField === field.name);
         if (generic?.kind === 'generic_fk' && generic.onDelete !== 'do_nothing') {
           for (const target of generic.targets) if (target !== label && plans.has(target)) deps.add(target);
+        } else if (generic?.kind === 'generic_fk') {
+          // A reference that may outlive its object (a change record's) still comes after the objects it names.
+          for (const target of generic.targets) if (target !== label && plans.has(target)) loose.push([label, target]);
         }
       }
     }
@@ -197,6 +271,7 @@ function orderModels(schema: Schema, plans: Map<string, ModelPlan>): string[] {
       after.get(label)!.add(target);
     }
   }
+  for (const [label, target] of loose) if (!reaches(after, target, label)) after.get(label)!.add(target);
   const order: string[] = [];
   const done = new Set<string>();
   const visit = (label: string, stack: Set<string>): void => {

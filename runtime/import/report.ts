@@ -19,6 +19,8 @@ export interface ModelReport {
 
 export interface ImportReport {
   source: string;
+  /** A NetBox database, or a NetBox REST API (its "tables" are then list endpoints). */
+  sourceKind: 'database' | 'api';
   netboxVersion: string;
   target: 'sqlite' | 'postgres';
   dryRun: boolean;
@@ -30,6 +32,8 @@ export interface ImportReport {
   rowsWithoutHome: number;
   /** API tokens that keep working after the move, and those that must be issued again. */
   tokens: { unchanged: { id: number; how: string }[]; reissue: { id: number; reason: string }[] };
+  /** What the source could not give (over the REST API: passwords and token secrets). */
+  notes: string[];
   seconds: number;
 }
 
@@ -97,11 +101,12 @@ export function formatReport(report: ImportReport): string {
     for (const t of unchanged) lines.push(`  token ${t.id}: ${t.how}`);
     for (const t of reissue) lines.push(`  token ${t.id}: ${t.reason}`);
   }
+  if (report.notes.length) lines.push('', ...report.notes);
   const total = report.rowsWithHome + report.rowsWithoutHome;
   if (report.withoutHome.length) {
     lines.push(
       '',
-      `NetBox tables without a home here yet (${report.rowsWithoutHome} of ${total} rows, ${percent(report.rowsWithoutHome, total)}):`,
+      `NetBox ${report.sourceKind === 'api' ? 'endpoints' : 'tables'} without a home here yet (${report.rowsWithoutHome} of ${total} rows, ${percent(report.rowsWithoutHome, total)}):`,
     );
     for (const t of report.withoutHome) lines.push(`  ${t.table.padEnd(40)} ${t.rows}`);
   }

@@ -13,6 +13,8 @@ import { migrate } from '../../runtime/db/migrate.js';
 import { enablePlugins } from '../../runtime/plugins.js';
 import { importNetbox, type ImportOptions } from '../../runtime/import/importer.js';
 import { openNetboxDatabase, type NetboxSource } from '../../runtime/import/netbox-database.js';
+import { openNetboxApi } from '../../runtime/import/netbox-api.js';
+import { Schema } from '../../runtime/rest/schema.js';
 import type { ImportReport } from '../../runtime/import/report.js';
 import { createTestDatabase, TEST_PEPPER, ALL_PLUGINS } from '../support/app.js';
 
@@ -144,6 +146,40 @@ export async function importInto(
     return { ...target, report, source };
   } finally {
     await source.close();
+    await db.close();
+  }
+}
+
+/** Imports a running NetBox API (or this service's) into a fresh service database of the dialect. */
+export async function importFromApi(
+  dialect: Dialect,
+  baseUrl: string,
+  token: string,
+  options: Partial<ImportOptions> = {},
+): Promise<{ url: string; drop: () => Promise<void>; report: ImportReport }> {
+  const target = await createTestDatabase(dialect, { migrated: true });
+  const settings = loadSettings(
+    { DATABASE_URL: target.url },
+    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, PLUGINS: ALL_PLUGINS },
+  );
+  const registry = enablePlugins(defaultRegistry, settings.PLUGINS);
+  const db = connectDatabase(target.url);
+  try {
+    await migrate(db, registry.migrations);
+    const source = await openNetboxApi(baseUrl, token, new Schema(registry));
+    const context = createContext(registry, settings, db, () => undefined);
+    const report = await importNetbox(context, source, {
+      merge: false,
+      dryRun: false,
+      message: 'Imported from NetBox (test, REST)',
+      sourceName: baseUrl,
+      ...options,
+    });
+    return { ...target, report };
+  } catch (error) {
+    await target.drop();
+    throw error;
+  } finally {
     await db.close();
   }
 }

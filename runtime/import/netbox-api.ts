@@ -1,0 +1,266 @@
+/**
+ * A running NetBox's REST API (or this service's: it is API-compatible) read as an import source. Its "tables"
+ * are the list endpoints it serves (found from `/api/` and each app's root), and its rows are the objects of a
+ * list, read page by page in id order (`id__gt` and `ordering=id`, so that no endpoint is held in memory) and
+ * turned into API input by the field kinds of the model that serves the same path here: a related object
+ * becomes its id, a choice its value, tags their ids, custom field objects their ids.
+ *
+ * The token goes in the `Authorization` header as NetBox reads it (netbox/netbox/api/authentication.py): the
+ * keyword is `Token` or `Bearer` either way, and the token's version comes from its value: a v2 token starts
+ * with `nbt_` (NetBox; `svc_` here) and is `<prefix><key>.<secret>`, anything else is a v1 token. So a v2 token
+ * is sent as `Bearer <token>` and a v1 token as `Token <token>`, as NetBox's documentation writes them.
+ */
+import type { ModelInfo, Schema } from '../rest/schema.js';
+import type { FieldSpec } from '../spec.js';
+import { ImportError } from './import-error.js';
+import type { NetboxSource } from './netbox-database.js';
+
+type Row = Record<string, unknown>;
+
+/** The oldest and newest NetBox releases the importer reads. */
+const OLDEST = [4, 0];
+const NEWEST = [4, 6];
+/** Ids per request when rows are read by id (a tree's levels): the URL stays short. */
+const IDS_PER_REQUEST = 100;
+
+/** A NetBox REST API source: a NetboxSource whose tables are list paths and whose rows are API input. */
+export interface NetboxApiSource extends NetboxSource {
+  readonly shape: 'api';
+  /** The model served at each list path that both sides serve. */
+  readonly modelAt: ReadonlyMap<string, ModelInfo>;
+  /** Every id of a list (tokens to issue again). */
+  ids(listPath: string): Promise<number[]>;
+}
+
+/** The `Authorization` header for a token, v1 (`Token …`) or v2 (`Bearer nbt_…`); a full header is kept. */
+export function authorizationHeader(token: string): string {
+  const value = token.trim();
+  if (/^(token|bearer)\s+\S+$/i.test(value)) return value;
+  return /^(nbt|svc)_[^.]+\..+$/.test(value) ? `Bearer ${value}` : `Token ${value}`;
+}
+
+/** Opens a NetBox API by its base URL (`https://netbox.example.com`, with or without `/api`). */
+export async function openNetboxApi(url: string, token: string, schema: Schema): Promise<NetboxApiSource> {
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new ImportError(`${url} is not a URL.`);
+  }
+  const root = `${base.origin}${base.pathname.replace(/\/+$/, '').replace(/\/api$/, '')}/api`;
+  const client = new ApiReader(root, authorizationHeader(token), base.origin);
+  const status = await client.getJson('/status/', 'status');
+  const full = status && typeof status === 'object' ? (status as Row)['netbox-version'] : undefined;
+  if (typeof full !== 'string') {
+    throw new ImportError(`${client.shown} is not a NetBox API (its /api/status/ shows no netbox-version).`);
+  }
+  const match = /^(\d+)\.(\d+)/.exec(full);
+  const version = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  const compare = (a: number[], b: number[]): number => a[0]! - b[0]! || a[1]! - b[1]!;
+  if (compare(version, OLDEST) < 0 || compare(version, NEWEST) > 0) {
+    throw new ImportError(
+      `${client.shown} runs NetBox ${full}: this importer reads NetBox ${OLDEST.join('.')} to ${NEWEST.join('.')}.`,
+    );
+  }
+  // The list endpoints the source serves: every app's root lists them.
+  const tables = new Map<string, Set<string>>();
+  const apps = await client.getJson('/', 'root');
+  for (const appUrl of Object.values((apps ?? {}) as Row)) {
+    if (typeof appUrl !== 'string') continue;
+    const appPath = client.pathOf(appUrl);
+    if (!appPath || appPath === '/status/') continue;
+    const endpoints = await client.getJson(appPath, 'root').catch(() => null);
+    if (!endpoints || typeof endpoints !== 'object' || Array.isArray(endpoints)) continue;
+    for (const endpoint of Object.values(endpoints as Row)) {
+      const path = typeof endpoint === 'string' ? client.pathOf(endpoint) : null;
+      if (path) tables.set(path, new Set());
+    }
+  }
+  const modelAt = new Map<string, ModelInfo>();
+  for (const model of schema.models.values()) {
+    if (model.listPath && tables.has(model.listPath)) modelAt.set(model.listPath, model);
+  }
+  return new ApiSource(client, `${version[0]}.${version[1]}`, tables, modelAt);
+}
+
+/** Requests to the API: JSON, with the token; what goes wrong is an ImportError of one line. */
+class ApiReader {
+  /** The base URL as messages show it. */
+  readonly shown: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly authorization: string,
+    private readonly origin: string,
+  ) {
+    this.shown = root.replace(/\/api$/, '');
+  }
+
+  /** The path below `/api` of a URL the API gave (its host may differ behind a proxy), or null. */
+  pathOf(url: string): string | null {
+    try {
+      const path = new URL(url, this.origin).pathname;
+      const at = path.indexOf('/api/');
+      return at >= 0 ? path.slice(at + 4) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async getJson(path: string, what: 'status' | 'root' | 'list'): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.root}${path}`, {
+        headers: { Authorization: this.authorization, Accept: 'application/json' },
+        redirect: 'follow',
+        signal: AbortSignal.timeout(60_000),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new ImportError(
+        `Cannot reach the NetBox API ${this.shown}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      );
+    }
+    if (response.status === 401 || response.status === 403) {
+      const detail = await response
+        .json()
+        .then((body) => (body as Row | null)?.detail)
+        .catch(() => undefined);
+      throw new ImportError(
+        `The NetBox API ${this.shown} refused the token (${response.status}${typeof detail === 'string' ? `: ${detail}` : ''}): give a valid API token with --token.`,
+      );
+    }
+    if (what === 'status' && response.status === 404) {
+      throw new ImportError(`${this.shown} is not a NetBox API (it serves no /api/status/).`);
+    }
+    if (!response.ok) {
+      throw new ImportError(`The NetBox API ${this.shown} answered ${response.status} for ${path}.`);
+    }
+    try {
+      return await response.json();
+    } catch {
+      throw new ImportError(
+        what === 'status'
+          ? `${this.shown} is not a NetBox API (its /api/status/ is not JSON).`
+          : `The NetBox API ${this.shown} answered ${path} with something other than JSON.`,
+      );
+    }
+  }
+}
+
+class ApiSource implements NetboxApiSource {
+  readonly shape = 'api';
+  readonly contentTypes = new Map<number, string>();
+
+  constructor(
+    private readonly client: ApiReader,
+    readonly version: string,
+    readonly tables: ReadonlyMap<string, ReadonlySet<string>>,
+    readonly modelAt: ReadonlyMap<string, ModelInfo>,
+  ) {}
+
+  async count(listPath: string): Promise<number> {
+    const body = (await this.client.getJson(`${listPath}?limit=1&brief=1`, 'list').catch(() => null)) as Row | null;
+    return body && typeof body.count === 'number' ? body.count : 0;
+  }
+
+  async page(listPath: string, after: number, limit: number, ids?: readonly number[]): Promise<Row[]> {
+    if (ids) {
+      const rows: Row[] = [];
+      for (let start = 0; start < ids.length; start += IDS_PER_REQUEST) {
+        const chunk = ids.slice(start, start + IDS_PER_REQUEST);
+        const query = chunk.map((id) => `id=${id}`).join('&');
+        rows.push(...(await this.list(listPath, `${query}&ordering=id&limit=${chunk.length}`)));
+      }
+      return rows.filter((r) => Number(r.id) > after);
+    }
+    const rows = await this.list(listPath, `id__gt=${after}&ordering=id&limit=${limit}`);
+    if (rows.some((r) => Number(r.id) <= after)) {
+      throw new ImportError(`The NetBox API ${this.client.shown} does not filter ${listPath} by id__gt.`);
+    }
+    return rows;
+  }
+
+  rowsWhere(): Promise<Row[]> {
+    return Promise.resolve([]);
+  }
+
+  async pairs(listPath: string, a: string, b: string): Promise<[number, number | null][]> {
+    const pairs: [number, number | null][] = [];
+    for (let after = 0; ;) {
+      const rows = await this.page(listPath, after, 1000);
+      if (rows.length === 0) return pairs;
+      for (const row of rows)
+        pairs.push([Number(row[a]), row[b] === null || row[b] === undefined ? null : Number(row[b])]);
+      after = Number(rows.at(-1)!.id);
+    }
+  }
+
+  async ids(listPath: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (let after = 0; ;) {
+      const body = (await this.client.getJson(
+        `${listPath}?id__gt=${after}&ordering=id&limit=1000&brief=1`,
+        'list',
+      )) as Row;
+      const results = Array.isArray(body?.results) ? (body.results as Row[]) : [];
+      if (results.length === 0) return ids;
+      ids.push(...results.map((r) => Number(r.id)));
+      after = ids.at(-1)!;
+    }
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private async list(listPath: string, query: string): Promise<Row[]> {
+    const body = (await this.client.getJson(`${listPath}?${query}`, 'list')) as Row | null;
+    const results = body && Array.isArray(body.results) ? (body.results as Row[]) : [];
+    const model = this.modelAt.get(listPath);
+    return model ? results.map((object) => inputOf(model, object)) : results;
+  }
+}
+
+/** An object as the API shows it → the API input that writes it again (keys the model does not have dropped). */
+export function inputOf(model: ModelInfo, object: Row): Row {
+  const row: Row = { id: object.id };
+  for (const key of ['created', 'last_updated'] as const) if (key in object) row[key] = object[key];
+  for (const field of model.spec.fields) {
+    if (field.name in object) row[field.name] = valueOf(field, object[field.name]);
+  }
+  if (Array.isArray(object.tags)) row.tags = object.tags.map(idOf);
+  if (object.custom_fields && typeof object.custom_fields === 'object') {
+    row.custom_fields = Object.fromEntries(
+      Object.entries(object.custom_fields as Row).map(([name, value]) => [name, customValue(value)]),
+    );
+  }
+  return row;
+}
+
+function valueOf(field: FieldSpec, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  switch (field.kind) {
+    case 'fk':
+      return idOf(value);
+    case 'm2m':
+      return Array.isArray(value) ? value.map(idOf) : value;
+    case 'choice':
+      return typeof value === 'object' && !Array.isArray(value) && 'value' in value ? (value as Row).value : value;
+    case 'image':
+      // A URL below the source's media folder: the file's path there.
+      return typeof value === 'string' ? decodeURIComponent(value.replace(/^.*?\/media\//, '')) : value;
+    default:
+      return value;
+  }
+}
+
+function idOf(value: unknown): unknown {
+  return value && typeof value === 'object' && 'id' in value ? (value as Row).id : value;
+}
+
+/** A custom field's value: an object (or a list of them) as its id (ids). */
+function customValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(idOf);
+  return value && typeof value === 'object' && 'id' in value ? (value as Row).id : value;
+}
