@@ -20,6 +20,8 @@ import migration14 from './migrations/0014_dcim_devicebay_create_table_and_more.
 import migration15 from './migrations/0015_dcim_inventoryitem_create_table_and_more.json' with { type: 'json' };
 import migration16 from './migrations/0016_dcim_consoleserverport_add_column_module_id_and_more.json' with { type: 'json' };
 import migration17 from './migrations/0017_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
+import migration18 from './migrations/0018_tenancy_contact_create_table_and_more.json' with { type: 'json' };
+import migration19 from './migrations/0019_ipam_iprange_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -86,6 +88,7 @@ import * as extrasWebhook from './extras/webhook.js';
 import * as ipamAggregate from './ipam/aggregate.js';
 import * as ipamASN from './ipam/asn.js';
 import * as ipamIPAddress from './ipam/ipaddress.js';
+import * as ipamIPRange from './ipam/iprange.js';
 import * as ipamPrefix from './ipam/prefix.js';
 import * as ipamRIR from './ipam/rir.js';
 import * as ipamRole from './ipam/role.js';
@@ -95,6 +98,10 @@ import * as ipamServiceTemplate from './ipam/servicetemplate.js';
 import * as ipamVLAN from './ipam/vlan.js';
 import * as ipamVLANGroup from './ipam/vlangroup.js';
 import * as ipamVRF from './ipam/vrf.js';
+import * as tenancyContact from './tenancy/contact.js';
+import * as tenancyContactAssignment from './tenancy/contactassignment.js';
+import * as tenancyContactGroup from './tenancy/contactgroup.js';
+import * as tenancyContactRole from './tenancy/contactrole.js';
 import * as tenancyTenant from './tenancy/tenant.js';
 import * as tenancyTenantGroup from './tenancy/tenantgroup.js';
 import * as usersGroup from './users/group.js';
@@ -196,26 +203,32 @@ export const domainFunctions: DomainFunctionName[] = [
   'extras.validateWebhook',
   'ipam.availableIps',
   'ipam.availablePrefixes',
+  'ipam.availableRangeIps',
   'ipam.availableVlans',
   'ipam.cacheScope',
   'ipam.displayAsn',
+  'ipam.displayIpRange',
   'ipam.displayService',
   'ipam.ipAddressAssigned',
   'ipam.ipAddressesOfDevice',
   'ipam.ipAddressesOfDeviceName',
   'ipam.ipAddressesOfVirtualMachine',
   'ipam.ipAddressesOfVirtualMachineName',
+  'ipam.ipRangesContaining',
+  'ipam.ipRangesInParent',
   'ipam.natOutside',
   'ipam.prefixChildren',
   'ipam.prefixDepth',
   'ipam.prefixesByChildren',
   'ipam.prefixesByDepth',
   'ipam.prepareIpAddress',
+  'ipam.prepareIpRange',
   'ipam.prepareServicePorts',
   'ipam.presentInVrf',
   'ipam.presentInVrfId',
   'ipam.recacheScopes',
   'ipam.searchIpAddresses',
+  'ipam.searchIpRanges',
   'ipam.searchNetworks',
   'ipam.searchPrimaryIp',
   'ipam.searchVid',
@@ -223,6 +236,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.totalVlanIds',
   'ipam.validateAggregate',
   'ipam.validateIpAddress',
+  'ipam.validateIpRange',
   'ipam.validatePrefix',
   'ipam.validateServicePorts',
   'ipam.validateVlan',
@@ -355,6 +369,7 @@ export const registry: Registry = {
         'ipam.aggregate',
         'ipam.asn',
         'ipam.ipaddress',
+        'ipam.iprange',
         'ipam.prefix',
         'ipam.rir',
         'ipam.role',
@@ -369,8 +384,16 @@ export const registry: Registry = {
     {
       name: 'tenancy',
       verboseName: 'Tenancy',
-      description: 'Tenants and the groups that organise them.',
-      models: ['tenancy.tenant', 'tenancy.tenantgroup'],
+      description:
+        'Tenants and the groups that organise them; contacts, their groups and roles, and their assignments to objects.',
+      models: [
+        'tenancy.contact',
+        'tenancy.contactassignment',
+        'tenancy.contactgroup',
+        'tenancy.contactrole',
+        'tenancy.tenant',
+        'tenancy.tenantgroup',
+      ],
     },
     {
       name: 'users',
@@ -465,6 +488,7 @@ export const registry: Registry = {
     'ipam.aggregate': ipamAggregate.aggregateSpec,
     'ipam.asn': ipamASN.aSNSpec,
     'ipam.ipaddress': ipamIPAddress.iPAddressSpec,
+    'ipam.iprange': ipamIPRange.iPRangeSpec,
     'ipam.prefix': ipamPrefix.prefixSpec,
     'ipam.rir': ipamRIR.rIRSpec,
     'ipam.role': ipamRole.roleSpec,
@@ -474,6 +498,10 @@ export const registry: Registry = {
     'ipam.vlan': ipamVLAN.vLANSpec,
     'ipam.vlangroup': ipamVLANGroup.vLANGroupSpec,
     'ipam.vrf': ipamVRF.vRFSpec,
+    'tenancy.contact': tenancyContact.contactSpec,
+    'tenancy.contactassignment': tenancyContactAssignment.contactAssignmentSpec,
+    'tenancy.contactgroup': tenancyContactGroup.contactGroupSpec,
+    'tenancy.contactrole': tenancyContactRole.contactRoleSpec,
     'tenancy.tenant': tenancyTenant.tenantSpec,
     'tenancy.tenantgroup': tenancyTenantGroup.tenantGroupSpec,
     'users.group': usersGroup.groupSpec,
@@ -553,6 +581,7 @@ export const registry: Registry = {
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
     'ipam.ipaddress': ipamIPAddress.mountIPAddressRoutes,
+    'ipam.iprange': ipamIPRange.mountIPRangeRoutes,
     'ipam.prefix': ipamPrefix.mountPrefixRoutes,
     'ipam.rir': ipamRIR.mountRIRRoutes,
     'ipam.role': ipamRole.mountRoleRoutes,
@@ -562,6 +591,10 @@ export const registry: Registry = {
     'ipam.vlan': ipamVLAN.mountVLANRoutes,
     'ipam.vlangroup': ipamVLANGroup.mountVLANGroupRoutes,
     'ipam.vrf': ipamVRF.mountVRFRoutes,
+    'tenancy.contact': tenancyContact.mountContactRoutes,
+    'tenancy.contactassignment': tenancyContactAssignment.mountContactAssignmentRoutes,
+    'tenancy.contactgroup': tenancyContactGroup.mountContactGroupRoutes,
+    'tenancy.contactrole': tenancyContactRole.mountContactRoleRoutes,
     'tenancy.tenant': tenancyTenant.mountTenantRoutes,
     'tenancy.tenantgroup': tenancyTenantGroup.mountTenantGroupRoutes,
     'users.group': usersGroup.mountGroupRoutes,
@@ -594,6 +627,8 @@ export const registry: Registry = {
     migration15 as Migration,
     migration16 as Migration,
     migration17 as Migration,
+    migration18 as Migration,
+    migration19 as Migration,
   ],
   plugins: [
     {

@@ -25,6 +25,7 @@ import { moduleFunctions } from './modules.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
 import { ipamAllocationFunctions } from './ipam-allocation.js';
+import { ipRangeFunctions } from './ip-ranges.js';
 import { rackElevationFunctions } from './rack-elevation.js';
 import { rackFunctions } from './racks.js';
 import { serviceFunctions } from './services.js';
@@ -52,6 +53,7 @@ export const domainFunctions = {
   ...ipamFilterFunctions,
   ...vlanFunctions,
   ...ipamAllocationFunctions,
+  ...ipRangeFunctions,
   ...rackElevationFunctions,
   ...rackFunctions,
   ...serviceFunctions,
