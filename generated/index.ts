@@ -22,6 +22,7 @@ import migration16 from './migrations/0016_dcim_consoleserverport_add_column_mod
 import migration17 from './migrations/0017_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
 import migration18 from './migrations/0018_tenancy_contact_create_table_and_more.json' with { type: 'json' };
 import migration19 from './migrations/0019_ipam_iprange_create_table_and_more.json' with { type: 'json' };
+import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
 import * as bgpBGPSession from './plugins/bgp/bgpsession.js';
@@ -87,6 +88,7 @@ import * as extrasTaggedItem from './extras/taggeditem.js';
 import * as extrasWebhook from './extras/webhook.js';
 import * as ipamAggregate from './ipam/aggregate.js';
 import * as ipamASN from './ipam/asn.js';
+import * as ipamASNRange from './ipam/asnrange.js';
 import * as ipamIPAddress from './ipam/ipaddress.js';
 import * as ipamIPRange from './ipam/iprange.js';
 import * as ipamPrefix from './ipam/prefix.js';
@@ -201,6 +203,8 @@ export const domainFunctions: DomainFunctionName[] = [
   'extras.validateEventRule',
   'extras.validateLocalContextData',
   'extras.validateWebhook',
+  'ipam.asnRangeAsnCount',
+  'ipam.availableAsns',
   'ipam.availableIps',
   'ipam.availablePrefixes',
   'ipam.availableRangeIps',
@@ -368,6 +372,7 @@ export const registry: Registry = {
       models: [
         'ipam.aggregate',
         'ipam.asn',
+        'ipam.asnrange',
         'ipam.ipaddress',
         'ipam.iprange',
         'ipam.prefix',
@@ -487,6 +492,7 @@ export const registry: Registry = {
     'extras.webhook': extrasWebhook.webhookSpec,
     'ipam.aggregate': ipamAggregate.aggregateSpec,
     'ipam.asn': ipamASN.aSNSpec,
+    'ipam.asnrange': ipamASNRange.aSNRangeSpec,
     'ipam.ipaddress': ipamIPAddress.iPAddressSpec,
     'ipam.iprange': ipamIPRange.iPRangeSpec,
     'ipam.prefix': ipamPrefix.prefixSpec,
@@ -580,6 +586,7 @@ export const registry: Registry = {
     'extras.webhook': extrasWebhook.mountWebhookRoutes,
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
+    'ipam.asnrange': ipamASNRange.mountASNRangeRoutes,
     'ipam.ipaddress': ipamIPAddress.mountIPAddressRoutes,
     'ipam.iprange': ipamIPRange.mountIPRangeRoutes,
     'ipam.prefix': ipamPrefix.mountPrefixRoutes,
@@ -629,6 +636,7 @@ export const registry: Registry = {
     migration17 as Migration,
     migration18 as Migration,
     migration19 as Migration,
+    migration20 as Migration,
   ],
   plugins: [
     {

@@ -319,6 +319,7 @@ export const customFieldSpec: ModelSpec = {
         'extras.webhook',
         'ipam.aggregate',
         'ipam.asn',
+        'ipam.asnrange',
         'ipam.ipaddress',
         'ipam.iprange',
         'ipam.prefix',

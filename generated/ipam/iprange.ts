@@ -435,20 +435,8 @@ export const iPRangeSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'exact',
     },
-    {
-      kind: 'network',
-      name: 'mask_length',
-      field: 'start_address',
-      op: 'mask_length',
-    },
     { kind: 'network', name: 'end_address', field: 'end_address', op: 'address' },
     { kind: 'network', name: 'parent', field: 'end_address', op: 'parent' },
-    {
-      kind: 'network',
-      name: 'mask_length',
-      field: 'end_address',
-      op: 'mask_length',
-    },
     {
       kind: 'value',
       name: 'size',

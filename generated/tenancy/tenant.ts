@@ -507,6 +507,7 @@ export const tenantSpec: ModelSpec = {
     { model: 'dcim.virtualdevicecontext', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.aggregate', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.asn', field: 'tenant', onDelete: 'protect' },
+    { model: 'ipam.asnrange', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.ipaddress', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.iprange', field: 'tenant', onDelete: 'protect' },
     { model: 'ipam.prefix', field: 'tenant', onDelete: 'protect' },

@@ -30,8 +30,8 @@ export function rangeName(startText: string, endText: string): string {
   const start = parseIp(startText);
   const end = parseIp(endText);
   if (!start || !end) return `${startText}-${endText}`;
-  const first = start.address.split('/')[0]!;
-  const last = end.address.split('/')[0]!;
+  const first = start.address;
+  const last = end.address;
   if (first === last) return `${first}-${last}/${start.len}`;
   const separator = start.family === 6 ? ':' : '.';
   const a = first.split(separator);
@@ -91,7 +91,7 @@ export async function validateIpRange(item: WriteItemContext): Promise<void> {
   if (end.host < start.host) {
     item.errors.add(
       'end_address',
-      `Ending address must be greater than or equal to the starting address (${start.address})`,
+      `Ending address must be greater than or equal to the starting address (${start.address}/${start.len})`,
     );
     return;
   }
@@ -280,7 +280,10 @@ export const searchIpRanges: FilterFunction = async (ctx, model, values) => {
       w.whereRaw(ilike(ctx.dialect, '??'), ['t0.description', pattern])
         .orWhereRaw(ilike(ctx.dialect, '??'), [`t0.${columns.startText}`, pattern])
         .orWhereRaw(ilike(ctx.dialect, '??'), [`t0.${columns.endText}`, pattern]);
-      if (ip) w.orWhere(`t0.${columns.startText}`, ip.address).orWhere(`t0.${columns.endText}`, ip.address);
+      if (ip) {
+        const text = `${ip.address}/${ip.len}`;
+        w.orWhere(`t0.${columns.startText}`, text).orWhere(`t0.${columns.endText}`, text);
+      }
     });
   };
 };

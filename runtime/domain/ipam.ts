@@ -239,7 +239,7 @@ export async function validateIpAddress(item: WriteItemContext): Promise<void> {
   if (!item.existing) {
     const range = await populatedRangeHolding(item.q, item.schema.model('ipam.iprange'), item.values.vrf, ip);
     if (range) {
-      item.errors.add('address', `Cannot create IP address ${ip.address} inside range ${range}.`);
+      item.errors.add('address', `Cannot create IP address ${ip.address}/${ip.len} inside range ${range}.`);
       return;
     }
   }

@@ -74,4 +74,92 @@ export const ipamRangeCases: NetBoxTestCase[] = [
       test_graphql_tenant_ip_ranges_contains_nested_skips_invalid: 'GraphQL is not served (by design).',
     },
   },
+  {
+    source: 'ipam/tests/test_api.py::ASNRangeTestCase',
+    model: 'ipam.asnrange',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    setUp: async (t) => {
+      const [rir1, rir2] = await t.makeAll('ipam.rir', [
+        { name: 'RIR 1', slug: 'rir-1', is_private: true },
+        { name: 'RIR 2', slug: 'rir-2', is_private: true },
+      ]);
+      const [tenant1, tenant2] = await t.makeAll('tenancy.tenant', [
+        { name: 'Tenant 1', slug: 'tenant-1' },
+        { name: 'Tenant 2', slug: 'tenant-2' },
+      ]);
+      await t.makeAll(
+        'ipam.asnrange',
+        [1, 2, 3].map((i) => ({
+          name: `ASN Range ${i}`,
+          slug: `asn-range-${i}`,
+          rir: rir1!.id,
+          tenant: tenant1!.id,
+          start: i * 100,
+          end: i * 100 + 99,
+        })),
+      );
+      return {
+        rir: rir1!.id,
+        createData: [4, 5, 6].map((i) => ({
+          name: `ASN Range ${i}`,
+          slug: `asn-range-${i}`,
+          rir: rir2!.id,
+          start: i * 100,
+          end: i * 100 + 99,
+          tenant: tenant2!.id,
+        })),
+      };
+    },
+    tests: {
+      test_list_available_asns: async (t, data) => {
+        const range = await t.make('ipam.asnrange', {
+          name: 'Range 1',
+          slug: 'range-1',
+          rir: data.rir,
+          start: 101,
+          end: 110,
+        });
+        const user = await t.user();
+        await user.addPermissions('ipam.view_asnrange', 'ipam.view_asn');
+        const response = await user.client.get(`${t.path()}${range.id}/available-asns/`);
+        expect(response.status).toBe(200);
+        expect(response.body).toHaveLength(10);
+      },
+      test_create_single_available_asn: async (t, data) => {
+        const range = await t.make('ipam.asnrange', {
+          name: 'Range 1',
+          slug: 'range-1',
+          rir: data.rir,
+          start: 101,
+          end: 110,
+        });
+        const user = await t.user();
+        await user.addPermissions('ipam.view_asnrange', 'ipam.add_asn');
+        const response = await user.client.post(`${t.path()}${range.id}/available-asns/`, { description: 'New ASN' });
+        expect(response.status, response.text).toBe(201);
+        expect(response.body.rir.id).toBe(data.rir);
+        expect(response.body.description).toBe('New ASN');
+      },
+      test_create_multiple_available_asns: async (t, data) => {
+        const range = await t.make('ipam.asnrange', {
+          name: 'Range 1',
+          slug: 'range-1',
+          rir: data.rir,
+          start: 101,
+          end: 110,
+        });
+        const url = `${t.path()}${range.id}/available-asns/`;
+        const user = await t.user();
+        await user.addPermissions('ipam.view_asnrange', 'ipam.add_asn');
+        const eleven = Array.from({ length: 11 }, (_, i) => ({ description: `New ASN ${i + 1}` }));
+        const refused = await user.client.post(url, eleven);
+        expect(refused.status).toBe(409);
+        expect(refused.body).toHaveProperty('detail');
+        const ten = await user.client.post(url, eleven.slice(0, 10));
+        expect(ten.status, ten.text).toBe(201);
+        expect(ten.body).toHaveLength(10);
+      },
+    },
+  },
 ];
