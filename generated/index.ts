@@ -22,6 +22,7 @@ import migration16 from './migrations/0016_dcim_consoleserverport_add_column_mod
 import migration17 from './migrations/0017_dcim_rackgroup_create_table_and_more.json' with { type: 'json' };
 import migration18 from './migrations/0018_dcim_frontport_create_table_and_more.json' with { type: 'json' };
 import migration19 from './migrations/0019_dcim_macaddress_create_table_and_more.json' with { type: 'json' };
+import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -93,7 +94,9 @@ import * as extrasTaggedItem from './extras/taggeditem.js';
 import * as extrasWebhook from './extras/webhook.js';
 import * as ipamAggregate from './ipam/aggregate.js';
 import * as ipamASN from './ipam/asn.js';
+import * as ipamASNRange from './ipam/asnrange.js';
 import * as ipamIPAddress from './ipam/ipaddress.js';
+import * as ipamIPRange from './ipam/iprange.js';
 import * as ipamPrefix from './ipam/prefix.js';
 import * as ipamRIR from './ipam/rir.js';
 import * as ipamRole from './ipam/role.js';
@@ -107,6 +110,10 @@ import * as netbox_dnsNameServer from './plugins/netbox_dns/nameserver.js';
 import * as netbox_dnsDNSRecord from './plugins/netbox_dns/record.js';
 import * as netbox_dnsView from './plugins/netbox_dns/view.js';
 import * as netbox_dnsZone from './plugins/netbox_dns/zone.js';
+import * as tenancyContact from './tenancy/contact.js';
+import * as tenancyContactAssignment from './tenancy/contactassignment.js';
+import * as tenancyContactGroup from './tenancy/contactgroup.js';
+import * as tenancyContactRole from './tenancy/contactrole.js';
 import * as tenancyTenant from './tenancy/tenant.js';
 import * as tenancyTenantGroup from './tenancy/tenantgroup.js';
 import * as usersGroup from './users/group.js';
@@ -216,28 +223,36 @@ export const domainFunctions: DomainFunctionName[] = [
   'extras.validateEventRule',
   'extras.validateLocalContextData',
   'extras.validateWebhook',
+  'ipam.asnRangeAsnCount',
+  'ipam.availableAsns',
   'ipam.availableIps',
   'ipam.availablePrefixes',
+  'ipam.availableRangeIps',
   'ipam.availableVlans',
   'ipam.cacheScope',
   'ipam.displayAsn',
+  'ipam.displayIpRange',
   'ipam.displayService',
   'ipam.ipAddressAssigned',
   'ipam.ipAddressesOfDevice',
   'ipam.ipAddressesOfDeviceName',
   'ipam.ipAddressesOfVirtualMachine',
   'ipam.ipAddressesOfVirtualMachineName',
+  'ipam.ipRangesContaining',
+  'ipam.ipRangesInParent',
   'ipam.natOutside',
   'ipam.prefixChildren',
   'ipam.prefixDepth',
   'ipam.prefixesByChildren',
   'ipam.prefixesByDepth',
   'ipam.prepareIpAddress',
+  'ipam.prepareIpRange',
   'ipam.prepareServicePorts',
   'ipam.presentInVrf',
   'ipam.presentInVrfId',
   'ipam.recacheScopes',
   'ipam.searchIpAddresses',
+  'ipam.searchIpRanges',
   'ipam.searchNetworks',
   'ipam.searchPrimaryIp',
   'ipam.searchVid',
@@ -245,6 +260,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.totalVlanIds',
   'ipam.validateAggregate',
   'ipam.validateIpAddress',
+  'ipam.validateIpRange',
   'ipam.validatePrefix',
   'ipam.validateServicePorts',
   'ipam.validateVlan',
@@ -381,7 +397,9 @@ export const registry: Registry = {
       models: [
         'ipam.aggregate',
         'ipam.asn',
+        'ipam.asnrange',
         'ipam.ipaddress',
+        'ipam.iprange',
         'ipam.prefix',
         'ipam.rir',
         'ipam.role',
@@ -402,8 +420,16 @@ export const registry: Registry = {
     {
       name: 'tenancy',
       verboseName: 'Tenancy',
-      description: 'Tenants and the groups that organise them.',
-      models: ['tenancy.tenant', 'tenancy.tenantgroup'],
+      description:
+        'Tenants and the groups that organise them; contacts, their groups and roles, and their assignments to objects.',
+      models: [
+        'tenancy.contact',
+        'tenancy.contactassignment',
+        'tenancy.contactgroup',
+        'tenancy.contactrole',
+        'tenancy.tenant',
+        'tenancy.tenantgroup',
+      ],
     },
     {
       name: 'users',
@@ -502,7 +528,9 @@ export const registry: Registry = {
     'extras.webhook': extrasWebhook.webhookSpec,
     'ipam.aggregate': ipamAggregate.aggregateSpec,
     'ipam.asn': ipamASN.aSNSpec,
+    'ipam.asnrange': ipamASNRange.aSNRangeSpec,
     'ipam.ipaddress': ipamIPAddress.iPAddressSpec,
+    'ipam.iprange': ipamIPRange.iPRangeSpec,
     'ipam.prefix': ipamPrefix.prefixSpec,
     'ipam.rir': ipamRIR.rIRSpec,
     'ipam.role': ipamRole.roleSpec,
@@ -516,6 +544,10 @@ export const registry: Registry = {
     'netbox_dns.record': netbox_dnsDNSRecord.dNSRecordSpec,
     'netbox_dns.view': netbox_dnsView.viewSpec,
     'netbox_dns.zone': netbox_dnsZone.zoneSpec,
+    'tenancy.contact': tenancyContact.contactSpec,
+    'tenancy.contactassignment': tenancyContactAssignment.contactAssignmentSpec,
+    'tenancy.contactgroup': tenancyContactGroup.contactGroupSpec,
+    'tenancy.contactrole': tenancyContactRole.contactRoleSpec,
     'tenancy.tenant': tenancyTenant.tenantSpec,
     'tenancy.tenantgroup': tenancyTenantGroup.tenantGroupSpec,
     'users.group': usersGroup.groupSpec,
@@ -597,7 +629,9 @@ export const registry: Registry = {
     'extras.webhook': extrasWebhook.mountWebhookRoutes,
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
+    'ipam.asnrange': ipamASNRange.mountASNRangeRoutes,
     'ipam.ipaddress': ipamIPAddress.mountIPAddressRoutes,
+    'ipam.iprange': ipamIPRange.mountIPRangeRoutes,
     'ipam.prefix': ipamPrefix.mountPrefixRoutes,
     'ipam.rir': ipamRIR.mountRIRRoutes,
     'ipam.role': ipamRole.mountRoleRoutes,
@@ -611,6 +645,10 @@ export const registry: Registry = {
     'netbox_dns.record': netbox_dnsDNSRecord.mountDNSRecordRoutes,
     'netbox_dns.view': netbox_dnsView.mountViewRoutes,
     'netbox_dns.zone': netbox_dnsZone.mountZoneRoutes,
+    'tenancy.contact': tenancyContact.mountContactRoutes,
+    'tenancy.contactassignment': tenancyContactAssignment.mountContactAssignmentRoutes,
+    'tenancy.contactgroup': tenancyContactGroup.mountContactGroupRoutes,
+    'tenancy.contactrole': tenancyContactRole.mountContactRoleRoutes,
     'tenancy.tenant': tenancyTenant.mountTenantRoutes,
     'tenancy.tenantgroup': tenancyTenantGroup.mountTenantGroupRoutes,
     'users.group': usersGroup.mountGroupRoutes,
@@ -645,6 +683,7 @@ export const registry: Registry = {
     migration17 as Migration,
     migration18 as Migration,
     migration19 as Migration,
+    migration20 as Migration,
   ],
   plugins: [
     {

@@ -7,7 +7,8 @@ export type PathEnd = { kind: 'model'; model: ModelSpec } | { kind: 'field'; own
  * Walks a dotted filter path from `model`, as Django's lookups do: each name is a field of the current model
  * (an FK, a many-to-many field or, when it is not the last name, nothing else), a query name of one of its
  * generic FKs (`interface` for an IP address's assigned object), or the related_name of another model's FK
- * or many-to-many field that points at it (`terminations` for a circuit's terminations).
+ * or many-to-many field that points at it (`terminations` for a circuit's terminations), or of another model's
+ * generic FK that may point at it (`contacts` for the contact assignments of a site).
  */
 export function walkPath(
   path: string,
@@ -41,7 +42,7 @@ export function walkPath(
       return null;
     }
     steps.push(step);
-    current = models.get(step.kind === 'reverse' || step.kind === 'reverse_m2m' ? step.model : step.target)!;
+    current = models.get('model' in step ? step.model : step.target)!;
   }
   return { steps, end: { kind: 'model', model: current } };
 }
@@ -64,6 +65,11 @@ function reverseStep(
   const found: FilterStep[] = [];
   for (const other of models.values()) {
     for (const field of other.fields) {
+      if (field.kind === 'generic_fk') {
+        if (field.relatedName === name && field.targets.includes(model.label))
+          found.push({ kind: 'reverse_generic', model: other.label, field: field.name });
+        continue;
+      }
       if ((field.kind !== 'fk' && field.kind !== 'm2m') || field.target !== model.label) continue;
       if (field.relatedName !== name) continue;
       found.push({ kind: field.kind === 'fk' ? 'reverse' : 'reverse_m2m', model: other.label, field: field.name });

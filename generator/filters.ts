@@ -58,8 +58,9 @@ export function deriveFilters(
     const existing = filters.findIndex((f) => f.name === name);
     const error = (message: string): void => report.error(`filters.${name}`, message);
     if (extra === false) {
+      // Every derived filter of the name: two IP fields each derive `mask_length`.
       if (existing < 0) error(`no derived filter '${name}' to remove`);
-      else filters.splice(existing, 1);
+      else for (let i = filters.length - 1; i >= existing; i -= 1) if (filters[i]!.name === name) filters.splice(i, 1);
       continue;
     }
     if (existing >= 0 && ('constant' in extra || 'present' in extra || 'count' in extra)) {

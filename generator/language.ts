@@ -111,7 +111,7 @@ export interface ModelDef {
   tree?: boolean;
   display?: string | string[] | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
-  features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments')[];
+  features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts')[];
   roles?: (
     | 'tag'
     | 'tagged_item'

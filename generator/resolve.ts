@@ -486,8 +486,8 @@ function resolveCounts(entry: ModelEntry, models: Map<string, ModelSpec>, report
             : false;
       if (!points)
         report.error(`counts.${name}.field`, `'${def.model}.${def.field}' is not a relation to '${entry.label}'`);
-      if (def.cumulative && relation?.kind !== 'fk')
-        report.error(`counts.${name}.cumulative`, 'cumulative counts follow an fk');
+      if (def.cumulative && relation?.kind !== 'fk' && relation?.kind !== 'm2m')
+        report.error(`counts.${name}.cumulative`, 'cumulative counts follow an fk or a many-to-many field');
     }
     if (def.cumulative && !model.tree)
       report.error(`counts.${name}.cumulative`, 'only tree models have cumulative counts');

@@ -4,7 +4,7 @@
  */
 import type { RequestHandler, Router } from 'express';
 
-export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
+export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts';
 export type Role =
   | 'tag'
   | 'tagged_item'
@@ -217,6 +217,8 @@ export interface GenericRelationField extends FieldBase {
   visibleOnly?: true;
   /** Target model → the name by which filter paths step to the target when it is of that model. */
   queryNames?: Record<string, string>;
+  /** The name by which filter paths step from a target object to the objects pointing at it (a GenericRelation). */
+  relatedName?: string;
 }
 /**
  * An IPv4/IPv6 network (`ip_network`, host bits clear) or an address with its mask (`ip_interface`).
@@ -422,7 +424,9 @@ export type FilterStep =
   /** The objects of `model` whose many-to-many field `field` lists the object. */
   | { kind: 'reverse_m2m'; model: string; field: string }
   /** The object the model's generic FK `field` points at, when it is a `target`. */
-  | { kind: 'generic'; field: string; target: string };
+  | { kind: 'generic'; field: string; target: string }
+  /** The objects of `model` whose generic FK `field` points at the object. */
+  | { kind: 'reverse_generic'; model: string; field: string };
 
 export type FilterSpec =
   | {

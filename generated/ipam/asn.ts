@@ -101,7 +101,7 @@ export const aSNSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_asn',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
   roles: [],
   display: { kind: 'function', function: 'ipam.displayAsn', uses: ['asn'] },
   ordering: [{ field: 'asn', descending: false }],
@@ -510,6 +510,12 @@ export const aSNSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.bgpsession', field: 'local_as', onDelete: 'protect' },
     { model: 'bgp.bgpsession', field: 'remote_as', onDelete: 'protect' },
+    {
+      model: 'tenancy.contactassignment',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [],
 };

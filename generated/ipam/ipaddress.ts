@@ -136,7 +136,7 @@ export const iPAddressSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_ipaddress',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'address' },
   ordering: [
@@ -778,6 +778,40 @@ export const iPAddressSpec: ModelSpec = {
       by: 'name',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'contact',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+      ],
+      target: 'tenancy.contact',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_role',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'role', target: 'tenancy.contactrole' },
+      ],
+      target: 'tenancy.contactrole',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_group',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+        { kind: 'm2m', field: 'groups', target: 'tenancy.contactgroup' },
+      ],
+      target: 'tenancy.contactgroup',
+      by: 'id',
+      tree: true,
+    },
   ],
   uniques: [],
   indexes: [],
@@ -801,6 +835,12 @@ export const iPAddressSpec: ModelSpec = {
       onDelete: 'set_null',
     },
     { model: 'ipam.ipaddress', field: 'nat_inside', onDelete: 'set_null' },
+    {
+      model: 'tenancy.contactassignment',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'virtualization.virtualmachine',
       field: 'primary_ip4',

@@ -143,7 +143,7 @@ export const prefixSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_prefix',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'prefix' },
   ordering: [
@@ -859,13 +859,54 @@ export const prefixSpec: ModelSpec = {
       by: 'name',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'contact',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+      ],
+      target: 'tenancy.contact',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_role',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'role', target: 'tenancy.contactrole' },
+      ],
+      target: 'tenancy.contactrole',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_group',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+        { kind: 'm2m', field: 'groups', target: 'tenancy.contactgroup' },
+      ],
+      target: 'tenancy.contactgroup',
+      by: 'id',
+      tree: true,
+    },
   ],
   uniques: [],
   indexes: [],
   validators: ['ipam.validatePrefix'],
   rules: [],
   hooks: { prepare: 'ipam.cacheScope' },
-  reverse: [],
+  reverse: [
+    {
+      model: 'tenancy.contactassignment',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [
     {
       name: 'available-prefixes',

@@ -357,6 +357,7 @@ export const rIRSpec: ModelSpec = {
   reverse: [
     { model: 'ipam.aggregate', field: 'rir', onDelete: 'protect' },
     { model: 'ipam.asn', field: 'rir', onDelete: 'protect' },
+    { model: 'ipam.asnrange', field: 'rir', onDelete: 'protect' },
   ],
   actions: [],
 };

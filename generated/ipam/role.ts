@@ -382,6 +382,7 @@ export const roleSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.community', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.asn', field: 'role', onDelete: 'set_null' },
+    { model: 'ipam.iprange', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.prefix', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.vlan', field: 'role', onDelete: 'set_null' },
   ],

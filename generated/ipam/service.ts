@@ -107,7 +107,7 @@ export const serviceSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_service',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
   roles: [],
   display: {
     kind: 'function',
@@ -512,13 +512,54 @@ export const serviceSpec: ModelSpec = {
       by: 'name',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'contact',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+      ],
+      target: 'tenancy.contact',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_role',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'role', target: 'tenancy.contactrole' },
+      ],
+      target: 'tenancy.contactrole',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_group',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+        { kind: 'm2m', field: 'groups', target: 'tenancy.contactgroup' },
+      ],
+      target: 'tenancy.contactgroup',
+      by: 'id',
+      tree: true,
+    },
   ],
   uniques: [],
   indexes: [],
   validators: ['ipam.validateServicePorts'],
   rules: [],
   hooks: { prepare: 'ipam.prepareServicePorts' },
-  reverse: [],
+  reverse: [
+    {
+      model: 'tenancy.contactassignment',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

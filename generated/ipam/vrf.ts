@@ -524,6 +524,7 @@ export const vRFSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.interface', field: 'vrf', onDelete: 'set_null' },
     { model: 'ipam.ipaddress', field: 'vrf', onDelete: 'protect' },
+    { model: 'ipam.iprange', field: 'vrf', onDelete: 'protect' },
     { model: 'ipam.prefix', field: 'vrf', onDelete: 'protect' },
     { model: 'virtualization.vminterface', field: 'vrf', onDelete: 'set_null' },
   ],

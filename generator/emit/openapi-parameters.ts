@@ -251,7 +251,7 @@ function constantItem(kind: Exclude<Extract<FilterSpec, { kind: 'constant' }>['v
 }
 
 function stepTarget(step: FilterStep): string {
-  return step.kind === 'reverse' || step.kind === 'reverse_m2m' ? step.model : step.target;
+  return 'model' in step ? step.model : step.target;
 }
 
 /** The FK or many-to-many field a forward step follows. */
@@ -266,11 +266,7 @@ function fieldOf(step: FilterStep, models: ReadonlyMap<string, ModelSpec>): Fiel
 
 /** A filter path for people: field names, and `<model>.<field>` for the objects pointing back. */
 function describePath(steps: readonly FilterStep[]): string {
-  return steps
-    .map((step) =>
-      step.kind === 'reverse' || step.kind === 'reverse_m2m' ? `(${step.model}.${step.field})` : step.field,
-    )
-    .join('.');
+  return steps.map((step) => ('model' in step ? `(${step.model}.${step.field})` : step.field)).join('.');
 }
 
 function relationItem(by: string, target: ModelSpec, nullable: boolean): Json {

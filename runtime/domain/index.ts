@@ -26,6 +26,8 @@ import { moduleFunctions } from './modules.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
 import { vlanFunctions } from './vlans.js';
 import { ipamAllocationFunctions } from './ipam-allocation.js';
+import { ipRangeFunctions } from './ip-ranges.js';
+import { asnRangeFunctions } from './asn-ranges.js';
 import { rackElevationFunctions } from './rack-elevation.js';
 import { rackFunctions } from './racks.js';
 import { serviceFunctions } from './services.js';
@@ -54,6 +56,8 @@ export const domainFunctions = {
   ...ipamFilterFunctions,
   ...vlanFunctions,
   ...ipamAllocationFunctions,
+  ...ipRangeFunctions,
+  ...asnRangeFunctions,
   ...rackElevationFunctions,
   ...rackFunctions,
   ...serviceFunctions,

@@ -1,16 +1,8 @@
 import type { Knex } from 'knex';
 import { bigIntToHex, formatIp, hexToBigInt, parseIp, type ParsedIp } from '../rest/ip.js';
 import type { ActionContext, ActionParent, Allocator, DomainEntry } from './types.js';
-import {
-  bitsOf,
-  freeAddresses,
-  freeBlocks,
-  freeVids,
-  takeBlock,
-  usableSpan,
-  type Block,
-  type Span,
-} from './allocation.js';
+import { freeHostsOutside, populatedSpans } from './ip-ranges.js';
+import { bitsOf, freeBlocks, freeVids, takeBlock, usableSpan, type Block, type Span } from './allocation.js';
 
 /**
  * NetBox's allocation endpoints: the free child prefixes and addresses of a prefix, and the free VLAN IDs of
@@ -113,8 +105,18 @@ async function freeHosts(ctx: ActionContext, parent: ActionParent, limit: number
     (parent.values.vrf === null || parent.values.vrf === undefined) && parent.values.status === 'container';
   if (!anyVrf) inVrf(query, parent.values.vrf);
   const rows = (await query.distinct('address_start')) as Row[];
-  return freeAddresses(
+  // Ranges of the prefix's VRF marked populated are used as a whole (NetBox 4.6's `_available_intervals`).
+  const populated = await populatedSpans(
+    ctx.q,
+    ctx.schema.model('ipam.iprange'),
+    parent.values.vrf,
+    ip.family,
+    span,
     usable,
+  );
+  return freeHostsOutside(
+    usable,
+    populated,
     rows.map((r) => hexToBigInt(String(r.address_start))),
     limit,
   );

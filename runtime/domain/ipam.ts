@@ -3,6 +3,7 @@ import { escapeLike, ilike, rawRows } from '../db/sql.js';
 import { lockKey } from '../db/transaction.js';
 import { parseIp, type ParsedIp } from '../rest/ip.js';
 import type { ModelInfo } from '../rest/schema.js';
+import { populatedRangeHolding } from './ip-ranges.js';
 import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
 /**
@@ -234,6 +235,13 @@ export async function validateIpAddress(item: WriteItemContext): Promise<void> {
   if (duplicate) {
     item.errors.add('address', duplicate);
     return;
+  }
+  if (!item.existing) {
+    const range = await populatedRangeHolding(item.q, item.schema.model('ipam.iprange'), item.values.vrf, ip);
+    if (range) {
+      item.errors.add('address', `Cannot create IP address ${ip.address}/${ip.len} inside range ${range}.`);
+      return;
+    }
   }
   await checkPrimaryReassignment(item, ip.family);
   if (item.errors.has()) return;

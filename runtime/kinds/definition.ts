@@ -70,7 +70,7 @@ export interface FieldDef {
   allow_empty?: boolean;
   visible_only?: boolean;
   tree?: boolean;
-  feature?: 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments';
+  feature?: 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts';
   by?: string;
   types?: string[];
   type_field?: string;

@@ -8,7 +8,16 @@ import { defineKind } from './kind.js';
 export const genericFkKind = defineKind<GenericRelationField>({
   kinds: ['generic_fk'],
   types: ['generic_fk'],
-  properties: ['types', 'feature', 'type_field', 'id_field', 'on_delete', 'visible_only', 'query_names'],
+  properties: [
+    'types',
+    'feature',
+    'type_field',
+    'id_field',
+    'on_delete',
+    'visible_only',
+    'query_names',
+    'related_name',
+  ],
   derived: true,
   readOnly: true,
   resolve(def, ctx) {
@@ -26,6 +35,7 @@ export const genericFkKind = defineKind<GenericRelationField>({
       onDelete,
       ...(def.visible_only ? { visibleOnly: true as const } : {}),
       ...(def.query_names ? { queryNames: def.query_names } : {}),
+      ...(def.related_name ? { relatedName: def.related_name } : {}),
     };
   },
   checkReferences(field, byName, error) {

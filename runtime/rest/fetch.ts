@@ -484,6 +484,18 @@ function countQuery(
   const relation = counted.fields.get(count.field)!;
   const column = relation.column ?? `${count.field}_id`;
   const label = { c: q.raw('?', [key]) };
+  if (relation.kind === 'm2m' && count.cumulative) {
+    // Each object counted once however many of the node's descendants list it (NetBox's contact groups).
+    return q({ a: model.table })
+      .join({ d: model.table }, function joinDescendants() {
+        this.on(q.raw(descendantOrSelf(ctx.dialect, 'd', 'a')));
+      })
+      .join({ m: relation.through }, `m.${relation.toColumn}`, 'd.id')
+      .whereIn('a.id', ids)
+      .groupBy('a.id')
+      .select(label, { k: 'a.id' })
+      .countDistinct({ n: `m.${relation.fromColumn}` });
+  }
   if (relation.kind === 'm2m') {
     const to = relation.toColumn;
     return q(relation.through).whereIn(to, ids).groupBy(to).select(label, { k: to }).count({ n: '*' });

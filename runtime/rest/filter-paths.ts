@@ -38,7 +38,7 @@ export function walkSteps(schema: Schema, model: ModelInfo, steps: readonly Filt
   if (steps.length === 0) return { target: model, alias: 't0', wrap: (inner) => inner };
   const models: ModelInfo[] = [model];
   for (const step of steps) {
-    models.push(schema.model(step.kind === 'reverse' || step.kind === 'reverse_m2m' ? step.model : step.target));
+    models.push(schema.model('model' in step ? step.model : step.target));
   }
   const alias = `p${steps.length}`;
   const wrap =
@@ -82,6 +82,17 @@ export function walkSteps(schema: Schema, model: ModelInfo, steps: readonly Filt
               .select(`m${index + 1}.${near}`)
               .from({ [`m${index + 1}`]: field.through })
               .whereIn(`m${index + 1}.${far}`, (objectsSub) => objects(objectsSub, 'id'));
+          });
+          break;
+        }
+        case 'reverse_generic': {
+          const relation = next.fields.get(step.field);
+          if (relation?.kind !== 'generic_fk') throw new Error(`${next.label}.${step.field} is not a generic FK`);
+          const typeColumn = `${own}.${next.fields.get(relation.typeField)!.column!}`;
+          const idColumn = next.fields.get(relation.idField)!.column!;
+          qb.whereIn(`${from}.id`, (sub) => {
+            objects(sub, idColumn);
+            sub.where(typeColumn, current.label).whereNotNull(`${own}.${idColumn}`);
           });
           break;
         }

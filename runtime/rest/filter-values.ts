@@ -240,7 +240,9 @@ export function countCondition(
   const relation = counted.fields.get(count.field)!;
   let sql: string;
   let bindings: string[] = [];
-  if (relation.kind === 'm2m')
+  if (relation.kind === 'm2m' && count.cumulative)
+    sql = `(SELECT COUNT(DISTINCT c.${relation.fromColumn}) FROM ${model.table} d JOIN ${relation.through} c ON c.${relation.toColumn} = d.id WHERE ${descendantOrSelf(ctx.dialect, 'd', 't0')})`;
+  else if (relation.kind === 'm2m')
     sql = `(SELECT COUNT(*) FROM ${relation.through} c WHERE c.${relation.toColumn} = t0.id)`;
   else if (relation.kind === 'generic_fk') {
     const type = counted.fields.get(relation.typeField)!.column!;

@@ -12,6 +12,7 @@ import { runCommand } from '../support/command.js';
  */
 const python = '/usr/bin/python3';
 const script = path.resolve(import.meta.dirname, '../pynetbox/allocate.py');
+const rangesScript = path.resolve(import.meta.dirname, '../pynetbox/allocate_ranges.py');
 const hasPynetbox =
   fs.existsSync(python) && spawnSync(python, ['-c', 'import pynetbox'], { timeout: 30_000 }).status === 0;
 
@@ -29,4 +30,15 @@ describe.each(DIALECTS)('pynetbox allocation on %s', (dialect) => {
     expect(result.output).toContain('14 allocated, 6 refused with 409, none twice');
     expect(result.output).toContain('available_vlans.list()/create() work from pynetbox');
   });
+
+  it.skipIf(!hasPynetbox)(
+    'allocates from an ASN range and an IP range to 4 concurrent clients, none twice',
+    async () => {
+      const token = app.adminAuth.replace(/^Bearer /, '');
+      const result = await runCommand(python, [rangesScript, app.baseUrl, token], { PYTHONUNBUFFERED: '1' }, 120_000);
+      expect(result.code, result.output).toBe(0);
+      expect(result.output).toContain('ASNs of a range of 14: 14 allocated, 6 refused with 409, none twice');
+      expect(result.output).toContain('addresses of an IP range of 14: 14 allocated, 6 refused with 409, none twice');
+    },
+  );
 });

@@ -49,6 +49,8 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
   'extras.eventrule': () => ({ object_types: ['dcim.site'], event_types: ['object_created'], action_type: 'webhook' }),
   // A unit of a 42U rack that the other reservations of a batch (up to 42 sharing a rack) do not hold.
   'dcim.rackreservation': (seq) => ({ units: [(seq % 42) + 1] }),
+  // Its rule `end <= start` is invalid: a span of private ASNs.
+  'ipam.asnrange': () => ({ start: 64512, end: 65534 }),
 };
 
 type Given = Record<string, unknown>;

@@ -9,6 +9,7 @@ import { dcimModulesCases } from './dcim-modules.js';
 import { dcimPortsCases } from './dcim-ports.js';
 import { extrasCases } from './extras.js';
 import { ipamCases } from './ipam.js';
+import { ipamRangeCases } from './ipam-ranges.js';
 import { tenancyCases } from './tenancy.js';
 import { usersCases } from './users.js';
 import { virtualizationCases } from './virtualization.js';
@@ -25,6 +26,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...dcimPortsCases,
   ...extrasCases,
   ...ipamCases,
+  ...ipamRangeCases,
   ...tenancyCases,
   ...usersCases,
   ...virtualizationCases,

@@ -9,7 +9,7 @@ import {
   validatePrefix,
   validateVlanGroup,
 } from '../../../runtime/domain/ipam.js';
-import { errorsAfter, schema, sqlBuilder, writeItem } from './write-item.js';
+import { emptyQueries, errorsAfter, schema, sqlBuilder, writeItem } from './write-item.js';
 
 /** Interface (802.1Q, MAC) and IPAM rules that need no query. */
 
@@ -241,7 +241,8 @@ describe('validateIpAddress (NetBox IPAddress.clean), global table without uniqu
     writeItem(
       'ipam.ipaddress',
       { vrf: null, status: 'active', ...values },
-      { settings: { ENFORCE_GLOBAL_UNIQUE: false } },
+      // No range marked populated holds the address.
+      { settings: { ENFORCE_GLOBAL_UNIQUE: false }, q: emptyQueries() },
     );
   const iface = { assigned_object_type: 'dcim.interface', assigned_object_id: 1 };
   const NETWORK = (ip: string) => ({ __all__: [`${ip} is a network ID, which may not be assigned to an interface.`] });

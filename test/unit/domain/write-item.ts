@@ -31,6 +31,16 @@ const noQueries = new Proxy(() => undefined, {
   },
 }) as unknown as Knex;
 
+/** A knex stand-in whose every query finds nothing: for rules that only look for conflicting rows. */
+export function emptyQueries(): Knex {
+  const chain: unknown = new Proxy(() => undefined, {
+    apply: () => chain,
+    get: (_target, property) =>
+      property === 'then' ? (resolve: (value: unknown) => void) => resolve(undefined) : () => chain,
+  });
+  return chain as Knex;
+}
+
 /** A knex instance that only builds SQL (better-sqlite3 in memory, never connected unless a query runs). */
 export function sqlBuilder(): Knex {
   return knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true });
