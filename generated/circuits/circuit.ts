@@ -125,7 +125,7 @@ export const circuitSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_circuit',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'cid' },
   ordering: [
@@ -761,6 +761,40 @@ export const circuitSpec: ModelSpec = {
       by: 'name',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'contact',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+      ],
+      target: 'tenancy.contact',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_role',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'role', target: 'tenancy.contactrole' },
+      ],
+      target: 'tenancy.contactrole',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_group',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+        { kind: 'm2m', field: 'groups', target: 'tenancy.contactgroup' },
+      ],
+      target: 'tenancy.contactgroup',
+      by: 'id',
+      tree: true,
+    },
   ],
   uniques: [
     {
@@ -790,6 +824,12 @@ export const circuitSpec: ModelSpec = {
     {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'tenancy.contactassignment',
+      field: 'object',
       onDelete: 'cascade',
       generic: true,
     },

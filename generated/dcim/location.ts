@@ -117,7 +117,7 @@ export const locationSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_location',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -590,6 +590,40 @@ export const locationSpec: ModelSpec = {
       by: 'name',
       tree: false,
     },
+    {
+      kind: 'relation',
+      name: 'contact',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+      ],
+      target: 'tenancy.contact',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_role',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'role', target: 'tenancy.contactrole' },
+      ],
+      target: 'tenancy.contactrole',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'contact_group',
+      path: [
+        { kind: 'reverse_generic', model: 'tenancy.contactassignment', field: 'object' },
+        { kind: 'fk', field: 'contact', target: 'tenancy.contact' },
+        { kind: 'm2m', field: 'groups', target: 'tenancy.contactgroup' },
+      ],
+      target: 'tenancy.contactgroup',
+      by: 'id',
+      tree: true,
+    },
   ],
   uniques: [
     {
@@ -661,6 +695,12 @@ export const locationSpec: ModelSpec = {
     { model: 'ipam.prefix', field: 'scope', onDelete: 'set_null', generic: true },
     { model: 'ipam.prefix', field: '_location', onDelete: 'set_null' },
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
+    {
+      model: 'tenancy.contactassignment',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'virtualization.cluster',
       field: 'scope',

@@ -29,6 +29,34 @@ export function translateDatabaseError(error: unknown, schema: UniqueModels): Ap
   return null;
 }
 
+/**
+ * What a constraint the database enforces says about a refused row, in one line for an operator's report,
+ * without the statement or the driver's message: `<column>: This field may not be null.` for a NOT NULL, the
+ * constraint's name for a CHECK; null when the error is not a constraint violation.
+ */
+export function describeConstraintViolation(error: unknown): string | null {
+  const e = error as { code?: unknown; column?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return null;
+  const message = typeof e.message === 'string' ? e.message : '';
+  // SQLite names the column or constraint after "failed: " (`NOT NULL constraint failed: dcim_site.name`).
+  const sqliteSubject = /constraint failed: ([\w.]+)/.exec(message)?.[1];
+  if (e.code === '23502' || e.code === 'SQLITE_CONSTRAINT_NOTNULL') {
+    const column = typeof e.column === 'string' ? e.column : sqliteSubject?.split('.').pop();
+    return `${column ?? 'a field'}: This field may not be null.`;
+  }
+  if (e.code === '23514' || e.code === 'SQLITE_CONSTRAINT_CHECK') {
+    const name = typeof e.constraint === 'string' ? e.constraint : sqliteSubject;
+    return `The row breaks the database's rule ${name ?? 'on its values'}.`;
+  }
+  if (isUniqueViolation(error) || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    return 'An object with these values already exists.';
+  if (e.code === '23503' || e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+    return 'It refers to an object that does not exist.';
+  if (typeof e.code === 'string' && (e.code.startsWith('23') || e.code.startsWith('SQLITE_CONSTRAINT')))
+    return 'The database refused the row (a constraint on its values).';
+  return null;
+}
+
 /** Whether the database refused a write for a duplicate value of a unique index. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -16,7 +16,7 @@ import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
-import { isUniqueViolation, translateDatabaseError } from '../db/errors.js';
+import { describeConstraintViolation, isUniqueViolation, translateDatabaseError } from '../db/errors.js';
 import { chunks } from '../rest/fetch.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 import { ImportError } from './import-error.js';
@@ -542,7 +542,9 @@ async function attempt(
     if (error instanceof ApiError) return error;
     const translated = translateDatabaseError(error, app.schema);
     if (translated) return translated;
-    if (error instanceof Error && /constraint|violat|duplicate|UNIQUE|FOREIGN KEY/i.test(error.message)) return error;
+    // A constraint the database enforces, described without the statement or the driver's words.
+    const refusal = describeConstraintViolation(error);
+    if (refusal) return new Error(refusal);
     throw error;
   }
   ctx.changes.push(...changes);

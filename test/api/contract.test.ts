@@ -29,7 +29,14 @@ describe.each(DIALECTS)('HTTP contract on %s', (dialect) => {
       sites: `${app.baseUrl}/api/dcim/sites/`,
       devices: `${app.baseUrl}/api/dcim/devices/`,
     });
-    expect(Object.keys((await app.api.get('/api/tenancy/')).body)).toEqual(['tenant-groups', 'tenants']);
+    expect(Object.keys((await app.api.get('/api/tenancy/')).body)).toEqual([
+      'contact-assignments',
+      'contact-groups',
+      'contact-roles',
+      'contacts',
+      'tenant-groups',
+      'tenants',
+    ]);
     expect((await app.api.get('/api/plugins/')).body).toMatchObject({
       'installed-plugins': `${app.baseUrl}/api/plugins/installed-plugins/`,
     });
