@@ -20,6 +20,13 @@ export function rowsPerInsert(dialect: Dialect, width: number): number {
   return Math.max(1, Math.min(MAX_ROWS[dialect], Math.floor(MAX_PARAMETERS[dialect] / Math.max(1, width))));
 }
 
+/** Splits a list for `IN (…)` clauses that stay under the databases' parameter limits. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
+
 /** Tree paths: `<segment>(\x02<segment>)*`, segment = `<name>\x01<id, 10 digits>`. */
 export const PATH_SEPARATOR = '\u0002';
 export const PATH_AFTER_SEPARATOR = '\u0003';

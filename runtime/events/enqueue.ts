@@ -4,7 +4,7 @@ import type { Dialect } from '../db/connect.js';
 import { now } from '../db/clock.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { CustomFields } from '../rest/custom-fields.js';
-import { chunks, loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
+import { loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
 import { mergeChanges, snapshotsOf } from '../rest/changelog.js';
 import type { Change, Snapshot, WriteHook, WriteRequest } from '../rest/write-types.js';
 import { selectKeys } from '../rest/params.js';
@@ -14,7 +14,7 @@ import { evaluateConditions } from './conditions.js';
 import { createWebhookContext } from './context.js';
 import type { DeliveryQueue } from './queue.js';
 import type { QueuedTask, TaskStore } from './tasks.js';
-import { rowsPerInsert, sqlBoolean } from '../db/sql.js';
+import { chunks, rowsPerInsert, sqlBoolean } from '../db/sql.js';
 
 type Row = Record<string, unknown>;
 

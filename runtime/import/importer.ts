@@ -17,7 +17,7 @@ import type { ModelInfo } from '../rest/schema.js';
 import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
 import { describeConstraintViolation, isUniqueViolation, translateDatabaseError } from '../db/errors.js';
-import { chunks } from '../rest/fetch.js';
+import { chunks } from '../db/sql.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 import { ImportError } from './import-error.js';
 import type { NetboxSource } from './netbox-database.js';

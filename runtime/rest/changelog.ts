@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import { now } from '../db/clock.js';
 import type { Dialect } from '../db/connect.js';
-import { rowsPerInsert } from '../db/sql.js';
+import { chunks, rowsPerInsert } from '../db/sql.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
 import { displaysOf } from './display.js';
-import { chunks } from './fetch.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { decodeColumn, decodeJson, encodeRow } from './values.js';
 import type { Change, Snapshot, WriteHook } from './write-types.js';
@@ -44,15 +43,8 @@ export async function snapshotsOf(
   const present = [...result.keys()];
   for (const field of model.spec.fields) {
     if (field.kind !== 'm2m' || field.reverseOf) continue;
-    const m2m = field as ManyToManyField;
-    for (const snapshot of result.values()) snapshot[field.name] = [];
-    for (const chunk of chunks(present, 500)) {
-      const links = (await q(m2m.through)
-        .whereIn(m2m.fromColumn, chunk)
-        .select({ owner: m2m.fromColumn, target: m2m.toColumn })
-        .orderBy(m2m.toColumn)) as { owner: number | string; target: number | string }[];
-      for (const link of links) (result.get(Number(link.owner))![field.name] as number[]).push(Number(link.target));
-    }
+    const linked = await linkedIds(q, field as ManyToManyField, present);
+    for (const [id, snapshot] of result) snapshot[field.name] = linked.get(id)!;
   }
   const tagModel = schema.withRole('tag');
   const itemModel = schema.withRole('tagged_item');
@@ -69,6 +61,23 @@ export async function snapshotsOf(
     }
   }
   return result;
+}
+
+/** The ids each of `owners` links to through a many-to-many field, in id order (one query per 500 owners). */
+export async function linkedIds(
+  q: Knex,
+  field: ManyToManyField,
+  owners: readonly number[],
+): Promise<Map<number, number[]>> {
+  const linked = new Map(owners.map((id) => [id, [] as number[]]));
+  for (const chunk of chunks([...linked.keys()], 500)) {
+    const links = (await q(field.through)
+      .whereIn(field.fromColumn, chunk)
+      .select({ owner: field.fromColumn, target: field.toColumn })
+      .orderBy(field.toColumn)) as { owner: number | string; target: number | string }[];
+    for (const link of links) linked.get(Number(link.owner))!.push(Number(link.target));
+  }
+  return linked;
 }
 
 /** What the change logger needs to know about the request. */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ChildListField } from '../spec.js';
 import type { Dialect } from '../db/connect.js';
+import { chunks } from '../db/sql.js';
 import { parseFieldValue, pythonType } from './parse-field.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { runShaped } from './shaped.js';
@@ -14,12 +15,6 @@ import { decodeColumn } from './values.js';
 
 type Row = Record<string, unknown>;
 
-/** Slices of at most `size` (fetch.ts has the same helper; importing it would make a cycle). */
-function chunks<T>(list: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
 /** What parsing needs of the write's related-object resolver (related.ts imports fetch.ts, which reads lists). */
 interface Resolver {
   resolve(target: ModelInfo, value: unknown): Promise<{ ok: true; id: number } | { ok: false; error: string }>;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ConflictError, ValidationError } from '../errors.js';
 import { translateDatabaseError } from '../db/errors.js';
-import { chunks } from './fetch.js';
+import { chunks } from '../db/sql.js';
 import { lockForUpdate } from '../db/transaction.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { displayOf } from './display.js';

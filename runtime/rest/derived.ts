@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { expressionPaths, parseExpression, sameValue } from '../expression.js';
-import { chunks } from './fetch.js';
+import { chunks } from '../db/sql.js';
 import type { ModelInfo, Schema } from './schema.js';
 import type { PreparedItem } from './write-types.js';
 

@@ -4,7 +4,7 @@ import type { Settings } from '../config.js';
 import type { ChildListField, ComputedField, CountSpec, ManyToManyField } from '../spec.js';
 import { loadChildren } from './children.js';
 import { applyOrdering } from './params.js';
-import { descendantOrSelf } from '../db/sql.js';
+import { chunks, descendantOrSelf } from '../db/sql.js';
 import { planSelection, type KeyPlan, type Plan, type Selection } from './plan.js';
 import { batchKey, renderObject, type RenderContext } from './render.js';
 import type { ModelInfo, Schema } from './schema.js';
@@ -348,13 +348,6 @@ export function applySelection(q: Knex, query: Knex.QueryBuilder, selection: Sel
       ]),
     ),
   );
-}
-
-/** Splits a list for `IN (…)` clauses that stay under the databases' parameter limits. */
-export function chunks<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
 }
 
 /** Tags of many objects in one query, each rendered in the tag model's nested form. */

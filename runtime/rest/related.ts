@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Dialect } from '../db/connect.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { pythonRepr } from './values.js';
-import { chunks } from './fetch.js';
+import { chunks } from '../db/sql.js';
 import { sqlBoolean } from '../db/sql.js';
 
 export type Resolved = { ok: true; id: number } | { ok: false; error: string };

@@ -3,7 +3,7 @@ import type { FieldSpec, UniqueSpec } from '../spec.js';
 import type { ModelInfo } from './schema.js';
 import type { PreparedItem } from './write-types.js';
 import { decodeColumn } from './values.js';
-import { chunks } from './fetch.js';
+import { chunks } from '../db/sql.js';
 import { sameValue } from '../expression.js';
 import { kindOf } from '../kinds/index.js';
 

@@ -1,6 +1,6 @@
 import { ownsColumn } from '../kinds/index.js';
 import type { Knex } from 'knex';
-import { snapshotsBefore } from './changelog.js';
+import { linkedIds, snapshotsBefore } from './changelog.js';
 import { childDifference, countChildren, parseChildList, type ChildItem } from './children.js';
 import { deleteObjects } from './delete.js';
 import type { PreparedItem, WriteContext, WriteResult } from './write-types.js';
@@ -15,10 +15,9 @@ import { isSelfOrDescendant, moveNode, placeNewNodes } from './tree.js';
 import { checkUniques } from './unique.js';
 import { applySetRules, checkRules, fieldsReadByRules, ruleForeignKeys } from './rules.js';
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
-import { chunks } from './fetch.js';
 import { derivedFollowers } from './derived.js';
 import { primeRows, withRowMemo } from '../db/row-memo.js';
-import { rowsPerInsert } from '../db/sql.js';
+import { chunks, rowsPerInsert } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -475,11 +474,8 @@ async function storedListsForRules(
   const read = fieldsReadByRules(model.spec.rules);
   for (const field of model.spec.fields) {
     if (field.kind !== 'm2m' || !read.has(field.name)) continue;
-    for (const id of ids) lists.set(id, { ...lists.get(id), [field.name]: [] });
-    for (const chunk of chunks([...new Set(ids)], 500)) {
-      const rows = (await ctx.q(field.through).whereIn(field.fromColumn, chunk).orderBy(field.toColumn)) as Row[];
-      for (const row of rows) lists.get(Number(row[field.fromColumn]))![field.name]!.push(Number(row[field.toColumn]));
-    }
+    for (const [id, linked] of await linkedIds(ctx.q, field, ids))
+      lists.set(id, { ...lists.get(id), [field.name]: linked });
   }
   return lists;
 }
