@@ -13,13 +13,12 @@
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import type { FieldSpec } from '../spec.js';
 import { ImportError } from './import-error.js';
+import { isKnownRelease, NEWEST_RELEASE, OLDEST_RELEASE } from './netbox-versions.js';
 import type { NetboxSource } from './netbox-database.js';
 
 type Row = Record<string, unknown>;
 
 /** The oldest and newest NetBox releases the importer reads. */
-const OLDEST = [4, 0];
-const NEWEST = [4, 6];
 /** Ids per request when rows are read by id (a tree's levels): the URL stays short. */
 const IDS_PER_REQUEST = 100;
 
@@ -55,11 +54,10 @@ export async function openNetboxApi(url: string, token: string, schema: Schema):
     throw new ImportError(`${client.shown} is not a NetBox API (its /api/status/ shows no netbox-version).`);
   }
   const match = /^(\d+)\.(\d+)/.exec(full);
-  const version = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-  const compare = (a: number[], b: number[]): number => a[0]! - b[0]! || a[1]! - b[1]!;
-  if (compare(version, OLDEST) < 0 || compare(version, NEWEST) > 0) {
+  const version = match ? `${Number(match[1])}.${Number(match[2])}` : '';
+  if (!isKnownRelease(version)) {
     throw new ImportError(
-      `${client.shown} runs NetBox ${full}: this importer reads NetBox ${OLDEST.join('.')} to ${NEWEST.join('.')}.`,
+      `${client.shown} runs NetBox ${full}: this importer reads NetBox ${OLDEST_RELEASE} to ${NEWEST_RELEASE}.`,
     );
   }
   // The list endpoints the source serves: every app's root lists them.
@@ -80,7 +78,7 @@ export async function openNetboxApi(url: string, token: string, schema: Schema):
   for (const model of schema.models.values()) {
     if (model.listPath && tables.has(model.listPath)) modelAt.set(model.listPath, model);
   }
-  return new ApiSource(client, `${version[0]}.${version[1]}`, tables, modelAt);
+  return new ApiSource(client, version, tables, modelAt);
 }
 
 /** Requests to the API: JSON, with the token; what goes wrong is an ImportError of one line. */

@@ -38,6 +38,15 @@ export function netboxVersionOf(migrations: readonly { app: string; name: string
   return release[0];
 }
 
+/** The first and last releases this importer reads, `major.minor`. */
+export const OLDEST_RELEASE = RELEASES[0]![0];
+export const NEWEST_RELEASE = RELEASES[RELEASES.length - 1]![0];
+
+/** Whether `major.minor` is a release this importer reads. */
+export function isKnownRelease(version: string): boolean {
+  return RELEASES.some(([release]) => release === version);
+}
+
 /** Whether the source's release is `version` or later. */
 export function atLeast(sourceVersion: string, version: string): boolean {
   const [a = 0, b = 0] = sourceVersion.split('.').map(Number);

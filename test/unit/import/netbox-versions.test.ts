@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { netboxVersionOf } from '../../../runtime/import/netbox-versions.js';
+import {
+  isKnownRelease,
+  NEWEST_RELEASE,
+  netboxVersionOf,
+  OLDEST_RELEASE,
+} from '../../../runtime/import/netbox-versions.js';
 import { integerRanges } from '../../../runtime/import/values.js';
 
 const dcim = (...numbers: number[]) =>
@@ -24,6 +29,14 @@ describe('the NetBox release of a database, from its dcim migrations', () => {
     expect(() => netboxVersionOf(dcim(185))).toThrow(/older than NetBox 4\.0 .*upgrade it to NetBox 4\.0/);
     expect(() => netboxVersionOf(dcim(242))).toThrow(/newer than NetBox 4\.6/);
     expect(() => netboxVersionOf([])).toThrow(/older than NetBox 4\.0/);
+  });
+});
+
+describe('releases read', () => {
+  it('are NetBox 4.0 to 4.6 (a REST source is checked by its /api/status/ version)', () => {
+    expect([OLDEST_RELEASE, NEWEST_RELEASE]).toEqual(['4.0', '4.6']);
+    for (const version of ['4.0', '4.3', '4.6']) expect(isKnownRelease(version)).toBe(true);
+    for (const version of ['3.7', '4.7', '5.0', '']) expect(isKnownRelease(version)).toBe(false);
   });
 });
 
