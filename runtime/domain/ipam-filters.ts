@@ -10,7 +10,7 @@ type Row = Record<string, unknown>;
 const SQL_OPERATORS: Record<string, string> = { '': '=', n: '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
 
 /** Whole numbers of a numeric filter, or its 400 message. */
-function wholeNumbers(values: readonly string[]): number[] | string {
+export function wholeNumbers(values: readonly string[]): number[] | string {
   return values.some((v) => !/^-?\d+$/.test(v.trim())) ? 'Enter a whole number.' : values.map(Number);
 }
 

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { escapeLike, ilike, regexMatch } from '../db/sql.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { vcInterfacesWhere } from './chassis.js';
+import { wholeNumbers } from './ipam-filters.js';
 import { canonicalMac, rowOf } from './interfaces.js';
 import type {
   BatchContext,
@@ -160,16 +161,10 @@ function macAddressFilter(scope: 'own' | 'assigned' | { interfaces: string; fiel
   };
 }
 
-/** Whole numbers, or the message of a 400. */
-function numbers(values: readonly string[]): number[] | string {
-  if (values.some((v) => !/^-?\d+$/.test(v.trim()))) return 'Enter a whole number.';
-  return values.map(Number);
-}
-
 /** MAC addresses of devices' interfaces (by id or name), a chassis master's members' included (NetBox's vc_interfaces). */
 function ofDevices(by: 'id' | 'name'): FilterFunction {
   return async (ctx, _model, values) => {
-    const keys = by === 'id' ? numbers(values) : [...values];
+    const keys = by === 'id' ? wholeNumbers(values) : [...values];
     if (typeof keys === 'string') return keys;
     const interfaces = ctx.schema.model('dcim.interface');
     const where = vcInterfacesWhere(ctx, interfaces, by, keys, true);
@@ -183,7 +178,7 @@ function ofDevices(by: 'id' | 'name'): FilterFunction {
 /** MAC addresses of virtual machines' interfaces (by id or name). */
 function ofVirtualMachines(by: 'id' | 'name'): FilterFunction {
   return async (ctx, _model, values) => {
-    const keys = by === 'id' ? numbers(values) : [...values];
+    const keys = by === 'id' ? wholeNumbers(values) : [...values];
     if (typeof keys === 'string') return keys;
     const interfaces = ctx.schema.model('virtualization.vminterface');
     const vms = ctx.schema.model('virtualization.virtualmachine');
