@@ -1,5 +1,5 @@
 import { kindOf } from '../runtime/kinds/index.js';
-import type { FieldSpec, FilterSpec, Lookups, ModelSpec } from '../runtime/spec.js';
+import type { FieldSpec, FilterSpec, Lookups, ModelSpec, PresentPlace } from '../runtime/spec.js';
 import type { FieldDef, FilterDef, LookupsDef, ModelDef, PathFilterDef } from './language.js';
 import type { Reporter } from './load.js';
 import { walkPath } from './filter-paths.js';
@@ -100,15 +100,21 @@ function resolveFilter(
     return { kind: 'constant', name, value: def.constant ?? null, valueKind: def.values, lookups };
   }
   if ('present' in def) {
-    const walked = walkPath(def.present, model, models, error);
-    if (!walked) return null;
-    const { steps, end } = walked;
-    if (end.kind === 'model') return { kind: 'present', name, path: steps };
-    if (!end.field.column) {
-      error(`'${end.field.name}' is not stored`);
-      return null;
+    // Several paths: an object has the thing when any of them reaches a value (NetBox's "pass-through
+    // ports": front or rear ports).
+    const places: PresentPlace[] = [];
+    for (const path of typeof def.present === 'string' ? [def.present] : def.present) {
+      const walked = walkPath(path, model, models, error);
+      if (!walked) return null;
+      const { steps, end } = walked;
+      if (end.kind === 'model') places.push({ path: steps });
+      else if (!end.field.column) {
+        error(`'${end.field.name}' is not stored`);
+        return null;
+      } else places.push({ path: steps, field: end.field.name });
     }
-    return { kind: 'present', name, path: steps, field: end.field.name };
+    const [first, ...rest] = places;
+    return { kind: 'present', name, ...first!, ...(rest.length > 0 && { or: rest }) };
   }
   if ('count' in def) {
     if (!model.counts.some((c) => c.name === def.count)) {

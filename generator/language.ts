@@ -56,7 +56,8 @@ export interface ConstantFilterDef {
 }
 
 export interface PresentFilterDef {
-  present: string;
+  /** A path, or several: any of them reaching a value counts. */
+  present: string | string[];
   description?: string;
 }
 

@@ -414,6 +414,12 @@ export const TOKEN_PROVISION_KEYS: readonly string[] = [
  * select by related object id or attribute, tag filters look at the tagged items.
  */
 /** One step of a filter path, from a model to a related one. */
+/** Where a `present` filter looks: a path, ending at a stored field or at a related model. */
+export interface PresentPlace {
+  path: FilterStep[];
+  field?: string;
+}
+
 export type FilterStep =
   /** The model's FK field, to its target. */
   | { kind: 'fk'; field: string; target: string }
@@ -485,8 +491,11 @@ export type FilterSpec =
       valueKind: 'object' | 'boolean' | 'integer' | 'decimal' | 'string' | 'date' | 'datetime';
       lookups: Lookups;
     }
-  /** `true`: objects that have a value at `field` (or, without it, a related object at the path's end). */
-  | { kind: 'present'; name: string; path: FilterStep[]; field?: string }
+  /**
+   * `true`: objects that have a value at `field` (or, without it, a related object at the path's end), or at
+   * any of the places `or` adds; `false`: objects with none.
+   */
+  | ({ kind: 'present'; name: string; or?: PresentPlace[] } & PresentPlace)
   /** Numeric lookups on one of the model's counts. */
   | { kind: 'count'; name: string; count: string; lookups: Lookups }
   /**

@@ -1414,11 +1414,10 @@ export const deviceSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.poweroutlet', field: 'device' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'pass_through_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.frontport', field: 'device' }],
+      or: [{ path: [{ kind: 'reverse', model: 'dcim.rearport', field: 'device' }] }],
     },
     {
       kind: 'present',

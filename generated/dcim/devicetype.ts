@@ -855,11 +855,14 @@ export const deviceTypeSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.interfacetemplate', field: 'device_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'pass_through_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.frontporttemplate', field: 'device_type' }],
+      or: [
+        {
+          path: [{ kind: 'reverse', model: 'dcim.rearporttemplate', field: 'device_type' }],
+        },
+      ],
     },
     {
       kind: 'present',

@@ -647,11 +647,14 @@ export const moduleTypeSpec: ModelSpec = {
       path: [{ kind: 'reverse', model: 'dcim.interfacetemplate', field: 'module_type' }],
     },
     {
-      kind: 'constant',
+      kind: 'present',
       name: 'pass_through_ports',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
+      path: [{ kind: 'reverse', model: 'dcim.frontporttemplate', field: 'module_type' }],
+      or: [
+        {
+          path: [{ kind: 'reverse', model: 'dcim.rearporttemplate', field: 'module_type' }],
+        },
+      ],
     },
     {
       kind: 'present',

@@ -189,7 +189,9 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
       return filterLookups(filter).map((lookup) => lookupParameter(filter.name, lookup, item, subject));
     }
     case 'present': {
-      const subject = [describePath(filter.path), filter.field].filter(Boolean).join('.');
+      const subject = [filter, ...(filter.or ?? [])]
+        .map((place) => [describePath(place.path), place.field].filter(Boolean).join('.'))
+        .join('` or `');
       return [
         {
           name: filter.name,

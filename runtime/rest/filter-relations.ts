@@ -140,7 +140,7 @@ export async function tagCondition(
   return (qb) => tagIds.forEach((id) => qb.whereExists(has(id)));
 }
 
-/** `true`: objects with a value at the field (or a related object at the path's end); `false`: the others. */
+/** `true`: objects with a value at the field (or a related object at the path's end), or at any `or` place; `false`: the others. */
 export function presentCondition(
   ctx: FilterContext,
   model: ModelInfo,
@@ -149,14 +149,16 @@ export function presentCondition(
 ): Condition | string {
   const flag = parseBoolean(values[0]!);
   if (flag === null) return invalidChoice(values[0]!);
-  let positive: Condition;
-  if (filter.field) {
-    const { target, alias, wrap } = walkSteps(ctx.schema, model, filter.path);
-    const field = target.fields.get(filter.field)!;
+  const conditions = [filter, ...(filter.or ?? [])].map((place): Condition => {
+    if (!place.field) return reachesAny(ctx.schema, model, place.path);
+    const { target, alias, wrap } = walkSteps(ctx.schema, model, place.path);
+    const field = target.fields.get(place.field)!;
     const column = `${alias}.${field.column!}`;
     const text = field.kind === 'string' || field.kind === 'image';
-    positive = wrap((qb) => void (text ? qb.whereNotNull(column).whereNot(column, '') : qb.whereNotNull(column)));
-  } else positive = reachesAny(ctx.schema, model, filter.path);
+    return wrap((qb) => void (text ? qb.whereNotNull(column).whereNot(column, '') : qb.whereNotNull(column)));
+  });
+  const positive: Condition =
+    conditions.length === 1 ? conditions[0]! : (qb) => void qb.where((w) => conditions.forEach((c) => w.orWhere(c)));
   return flag ? positive : (qb) => void qb.whereNot(positive);
 }
 

@@ -19,8 +19,6 @@ import {
  */
 
 const NEEDS_CABLES = 'needs cables (issue 25)';
-const NO_PASS_THROUGH =
-  'the pass_through_ports filter (front or rear port templates) is still a constant: the language has no "either relation present" filter yet';
 const NO_MODULES = 'modules are not served yet (the filter accepts only null)';
 
 /** The objects of NetBox's component test cases (`setUpTestData` before the components). */
@@ -531,11 +529,23 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
    * template of each kind, devices 1 and 2 a component of each kind, the third of each none.
    */
   const KINDS = [
+    ['console_ports', 'console-port', {}],
     ['console_server_ports', 'console-server-port', {}],
     ['power_ports', 'power-port', {}],
     ['power_outlets', 'power-outlet', {}],
     ['interfaces', 'interface', { type: '1000base-t' }],
+    ['module_bays', 'module-bay', {}],
+    ['inventory_items', 'inventory-item', {}],
   ] as const;
+
+  /** Devices' filters (interfaces are in dcim-devices.test.ts; NetBox's devices have no inventory_items filter). */
+  const ON_DEVICES = KINDS.filter(([name]) => name !== 'interfaces' && name !== 'inventory_items');
+
+  /** NetBox's pass-through ports are front or rear ports: the first object gets a rear port, the second a front one. */
+  async function addPassThrough(api: ApiClient, list: string, owner: 'device_type' | 'device', ids: number[]) {
+    await createAll(api, `/api/dcim/rear-${list}/`, [{ [owner]: ids[0], name: 'Rear 1', type: '8p8c' }]);
+    await createAll(api, `/api/dcim/front-${list}/`, [{ [owner]: ids[1], name: 'Front 1', type: '8p8c' }]);
+  }
 
   describe('DeviceTypeTestCase (component template filters)', () => {
     const suite = filterSetSuite(shared, 'dcim.devicetype', async (api) => {
@@ -548,6 +558,10 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
             .slice(0, 2)
             .map((type, i) => ({ device_type: type.id, name: `${path} ${i + 1}`, ...values })),
         );
+      await addPassThrough(api, 'port-templates', 'device_type', [
+        world.device_types[0]!.id,
+        world.device_types[1]!.id,
+      ]);
       return world;
     });
     for (const [filter] of KINDS)
@@ -555,27 +569,34 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
         expect(await suite.count({ [filter]: 'true' })).toBe(2);
         expect(await suite.count({ [filter]: 'false' })).toBe(1);
       });
-    leftOut('test_pass_through_ports', NO_PASS_THROUGH);
+    it('test_pass_through_ports', async () => {
+      expect(await suite.count({ pass_through_ports: 'true' })).toBe(2);
+      expect(await suite.count({ pass_through_ports: 'false' })).toBe(1);
+    });
   });
 
   describe('DeviceTestCase (component filters)', () => {
     const suite = filterSetSuite(shared, 'dcim.device', async (api) => {
       const world = await componentWorld(api);
       const devices = world.devices.slice(0, 2);
-      for (const [filter, path, values] of KINDS)
-        if (filter !== 'interfaces')
-          await createAll(
-            api,
-            `/api/dcim/${path}s/`,
-            devices.map((device, i) => ({ device: device.id, name: `${path} ${i + 1}`, ...values })),
-          );
+      for (const [, path, values] of ON_DEVICES)
+        await createAll(
+          api,
+          `/api/dcim/${path}s/`,
+          devices.map((device, i) => ({ device: device.id, name: `${path} ${i + 1}`, ...values })),
+        );
+      await addPassThrough(api, 'ports', 'device', [devices[0]!.id, devices[1]!.id]);
       return world;
     });
-    for (const [filter] of KINDS.filter(([name]) => name !== 'interfaces'))
+    for (const [filter] of ON_DEVICES)
       it(`test_${filter}`, async () => {
         // Four devices here (NetBox's class has three): the unnamed one has no component either.
         expect(await suite.count({ [filter]: 'true' })).toBe(2);
         expect(await suite.count({ [filter]: 'false' })).toBe(2);
       });
+    it('test_pass_through_ports', async () => {
+      expect(await suite.count({ pass_through_ports: 'true' })).toBe(2);
+      expect(await suite.count({ pass_through_ports: 'false' })).toBe(2);
+    });
   });
 });

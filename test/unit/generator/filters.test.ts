@@ -27,6 +27,8 @@ const describeFilter = (f: FilterSpec): string => {
       return `${f.name} request ${f.action}`;
     case 'search':
       return `${f.name} search`;
+    case 'present':
+      return `${f.name} present ${[f, ...(f.or ?? [])].map((p) => [...pathOf(p.path), p.field].filter(Boolean).join('.')).join(' | ')}`;
     default:
       return `${f.name} ${f.kind}`;
   }
@@ -186,6 +188,8 @@ describe('the filters section', () => {
     ['a function with integer values', 'big: { function: shop.big, values: integer }', 'big function shop.big integer'],
     ['a function with string values by default', 'big: { function: shop.big }', 'big function shop.big string'],
     ['a network lookup', 'net: { network: addr, op: within }', 'net network addr within'],
+    ['a value present at a path', 'has_n: { present: n }', 'has_n present n'],
+    ['a related object present at any of several paths', 'p: { present: [x.parent, x] }', 'p present x.parent | x'],
   ])('%s', (_name, filter, expected) => {
     expect(filtersOf(base, `filters:\n  ${filter}`).at(-1)).toBe(expected);
   });
