@@ -27,7 +27,7 @@ export interface Instantiation {
   typeId: number;
   /** Component values every component gets (its device, its module). */
   assigned: Record<string, unknown>;
-  /** Rewrites a template's name, label or position for this object (a module's `{module}`); identity for devices. */
+  /** Rewrites a template's name, label or position for this object (`{vc_position}`, a module's `{module}`). */
   rename: (text: string) => string;
   /** False: create no component (those adopted are still assigned). Default true. */
   replicate?: boolean;
@@ -40,6 +40,25 @@ export interface Instantiation {
 
 /** The template fields whose text an object rewrites (NetBox's resolve_name, resolve_label, resolve_position). */
 const RENAMED = new Set(['name', 'label', 'position']);
+
+/** `{vc_position}` or `{vc_position:X}` (X: the fallback). */
+const VC_POSITION = /\{vc_position(?::([^}]*))?\}/g;
+
+/**
+ * NetBox's _resolve_vc_position: `{vc_position}` in a template's text becomes the device's position in its
+ * virtual chassis; for a device in none (null), the token's fallback, else `0`.
+ */
+export function resolveVcPosition(text: string, position: number | null): string {
+  return text.replace(VC_POSITION, (_token, fallback: string | undefined) =>
+    position !== null ? String(position) : (fallback ?? '0'),
+  );
+}
+
+/** A device's virtual chassis position when it is in one (the value `{vc_position}` takes), else null. */
+export function chassisPosition(device: Record<string, unknown>): number | null {
+  const member = device.virtual_chassis !== null && device.virtual_chassis !== undefined;
+  return member && device.vc_position !== null && device.vc_position !== undefined ? Number(device.vc_position) : null;
+}
 
 /** The template models with a field selecting by `templateField`, templates before those that point at them. */
 export function templateModels(schema: Schema, templateField: 'device_type' | 'module_type'): ModelInfo[] {
@@ -284,7 +303,7 @@ const instantiateDeviceComponents: CreatedFunction = async (ctx, _model, created
       id,
       typeId: Number(values.device_type),
       assigned: { device: id },
-      rename: (text) => text,
+      rename: (text) => resolveVcPosition(text, chassisPosition(values)),
     })),
   );
 };

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { ValidationError } from '../errors.js';
 import { decodeJsonValue } from '../kinds/kind.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import { instantiate, templateModels } from './instantiate.js';
+import { chassisPosition, instantiate, resolveVcPosition, templateModels } from './instantiate.js';
 import { rowOf } from './interfaces.js';
 import type { BatchContext, CreatedFunction, DomainEntry, WriteItemContext } from './types.js';
 
@@ -162,12 +162,17 @@ async function validateModuleBay(item: WriteItemContext): Promise<void> {
  */
 const instantiateModuleComponents: CreatedFunction = async (ctx, _model, created) => {
   const objects = [];
+  const chassis = await chassisPositions(
+    ctx.q,
+    ctx.schema,
+    created.map(({ values }) => Number(values.device)),
+  );
   for (const { id, values } of created) {
     const replicate = values.replicate_components !== false;
     const adopt = values.adopt_components === true;
     if (!replicate && !adopt) continue;
     const { positions, leaf } = await bayChain(ctx.q, ctx.schema, Number(values.module_bay));
-    const rename = (text: string): string => {
+    const inModule = (text: string): string => {
       if (!text.includes(MODULE_TOKEN)) return text;
       if (!leaf)
         throw new ValidationError({
@@ -179,6 +184,8 @@ const instantiateModuleComponents: CreatedFunction = async (ctx, _model, created
         throw new ValidationError({ non_field_errors: [(error as Error).message] });
       }
     };
+    const rename = (text: string): string =>
+      resolveVcPosition(inModule(text), chassis.get(Number(values.device)) ?? null);
     objects.push({
       id,
       typeId: Number(values.module_type),
@@ -191,6 +198,17 @@ const instantiateModuleComponents: CreatedFunction = async (ctx, _model, created
   await checkConflicts(ctx.q, ctx.schema, objects);
   await instantiate(ctx, 'module_type', objects);
 };
+
+/** Device id → its virtual chassis position (null when in none), in one query. */
+async function chassisPositions(q: Knex, schema: Schema, ids: readonly number[]): Promise<Map<number, number | null>> {
+  const devices = schema.model('dcim.device');
+  const chassis = devices.fields.get('virtual_chassis')!.column!;
+  const position = devices.fields.get('vc_position')!.column!;
+  const rows = (await q(devices.table)
+    .whereIn('id', [...new Set(ids)])
+    .select('id', { virtual_chassis: chassis, vc_position: position })) as Row[];
+  return new Map(rows.map((row) => [Number(row.id), chassisPosition(row)]));
+}
 
 /**
  * NetBox's conflict checks before a module is installed: a component the module would create exists already

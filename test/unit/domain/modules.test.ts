@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { chassisPosition, resolveVcPosition } from '../../../runtime/domain/instantiate.js';
 import {
   modulePositions,
   resolveModulePlaceholder,
@@ -50,5 +51,22 @@ describe('{module} placeholders', () => {
   it('lists positions root first, a token replaced by the position taken before it', () => {
     expect(modulePositions(['3', '1'])).toEqual(['1', '3']);
     expect(modulePositions(['2', '{module}/1'])).toEqual(['2/1', '2']);
+  });
+});
+
+describe('{vc_position} tokens', () => {
+  it('become the position in the virtual chassis, ignoring the fallback', () => {
+    expect(resolveVcPosition('ge-{vc_position}/0/1', 8)).toBe('ge-8/0/1');
+    expect(resolveVcPosition('ge-{vc_position:99}/{vc_position}', 2)).toBe('ge-2/2');
+  });
+  it('become the fallback, or 0, outside a virtual chassis', () => {
+    expect(resolveVcPosition('ge-{vc_position:18}/1', null)).toBe('ge-18/1');
+    expect(resolveVcPosition('ge-{vc_position}/1', null)).toBe('ge-0/1');
+    expect(resolveVcPosition('Member {vc_position:} x', null)).toBe('Member  x');
+  });
+  it('take the position only when the device is in a chassis', () => {
+    expect(chassisPosition({ virtual_chassis: 3, vc_position: 4 })).toBe(4);
+    expect(chassisPosition({ virtual_chassis: null, vc_position: 4 })).toBeNull();
+    expect(chassisPosition({ virtual_chassis: 3, vc_position: null })).toBeNull();
   });
 });
