@@ -463,6 +463,8 @@ export type FilterSpec =
   | {
       kind: 'network';
       name: string;
+      /** Steps from the model to the model that holds `field` (none: the model's own field). */
+      path?: FilterStep[];
       /** The IP field compared. */
       field: string;
       op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
