@@ -44,6 +44,15 @@ async function createCoreObjects(app: TestApp): Promise<Record<string, number>> 
   };
 }
 
+/** Every string of every `enum` in an OpenAPI document. */
+function enumValues(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(enumValues);
+  if (!node || typeof node !== 'object') return [];
+  const own = (node as { enum?: unknown }).enum;
+  const values = Array.isArray(own) ? own.filter((v): v is string => typeof v === 'string') : [];
+  return [...values, ...Object.values(node).flatMap(enumValues)];
+}
+
 describe('the PLUGINS setting', () => {
   it('stops start-up on a name that is no generated plugin, naming the setting', () => {
     expect(() => enablePlugins(registry, ['bgp', 'netbox_secrets'])).toThrow(SettingsError);
@@ -59,7 +68,16 @@ describe('the PLUGINS setting', () => {
     const tagged = off.models['extras.taggeditem']!.fields.find((f) => f.kind === 'content_type');
     expect(tagged?.kind === 'content_type' && tagged.targets.some((t) => t.startsWith('bgp.'))).toBe(false);
     expect(off.models['dcim.device']!.reverse.some((r) => r.model.startsWith('bgp.'))).toBe(false);
+    // Object types in the core schemas' enums (event rules, custom fields, tags, permissions, change records).
+    expect(enumValues(registry.openapi)).toContain('bgp.bgpsession');
+    expect(enumValues(off.openapi).filter((value) => /^(bgp|netbox_dns)\./.test(value))).toEqual([]);
+    const eventTypes = (off.openapi as { components: { schemas: Record<string, any> } }).components.schemas
+      .EventRuleRequest.properties.object_types.items.enum as string[];
+    expect(eventTypes).toContain('dcim.device');
+    expect(enumValues(registry.openapi).filter((value) => value.startsWith('bgp.'))).not.toEqual([]);
     const on = enablePlugins(registry, ['bgp']);
+    expect(enumValues(on.openapi)).toContain('bgp.bgpsession');
+    expect(enumValues(on.openapi).filter((value) => value.startsWith('netbox_dns.'))).toEqual([]);
     expect(on.migrations.map((m) => m.name)).toContain('plugins/bgp/0001_initial');
     expect(Object.keys(on.openapi.paths as object)).toContain('/api/plugins/bgp/session/{id}/');
   });
@@ -284,6 +302,10 @@ describe.each(DIALECTS)('the BGP plugin on %s', (dialect) => {
     }
     expect(document.body.paths['/api/plugins/bgp/session/'].get.operationId).toBe('plugins_bgp_session_list');
     expect(document.body.components.schemas.BGPSession).toBeDefined();
+    // The core enums of object types list the enabled plugin's models and not the disabled one's.
+    const eventTypes = document.body.components.schemas.EventRuleRequest.properties.object_types.items.enum;
+    expect(eventTypes).toEqual(expect.arrayContaining(['bgp.bgpsession', 'dcim.device']));
+    expect(enumValues(document.body).filter((value) => value.startsWith('netbox_dns.'))).toEqual([]);
   });
 });
 
