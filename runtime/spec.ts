@@ -610,8 +610,11 @@ export interface ModelSpec {
   validators: string[];
   /** Declared rules (NetBox's common `clean()` and `save()` patterns), checked in order before `validators`. */
   rules: RuleSpec[];
-  /** `created` runs in the write's transaction after objects are created (writes other objects). */
-  hooks: { prepare?: string; present?: string; created?: string };
+  /**
+   * Write hooks: `created` runs in the write's transaction after objects are created, `updated` after objects
+   * are updated (each writes other objects through the write path: validated, change-logged, evented).
+   */
+  hooks: { prepare?: string; present?: string; created?: string; updated?: string };
   /** The model this template model's objects become when a `created` hook instantiates them. */
   instantiates?: string;
   /** Columns of other models whose values became objects of this one (an interface's MAC address column). */
