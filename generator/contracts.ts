@@ -97,12 +97,14 @@ function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: Mode
   const check = (at: string, name: string, kind: DomainFunctionKind): void => {
     const found = catalog.get(name);
     if (!found) error(at, `unknown domain function '${name}'`);
-    else if (found !== kind) error(at, `'${name}' is a ${found} function, not a ${kind} function`);
+    else if (found !== kind)
+      error(at, `'${name}' is ${withArticle(found)} function, not ${withArticle(kind)} function`);
   };
   for (const [index, name] of (def.validators ?? []).entries()) check(`validators.${index}`, name, 'validator');
   if (def.hooks?.prepare) check('hooks.prepare', def.hooks.prepare, 'prepare');
   if (def.hooks?.present) check('hooks.present', def.hooks.present, 'present');
   if (def.hooks?.created) check('hooks.created', def.hooks.created, 'created');
+  if (def.hooks?.updated) check('hooks.updated', def.hooks.updated, 'updated');
   if (typeof def.display === 'object' && !Array.isArray(def.display))
     check('display.function', def.display.function, 'display');
   for (const [name, field] of Object.entries(def.fields)) {
@@ -116,4 +118,9 @@ function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: Mode
   for (const [name, action] of Object.entries(def.actions ?? {})) {
     check(`actions.${name}.function`, action.function, action.kind === 'allocate' ? 'allocator' : 'list');
   }
+}
+
+/** A function kind with its indefinite article (`a validator`, `an updated`). */
+function withArticle(kind: string): string {
+  return `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }

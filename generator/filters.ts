@@ -88,12 +88,16 @@ function resolveFilter(
     return { kind: 'function', name, function: def.function, valueKind: def.values ?? 'string', lookups };
   }
   if ('network' in def) {
-    const field = model.fields.find((f) => f.name === def.network);
+    // The model's own IP field, or one of a related object (a plugin's `by_local_address`).
+    const walked = walkPath(def.network, model, models, error);
+    if (!walked) return null;
+    const { steps, end } = walked;
+    const field = end.kind === 'field' ? end.field : null;
     if (field?.kind !== 'ip_network' && field?.kind !== 'ip_interface') {
       error(`'${def.network}' is not an IP field`);
       return null;
     }
-    return { kind: 'network', name, field: field.name, op: def.op };
+    return { kind: 'network', name, ...(steps.length > 0 ? { path: steps } : {}), field: field.name, op: def.op };
   }
   if ('constant' in def) {
     const lookups = lookupsOf(def.lookups) ?? CONSTANT_LOOKUPS[def.values];

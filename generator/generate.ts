@@ -167,6 +167,8 @@ function collectFunctions(model: ModelSpec, into: Set<string>): void {
   for (const rule of model.rules) if (rule.kind === 'validator') into.add(rule.function);
   if (model.hooks.prepare) into.add(model.hooks.prepare);
   if (model.hooks.present) into.add(model.hooks.present);
+  if (model.hooks.created) into.add(model.hooks.created);
+  if (model.hooks.updated) into.add(model.hooks.updated);
   if (model.display.kind === 'function') into.add(model.display.function);
   for (const field of model.fields) {
     if (field.kind === 'computed' || field.kind === 'derived') into.add(field.function);

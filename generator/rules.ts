@@ -24,10 +24,10 @@ export function resolveRules(
   (defs ?? []).forEach((def, index) => {
     const at = `rules.${index}`;
     const error = (key: string, message: string): void => report.error(`${at}.${key}`, message);
-    const path = (key: string, text: string): PathEnd | null => {
-      const end = followPath(model, text.split('.'), models);
-      if (typeof end === 'string') error(key, end);
-      return typeof end === 'string' ? null : end;
+    const path = (key: string, text: string): PathEnd[] | null => {
+      const ends = followPath(model, text.split('.'), models);
+      if (typeof ends === 'string') error(key, ends);
+      return typeof ends === 'string' ? null : ends;
     };
     const expression = (key: string, text: string): string => {
       try {
@@ -51,7 +51,7 @@ export function resolveRules(
 
     if ('same' in def) {
       const [left, right] = def.same.map((text, i) => path(`same.${i}`, text));
-      const problem = left && right ? comparable(left, right) : null;
+      const problem = left && right ? left.flatMap((l) => right.map((r) => comparable(l, r))).find(Boolean) : null;
       if (problem) error('same', `'${def.same[0]}' and '${def.same[1]}' ${problem}`);
       rules.push({ kind: 'same', paths: [def.same[0], def.same[1]], ...when(def), ...check(def) });
     } else if ('required' in def || 'forbidden' in def) {
@@ -79,25 +79,42 @@ function literalText(value: number | boolean | null): string {
   return value === null ? 'null' : String(value);
 }
 
-/** Follows `a.b.c` from a model through foreign keys; an error message when it cannot. */
+/**
+ * Follows `a.b.c` from a model through foreign keys and generic relations; the ends it may reach (one per model a
+ * generic relation on the way may name that has the next step), or an error message when it reaches none.
+ */
 function followPath(
   model: ModelSpec,
   steps: readonly string[],
   models: ReadonlyMap<string, ModelSpec>,
-): PathEnd | string {
-  let current = model;
-  for (const [index, step] of steps.entries()) {
-    const last = index === steps.length - 1;
-    if (step === 'id' && last) return { model: current, field: null };
-    const field = current.fields.find((f) => f.name === step);
-    if (!field) return `unknown field '${step}' of ${current.label} in '${steps.join('.')}'`;
-    if (last) return { model: current, field };
-    if (field.kind !== 'fk') return `'${step}' of ${current.label} is not a foreign key, in '${steps.join('.')}'`;
+  whole = steps.join('.'),
+): PathEnd[] | string {
+  const [step, ...rest] = steps;
+  if (step === undefined) return 'an empty path';
+  if (step === 'id' && rest.length === 0) return [{ model, field: null }];
+  const field = model.fields.find((f) => f.name === step);
+  if (!field) return `unknown field '${step}' of ${model.label} in '${whole}'`;
+  if (rest.length === 0) return [{ model, field }];
+  if (field.kind === 'fk') {
     const target = models.get(field.target);
-    if (!target) return `unknown model '${field.target}'`;
-    current = target;
+    return target ? followPath(target, rest, models, whole) : `unknown model '${field.target}'`;
   }
-  return 'an empty path';
+  if (field.kind !== 'generic_fk') return `'${step}' of ${model.label} is not a foreign key, in '${whole}'`;
+  // The object's model decides the next step: a path goes on through each target that has it.
+  const ends: PathEnd[] = [];
+  const problems: string[] = [];
+  for (const label of field.targets) {
+    const target = models.get(label);
+    if (!target || (!target.fields.some((f) => f.name === rest[0]) && !(rest[0] === 'id' && rest.length === 1)))
+      continue;
+    const reached = followPath(target, rest, models, whole);
+    if (typeof reached === 'string') problems.push(reached);
+    else ends.push(...reached);
+  }
+  if (problems.length > 0) return problems[0]!;
+  if (ends.length === 0)
+    return `no model that '${step}' of ${model.label} may name (${field.targets.join(', ')}) has a field '${rest[0]}', in '${whole}'`;
+  return ends;
 }
 
 /** Why two path ends cannot be compared, or null when they can. */

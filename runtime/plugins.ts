@@ -41,6 +41,7 @@ export function enablePlugins(registry: Registry, names: readonly string[]): Reg
     registry.openapi,
     off.map((p) => p.baseUrl),
     new Set(off.map((p) => p.name)),
+    left,
   );
   return { ...registry, models, routes, migrations, plugins, openapi };
 }
@@ -63,19 +64,23 @@ function withoutModels(spec: ModelSpec, left: ReadonlySet<string>): ModelSpec {
 }
 
 /**
- * The OpenAPI document without the paths of disabled plugins, their keys in `/api/plugins/`, and the
- * properties they add to core schemas (marked `x-plugin`).
+ * The OpenAPI document without the paths of disabled plugins, their keys in `/api/plugins/`, the
+ * properties they add to core schemas (marked `x-plugin`), and their models' object types in the enums of
+ * core schemas and parameters (an event rule's `object_types`, a custom field's, a change record's type).
  */
 function withoutPaths(
-  openapi: Record<string, unknown>,
+  original: Record<string, unknown>,
   baseUrls: readonly string[],
   names: ReadonlySet<string>,
+  models: ReadonlySet<string>,
 ): Record<string, unknown> {
-  if (baseUrls.length === 0) return openapi;
+  if (baseUrls.length === 0) return original;
+  const openapi = structuredClone(original);
+  dropObjectTypes(openapi, models);
   const paths = openapi.paths as Record<string, unknown>;
   const prefixes = baseUrls.map((url) => `/api/plugins/${url}/`);
   const kept = Object.fromEntries(Object.entries(paths).filter(([path]) => !prefixes.some((p) => path.startsWith(p))));
-  const root = structuredClone(kept['/api/plugins/']) as
+  const root = kept['/api/plugins/'] as
     | { get: { responses: { 200: { content: { 'application/json': { schema: { properties: object } } } } } } }
     | undefined;
   const schema = root?.get.responses[200].content['application/json'].schema;
@@ -85,7 +90,7 @@ function withoutPaths(
     );
     kept['/api/plugins/'] = root;
   }
-  const components = structuredClone(openapi.components) as { schemas: Record<string, unknown> };
+  const components = openapi.components as { schemas: Record<string, unknown> };
   for (const schema of Object.values(components.schemas)) dropMarked(schema, names);
   return { ...openapi, paths: kept, components };
 }
@@ -104,4 +109,14 @@ function dropMarked(node: unknown, names: ReadonlySet<string>): void {
     }
   }
   for (const child of Object.values(node)) dropMarked(child, names);
+}
+
+/** Removes the object types of the given models from every enum of the document (which it changes). */
+function dropObjectTypes(node: unknown, models: ReadonlySet<string>): void {
+  if (Array.isArray(node)) return node.forEach((item) => dropObjectTypes(item, models));
+  if (!node || typeof node !== 'object') return;
+  const schema = node as { enum?: unknown[] };
+  if (Array.isArray(schema.enum) && schema.enum.some((value) => typeof value === 'string' && models.has(value)))
+    schema.enum = schema.enum.filter((value) => typeof value !== 'string' || !models.has(value));
+  for (const child of Object.values(node)) dropObjectTypes(child, models);
 }

@@ -469,6 +469,8 @@ export type FilterSpec =
   | {
       kind: 'network';
       name: string;
+      /** Steps from the model to the model that holds `field` (none: the model's own field). */
+      path?: FilterStep[];
       /** The IP field compared. */
       field: string;
       op: 'exact' | 'address' | 'within' | 'within_include' | 'contains' | 'parent' | 'mask_length';
@@ -617,8 +619,11 @@ export interface ModelSpec {
   validators: string[];
   /** Declared rules (NetBox's common `clean()` and `save()` patterns), checked in order before `validators`. */
   rules: RuleSpec[];
-  /** `created` runs in the write's transaction after objects are created (writes other objects). */
-  hooks: { prepare?: string; present?: string; created?: string };
+  /**
+   * Write hooks: `created` runs in the write's transaction after objects are created, `updated` after objects
+   * are updated (each writes other objects through the write path: validated, change-logged, evented).
+   */
+  hooks: { prepare?: string; present?: string; created?: string; updated?: string };
   /** The model this template model's objects become when a `created` hook instantiates them. */
   instantiates?: string;
   /** Columns of other models whose values became objects of this one (an interface's MAC address column). */

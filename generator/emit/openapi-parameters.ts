@@ -164,7 +164,8 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
           ),
         );
       }
-      return [multi(filter.name, { type: 'string' }, `Matches ${text[filter.op]} (\`${filter.field}\`).`)];
+      const subject = [describePath(filter.path ?? []), filter.field].filter(Boolean).join('.');
+      return [multi(filter.name, { type: 'string' }, `Matches ${text[filter.op]} (\`${subject}\`).`)];
     }
     case 'request': {
       const done = { create: 'created', update: 'updated', modify: 'created or updated' }[filter.action];

@@ -10,6 +10,7 @@ import type {
   DomainFunctions,
   PrepareFunction,
   PresentFunction,
+  UpdatedFunction,
   ValidatorFunction,
 } from './types.js';
 import { chassisFunctions } from './chassis.js';
@@ -18,6 +19,7 @@ import { coreFunctions } from './core.js';
 import { eventFunctions } from './events.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
+import { dnsFunctions } from './dns.js';
 import { extrasFunctions } from './extras.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
@@ -48,6 +50,7 @@ export const domainFunctions = {
   ...eventFunctions,
   ...customFieldFunctions,
   ...dcimFunctions,
+  ...dnsFunctions,
   ...extrasFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
@@ -85,6 +88,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     prepare: (name) => fn<PrepareFunction>(name, 'prepare'),
     present: (name) => fn<PresentFunction>(name, 'present'),
     created: (name) => fn<CreatedFunction>(name, 'created'),
+    updated: (name) => fn<UpdatedFunction>(name, 'updated'),
     compute: (name) => fn<ComputeFunction>(name, 'compute'),
     derive: (name) => fn<DeriveFunction>(name, 'derive'),
     filter: (name) => fn<FilterFunction>(name, 'filter'),

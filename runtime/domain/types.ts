@@ -115,7 +115,10 @@ export type DisplayFunction = (values: Record<string, unknown>) => string;
 export type DeriveFunction = (values: Record<string, unknown>, settings: Settings) => unknown;
 export type ValidatorFunction = (item: WriteItemContext) => void | Promise<void>;
 export type PrepareFunction = (item: WriteItemContext) => void | Promise<void>;
-/** What a `created` hook may do: read in the write's transaction, and write through the same write path. */
+/**
+ * What a write hook (`created`, `updated`) may do: read in the write's transaction, and write through the same
+ * write path, so that what it writes is validated, change-logged and evented as a client's write would be.
+ */
 export interface CreatedContext {
   q: Knex;
   schema: Schema;
@@ -128,6 +131,8 @@ export interface CreatedContext {
   create(model: ModelInfo, bodies: readonly Record<string, unknown>[]): Promise<number[]>;
   /** Updates objects as a bulk PATCH would. */
   update(model: ModelInfo, updates: readonly { id: number; input: Record<string, unknown> }[]): Promise<void>;
+  /** Deletes objects as a bulk DELETE would (deletion rules, change records, events). */
+  remove(model: ModelInfo, ids: readonly number[]): Promise<void>;
 }
 
 /**
@@ -139,6 +144,16 @@ export type CreatedFunction = (
   model: ModelInfo,
   created: readonly { id: number; values: Record<string, unknown> }[],
 ) => Promise<void>;
+/**
+ * After objects of a model are updated by a client (not when they only follow a related object), in the write's
+ * transaction: writes other objects, e.g. a zone's managed records. `before` holds the stored values the
+ * update started from.
+ */
+export type UpdatedFunction = (
+  ctx: CreatedContext,
+  model: ModelInfo,
+  updated: readonly { id: number; values: Record<string, unknown>; before: Record<string, unknown> }[],
+) => Promise<void>;
 /** Adjusts a rendered object; `transient` is set only in the response to the write that created it. */
 export type PresentFunction = (object: Record<string, unknown>, transient: Record<string, unknown> | undefined) => void;
 
@@ -148,6 +163,7 @@ export type DomainEntry =
   | { kind: 'prepare'; fn: PrepareFunction }
   | { kind: 'present'; fn: PresentFunction }
   | { kind: 'created'; fn: CreatedFunction }
+  | { kind: 'updated'; fn: UpdatedFunction }
   | { kind: 'compute'; fn: ComputeFunction }
   | { kind: 'derive'; fn: DeriveFunction }
   | { kind: 'filter'; fn: FilterFunction }
@@ -161,6 +177,7 @@ export interface DomainFunctions {
   prepare(name: string): PrepareFunction;
   present(name: string): PresentFunction;
   created(name: string): CreatedFunction;
+  updated(name: string): UpdatedFunction;
   compute(name: string): ComputeFunction;
   derive(name: string): DeriveFunction;
   filter(name: string): FilterFunction;

@@ -35,7 +35,10 @@ function dependentsOf(schema: Schema, label: string): readonly Dependent[] {
             const field = model.fields.get(step!);
             if (read === undefined || field?.kind !== 'fk') continue;
             const key = `${field.target} ${step!}`;
-            found.set(key, (found.get(key) ?? new Set()).add(read));
+            // A generic relation read on the way changes with its type and id.
+            const relation = schema.models.get(field.target)?.fields.get(read);
+            const names = relation?.kind === 'generic_fk' ? [relation.typeField, relation.idField] : [read];
+            found.set(key, new Set([...(found.get(key) ?? []), ...names]));
           }
         }
       }

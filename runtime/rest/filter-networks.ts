@@ -1,28 +1,41 @@
 import type { Knex } from 'knex';
 import type { FilterSpec } from '../spec.js';
 import { parseIp } from './ip.js';
-import type { Condition } from './filter-paths.js';
+import { walkSteps, type Condition, type FilterContext } from './filter-paths.js';
 import type { ModelInfo } from './schema.js';
 
 /**
  * IP filters on the hidden range columns: `within` (strictly inside), `within_include`, `contains`,
  * `parent` (addresses inside), `exact` networks, `address` (with a mask exactly, without it the host), and
- * `mask_length`. Values that are not IPs match nothing, as in NetBox.
+ * `mask_length`. Values that are not IPs match nothing, as in NetBox. The field may be a related object's,
+ * reached through the filter's path: the object matches when a related object does.
  */
 export function networkCondition(
+  ctx: FilterContext,
   model: ModelInfo,
   filter: Extract<FilterSpec, { kind: 'network' }>,
   lookup: string,
   values: string[],
 ): Condition | string {
-  const column = `t0.${model.fields.get(filter.field)!.column!}`;
+  const { target, alias, wrap } = walkSteps(ctx.schema, model, filter.path ?? []);
+  const condition = ipCondition(`${alias}.${target.fields.get(filter.field)!.column!}`, filter.op, lookup, values);
+  return typeof condition === 'string' ? condition : wrap(condition);
+}
+
+/** The condition of an IP filter on one column (with its hidden range columns beside it). */
+function ipCondition(
+  column: string,
+  op: Extract<FilterSpec, { kind: 'network' }>['op'],
+  lookup: string,
+  values: string[],
+): Condition | string {
   const [family, start, end, len] = ['family', 'start', 'end', 'len'].map((suffix) => `${column}_${suffix}`) as [
     string,
     string,
     string,
     string,
   ];
-  if (filter.op === 'mask_length') {
+  if (op === 'mask_length') {
     const lengths: number[] = [];
     for (const value of values) {
       if (!/^\d+$/.test(value.trim())) return 'Enter a whole number.';
@@ -41,7 +54,7 @@ export function networkCondition(
       for (const { text, ip } of parsed) {
         if (!ip) continue;
         const sameFamily = (x: Knex.QueryBuilder): Knex.QueryBuilder => x.where(family, ip.family);
-        switch (filter.op) {
+        switch (op) {
           case 'exact':
             w.orWhere(column, `${ip.network}/${ip.len}`);
             break;
@@ -55,7 +68,7 @@ export function networkCondition(
               sameFamily(x)
                 .where(start, '>=', ip.start)
                 .where(end, '<=', ip.end)
-                .where(len, filter.op === 'within' ? '>' : '>=', ip.len),
+                .where(len, op === 'within' ? '>' : '>=', ip.len),
             );
             break;
           case 'contains':
@@ -65,8 +78,6 @@ export function networkCondition(
             break;
           case 'parent':
             w.orWhere((x) => sameFamily(x).where(start, '>=', ip.start).where(start, '<=', ip.end));
-            break;
-          case 'mask_length':
             break;
         }
       }

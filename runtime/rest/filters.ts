@@ -122,7 +122,7 @@ async function buildCondition(
     case 'value':
       return valueCondition(ctx, model, filter, lookup, values);
     case 'network':
-      return networkCondition(model, filter, lookup, values);
+      return networkCondition(ctx, model, filter, lookup, values);
     case 'request':
       return requestCondition(ctx, model, filter.action, values[0]!);
     case 'constant':

@@ -59,6 +59,16 @@ class PathReader {
     const value = values[step!] ?? null;
     if (rest.length === 0) return { followed: true, value, model, field: step!, values };
     const field = model.fields.get(step!);
+    if (field?.kind === 'generic_fk') {
+      // The object's type decides the model the path goes on in; one without the next step ends it.
+      const type = values[field.typeField];
+      const target = values[field.idField];
+      if (typeof type !== 'string' || target === null || target === undefined) return { followed: false };
+      const next = this.schema.models.get(type);
+      if (!next || !(rest[0] === 'id' || next.fields.has(rest[0]!))) return { followed: false };
+      const row = await this.row(next, Number(target));
+      return row ? this.reach(rest, next, row, Number(target)) : { followed: false };
+    }
     if (field?.kind !== 'fk' || value === null) return { followed: false };
     const target = this.schema.model(field.target);
     const row = await this.row(target, Number(value));

@@ -90,7 +90,7 @@ export async function createObjects(
   return { ids, transient: transientById(items) };
 }
 
-/** A `created` hook's view of the write: its transaction, and creates and updates through this module. */
+/** A write hook's view of the write: its transaction, and creates, updates and deletes through the write path. */
 function hookContext(ctx: WriteContext): CreatedContext {
   return {
     q: ctx.q,
@@ -100,6 +100,9 @@ function hookContext(ctx: WriteContext): CreatedContext {
     create: async (model, bodies) => (bodies.length ? (await createObjects(ctx, model, [...bodies], true)).ids : []),
     update: async (model, updates) => {
       if (updates.length) await updateObjects(ctx, model, updates, true);
+    },
+    remove: async (model, ids) => {
+      if (ids.length) await deleteObjects(ctx, model, ids);
     },
   };
 }
@@ -166,6 +169,10 @@ export async function updateObjects(
   await applyTags(ctx.q, ctx.schema, model, tagChanges);
   await writeRelatedLists(ctx, model, items, false);
   await writeChildLists(ctx, model, items);
+  if (model.spec.hooks.updated && !following && !ctx.importing) {
+    const updated = items.map((item) => ({ id: item.id!, values: item.values, before: item.existing! }));
+    await ctx.domain.updated(model.spec.hooks.updated)(hookContext(ctx), model, updated);
+  }
   if (!ctx.importing) {
     for (const follower of await derivedFollowers(ctx.q, ctx.schema, model, items)) {
       const updates = follower.ids.map((id) => ({ id, input: {} }));

@@ -6,7 +6,8 @@ import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
  * (models/plugins/netbox_dns/, YAML only): conditional uniqueness, case-insensitive uniqueness over several
  * fields, rules over a many-to-many list on a PATCH that does not send it, typed validation functions, a
  * derived value that follows its related object (and the rack ↔ rack type case of the core models), display
- * templates with literal brackets and truncation, and `now()`.
+ * templates with literal brackets and truncation, `now()`, and write hooks (a zone's `created` and `updated`
+ * hooks keep its apex NS records, change-logged and evented).
  */
 const DNS = '/api/plugins/netbox-dns';
 
@@ -114,6 +115,64 @@ describe.each(DIALECTS)('the model language through the NetBox DNS plugin on %s'
       `/api/core/object-changes/?changed_object_type=netbox_dns.zone&changed_object_id=${zone.id as number}&action=update`,
     );
     expect(changes.body.results[0].request_id).toBe(zoneChanges.body.results[0].request_id);
+  });
+
+  it("runs a zone's write hooks in the write's transaction: its NS records follow its name servers", async () => {
+    const nsRecords = async (zone: number): Promise<string[]> => {
+      const listed = await app.api.get(`${DNS}/records/?zone_id=${zone}&type=NS&ordering=value`);
+      expect(listed.status, listed.text).toBe(200);
+      return (listed.body.results as { name: string; value: string }[]).map((r) => `${r.name} ${r.value}`);
+    };
+    const rule = await app.api.post('/api/extras/event-rules/', {
+      name: 'ns records',
+      object_types: ['netbox_dns.record'],
+      event_types: ['object_created', 'object_deleted'],
+      action_type: 'webhook',
+      action_object_type: 'extras.webhook',
+      action_object_id: (await create('/api/extras/webhooks/', { name: 'dns', payload_url: 'http://192.0.2.53/' })).id,
+    });
+    expect(rule.status, rule.text).toBe(201);
+
+    const zone = await create(`${DNS}/zones/`, { view: ids.internal, name: 'hooks.test', nameservers: [ids.ns1] });
+    const id = zone.id as number;
+    expect(await nsRecords(id)).toEqual(['@ ns1.example.com']);
+    const zoneCreated = await app.api.get(
+      `/api/core/object-changes/?changed_object_type=netbox_dns.zone&changed_object_id=${id}`,
+    );
+    const recordsCreated = await app.api.get(
+      `/api/core/object-changes/?changed_object_type=netbox_dns.record&action=create&request_id=${zoneCreated.body.results[0].request_id as string}`,
+    );
+    expect(recordsCreated.body.count).toBe(1);
+    expect(recordsCreated.body.results[0].postchange_data).toMatchObject({
+      name: '@',
+      type: 'NS',
+      value: 'ns1.example.com',
+    });
+
+    const both = await app.api.patch(`${DNS}/zones/${id}/`, { nameservers: [ids.ns1, ids.ns2] });
+    expect(both.status, both.text).toBe(200);
+    expect(await nsRecords(id)).toEqual(['@ ns1.example.com', '@ ns2.example.com']);
+    const swapped = await app.api.put(`${DNS}/zones/${id}/`, {
+      view: ids.internal,
+      name: 'hooks.test',
+      nameservers: [ids.ns2],
+    });
+    expect(swapped.status, swapped.text).toBe(200);
+    expect(await nsRecords(id)).toEqual(['@ ns2.example.com']);
+    const deleted = await app.api.get(
+      `/api/core/object-changes/?changed_object_type=netbox_dns.record&action=delete&request_id=${swapped.headers.get('x-request-id')!}`,
+    );
+    expect(deleted.body.count).toBe(1);
+    expect(deleted.body.results[0].prechange_data.value).toBe('ns1.example.com');
+    // A write that leaves the name servers alone leaves the records alone.
+    expect((await app.api.patch(`${DNS}/zones/${id}/`, { description: 'same servers' })).status).toBe(200);
+    expect(await nsRecords(id)).toEqual(['@ ns2.example.com']);
+
+    // The hook's writes are evented like a client's: a webhook job per created or deleted record.
+    const tasks = await app.api.get('/api/core/background-tasks/?object_type=netbox_dns.record&limit=0');
+    expect(tasks.status, tasks.text).toBe(200);
+    // ns1 created with the zone, ns2 created, ns1 deleted.
+    expect(tasks.body.count).toBe(3);
   });
 
   it('stamps the current time with now()', async () => {

@@ -34,12 +34,23 @@ async function createCoreObjects(app: TestApp): Promise<Record<string, number>> 
   const rir = await create('/api/ipam/rirs/', { name: 'RIR', slug: 'rir' });
   return {
     site,
+    type,
+    role,
     device: await create('/api/dcim/devices/', { name: 'edge1', device_type: type, role, site }),
     local: await create('/api/ipam/ip-addresses/', { address: '192.0.2.1/31' }),
     remote: await create('/api/ipam/ip-addresses/', { address: '192.0.2.0/31' }),
     localAs: await create('/api/ipam/asns/', { asn: 65001, rir }),
     remoteAs: await create('/api/ipam/asns/', { asn: 65002, rir }),
   };
+}
+
+/** Every string of every `enum` in an OpenAPI document. */
+function enumValues(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(enumValues);
+  if (!node || typeof node !== 'object') return [];
+  const own = (node as { enum?: unknown }).enum;
+  const values = Array.isArray(own) ? own.filter((v): v is string => typeof v === 'string') : [];
+  return [...values, ...Object.values(node).flatMap(enumValues)];
 }
 
 describe('the PLUGINS setting', () => {
@@ -57,7 +68,16 @@ describe('the PLUGINS setting', () => {
     const tagged = off.models['extras.taggeditem']!.fields.find((f) => f.kind === 'content_type');
     expect(tagged?.kind === 'content_type' && tagged.targets.some((t) => t.startsWith('bgp.'))).toBe(false);
     expect(off.models['dcim.device']!.reverse.some((r) => r.model.startsWith('bgp.'))).toBe(false);
+    // Object types in the core schemas' enums (event rules, custom fields, tags, permissions, change records).
+    expect(enumValues(registry.openapi)).toContain('bgp.bgpsession');
+    expect(enumValues(off.openapi).filter((value) => /^(bgp|netbox_dns)\./.test(value))).toEqual([]);
+    const eventTypes = (off.openapi as { components: { schemas: Record<string, any> } }).components.schemas
+      .EventRuleRequest.properties.object_types.items.enum as string[];
+    expect(eventTypes).toContain('dcim.device');
+    expect(enumValues(registry.openapi).filter((value) => value.startsWith('bgp.'))).not.toEqual([]);
     const on = enablePlugins(registry, ['bgp']);
+    expect(enumValues(on.openapi)).toContain('bgp.bgpsession');
+    expect(enumValues(on.openapi).filter((value) => value.startsWith('netbox_dns.'))).toEqual([]);
     expect(on.migrations.map((m) => m.name)).toContain('plugins/bgp/0001_initial');
     expect(Object.keys(on.openapi.paths as object)).toContain('/api/plugins/bgp/session/{id}/');
   });
@@ -166,6 +186,59 @@ describe.each(DIALECTS)('the BGP plugin on %s', (dialect) => {
     expect(deleted.status).toBe(409);
   });
 
+  it("keeps a session's local address on its device (address → interface → device) and filters by addresses", async () => {
+    const create = async (path: string, body: unknown): Promise<number> => {
+      const response = await app.api.post(path, body);
+      expect(response.status, response.text).toBe(201);
+      return response.body.id as number;
+    };
+    const edge2 = await create('/api/dcim/devices/', {
+      name: 'edge2',
+      device_type: core.type,
+      role: core.role,
+      site: core.site,
+    });
+    const eth0 = await create('/api/dcim/interfaces/', { device: edge2, name: 'eth0', type: '1000base-t' });
+    const local = await create('/api/ipam/ip-addresses/', {
+      address: '198.51.100.1/31',
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: eth0,
+    });
+    const remote = await create('/api/ipam/ip-addresses/', { address: '198.51.100.0/31' });
+    const body = { local_address: local, remote_address: remote, local_as: core.localAs, remote_as: core.remoteAs };
+
+    const elsewhere = await app.api.post('/api/plugins/bgp/session/', { ...body, name: 'wrong', device: core.device });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body).toEqual({
+      local_address: ['The local address 198.51.100.1/31 is assigned to edge2, not to edge1.'],
+    });
+    const session = await app.api.post('/api/plugins/bgp/session/', { ...body, name: 'right', device: edge2 });
+    expect(session.status, session.text).toBe(201);
+    const moved = await app.api.patch(`/api/plugins/bgp/session/${session.body.id}/`, { device: core.device });
+    expect(moved.status).toBe(400);
+    expect(moved.body.local_address).toHaveLength(1);
+    // Without a device the rule has nothing to compare; an unassigned address has no device to differ.
+    const bare = await app.api.post('/api/plugins/bgp/session/', { ...body, name: 'bare' });
+    expect(bare.status, bare.text).toBe(201);
+
+    // NetBox's address lookup through the relation: with a mask exactly, without it the host with any mask.
+    const names = async (query: string): Promise<string[]> => {
+      const response = await app.api.get(`/api/plugins/bgp/session/?${query}&ordering=name`);
+      expect(response.status, response.text).toBe(200);
+      return (response.body.results as { name: string }[]).map((r) => r.name);
+    };
+    expect(await names('by_local_address=198.51.100.1')).toEqual(['bare', 'right']);
+    expect(await names('by_local_address=198.51.100.1/31')).toEqual(['bare', 'right']);
+    expect(await names('by_local_address=198.51.100.1/24')).toEqual([]);
+    expect(await names('by_remote_address=198.51.100.0&by_local_address=198.51.100.1')).toEqual(['bare', 'right']);
+    expect(await names('by_local_address=192.0.2.1&by_local_address=198.51.100.1')).toEqual([
+      'bare',
+      'right',
+      'to-transit',
+    ]);
+    expect(await names('by_local_address=not-an-ip')).toEqual([]);
+  });
+
   it('makes each model an object type: custom fields, tags, change records and permissions name bgp.<model>', async () => {
     const field = await app.api.post('/api/extras/custom-fields/', {
       name: 'circuit_ref',
@@ -229,6 +302,10 @@ describe.each(DIALECTS)('the BGP plugin on %s', (dialect) => {
     }
     expect(document.body.paths['/api/plugins/bgp/session/'].get.operationId).toBe('plugins_bgp_session_list');
     expect(document.body.components.schemas.BGPSession).toBeDefined();
+    // The core enums of object types list the enabled plugin's models and not the disabled one's.
+    const eventTypes = document.body.components.schemas.EventRuleRequest.properties.object_types.items.enum;
+    expect(eventTypes).toEqual(expect.arrayContaining(['bgp.bgpsession', 'dcim.device']));
+    expect(enumValues(document.body).filter((value) => value.startsWith('netbox_dns.'))).toEqual([]);
   });
 });
 

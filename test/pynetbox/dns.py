@@ -65,6 +65,8 @@ def main():
 
         zone = dns.zones.create(view=view.id, name=f"{run}.example", nameservers=[ns1.id], soa_mname=ns1.id)
         created.append(zone)
+        ns_records = dns.records.filter(zone_id=zone.id, type="NS")
+        equal([r.value for r in ns_records], [ns1.name], "the zone's NS records, written by its created hook")
         refused(lambda: dns.zones.create(view=view.id, name=f"{run}.EXAMPLE"), "the same zone name in another case")
         twin = dns.zones.create(view=other.id, name=f"{run}.EXAMPLE")
         created.append(twin)

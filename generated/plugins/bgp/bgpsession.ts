@@ -702,11 +702,42 @@ export const bGPSessionSpec: ModelSpec = {
       by: 'id',
       tree: false,
     },
+    {
+      kind: 'network',
+      name: 'by_local_address',
+      path: [{ kind: 'fk', field: 'local_address', target: 'ipam.ipaddress' }],
+      field: 'address',
+      op: 'address',
+    },
+    {
+      kind: 'network',
+      name: 'by_remote_address',
+      path: [{ kind: 'fk', field: 'remote_address', target: 'ipam.ipaddress' }],
+      field: 'address',
+      op: 'address',
+    },
   ],
   uniques: [],
   indexes: [],
   validators: [],
-  rules: [],
+  rules: [
+    {
+      kind: 'same',
+      paths: ['local_address.assigned_object.device', 'device'],
+      when: 'device',
+      key: 'local_address',
+      message:
+        'The local address {local_address} is assigned to {local_address.assigned_object.device}, not to {device}.',
+    },
+    {
+      kind: 'same',
+      paths: ['local_address.assigned_object.virtual_machine', 'virtualmachine'],
+      when: 'virtualmachine',
+      key: 'local_address',
+      message:
+        'The local address {local_address} is assigned to {local_address.assigned_object.virtual_machine}, not to {virtualmachine}.',
+    },
+  ],
   hooks: {},
   reverse: [],
   actions: [],

@@ -361,7 +361,10 @@ export const zoneSpec: ModelSpec = {
     },
     { kind: 'set', field: 'soa_serial_stamped', to: 'now()' },
   ],
-  hooks: {},
+  hooks: {
+    created: 'dns.createNameServerRecords',
+    updated: 'dns.updateNameServerRecords',
+  },
   reverse: [{ model: 'netbox_dns.record', field: 'zone', onDelete: 'cascade' }],
   actions: [],
   plugin: { name: 'netbox_dns', baseUrl: 'netbox-dns' },

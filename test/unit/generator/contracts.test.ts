@@ -78,6 +78,8 @@ describe('domain function names', () => {
     ['shop.itemTotal', 'compute'],
     ['shop.itemSize', 'derive'],
     ['shop.showItem', 'display'],
+    ['shop.itemCreated', 'created'],
+    ['shop.itemUpdated', 'updated'],
   ]);
   const item = (lines: string): string =>
     shop(`  item:
@@ -108,6 +110,19 @@ ${lines}`);
     const derived = item('      size: { type: derived, function: shop.itemTotal, uses: [name] }\n');
     expect(errorsOf(derived, catalog)).toEqual([
       "models/shop.yaml:6:30: models.item.fields.size.function: 'shop.itemTotal' is a compute function, not a derive function",
+    ]);
+  });
+
+  it('check write hooks: created and updated functions, each of its kind', () => {
+    expect(errorsOf(item('    hooks: { created: shop.itemCreated, updated: shop.itemUpdated }\n'), catalog)).toEqual(
+      [],
+    );
+    expect(errorsOf(item('    hooks: { created: shop.itemUpdated, updated: shop.itemCreated }\n'), catalog)).toEqual([
+      "models/shop.yaml:6:14: models.item.hooks.created: 'shop.itemUpdated' is an updated function, not a created function",
+      "models/shop.yaml:6:41: models.item.hooks.updated: 'shop.itemCreated' is a created function, not an updated function",
+    ]);
+    expect(errorsOf(item('    hooks: { updated: shop.itemSaved }\n'), catalog)).toEqual([
+      "models/shop.yaml:6:14: models.item.hooks.updated: unknown domain function 'shop.itemSaved'",
     ]);
   });
 

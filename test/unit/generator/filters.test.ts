@@ -18,7 +18,7 @@ const describeFilter = (f: FilterSpec): string => {
     case 'relation':
       return `${f.name} relation ${pathOf(f.path).join('.')} by ${f.by}${f.tree ? ' tree' : ''}${f.ancestor ? ' ancestor' : ''}`;
     case 'network':
-      return `${f.name} network ${f.field} ${f.op}`;
+      return `${f.name} network ${[...pathOf(f.path ?? []), f.field].join('.')} ${f.op}`;
     case 'function':
       return `${f.name} function ${f.function} ${f.valueKind}`;
     case 'tag':
@@ -198,6 +198,38 @@ describe('the filters section', () => {
     const filters = filtersOf(base, 'filters:\n  n: { function: shop.big, values: integer }');
     expect(filters[2]).toBe('n function shop.big integer');
     expect(filters).toHaveLength(6);
+  });
+
+  it("filters by a related object's IP field with that field's lookups (a plugin's by_local_address)", () => {
+    const yaml = (filter: string): string =>
+      shop(`  host:
+    fields:
+      address: { type: ip_interface }
+      name: { type: string, max_length: 5 }
+  item:
+    fields:
+      host: { type: fk, to: shop.host }
+    filters:
+      ${filter}
+`);
+    const filters = modelOf(yaml('by_host: { network: host.address, op: address }'), 'shop.item').filters;
+    expect(filters.at(-1)).toEqual({
+      kind: 'network',
+      name: 'by_host',
+      path: [{ kind: 'fk', field: 'host', target: 'shop.host' }],
+      field: 'address',
+      op: 'address',
+    });
+    expect(resolveFiles({ 'models/shop.yaml': yaml('by_host: { network: host.name, op: address }') }).errors).toEqual([
+      expect.stringMatching(
+        /^models\/shop\.yaml:\d+:\d+: models\.item\.filters\.by_host: 'host\.name' is not an IP field$/,
+      ),
+    ]);
+    expect(resolveFiles({ 'models/shop.yaml': yaml('by_host: { network: host.nope, op: address }') }).errors).toEqual([
+      expect.stringMatching(
+        /models\.item\.filters\.by_host: 'shop\.host' has no field, query name or related name 'nope'$/,
+      ),
+    ]);
   });
 
   it('follows a many-to-many field at the end of a path', () => {

@@ -172,3 +172,68 @@ describe('rule diagnostics', () => {
     ]);
   });
 });
+
+describe('paths through generic relations', () => {
+  // A plug's `socket` is a generic relation to a wall socket or a strip socket; only a wall socket has a site.
+  const GENERIC = `${MODELS}  wallsocket:
+    path: wall-sockets
+    fields:
+      site: { type: fk, to: shop.site }
+      voltage: { type: integer }
+  stripsocket:
+    path: strip-sockets
+    fields:
+      voltage: { type: integer }
+  plug:
+    path: plugs
+    fields:
+      site: { type: fk, to: shop.site }
+      socket_type: { type: content_type, types: [shop.wallsocket, shop.stripsocket], nullable: true }
+      socket_id: { type: bigint, nullable: true }
+      socket: { type: generic_fk, type_field: socket_type, id_field: socket_id, types: [shop.wallsocket, shop.stripsocket], on_delete: cascade }
+`;
+  const plugRules = (rules: string): string =>
+    shop(`${GENERIC}    rules:\n${rules.replace(/^/gm, '      ').trimEnd()}\n`);
+  const P = (at: string, message: string): string => `models/shop.yaml: models.plug.rules.${at}: ${message}`;
+
+  it('steps through the model of the object the relation names', () => {
+    const plug = modelOf(
+      plugRules('- same: [socket.site, site]\n  key: socket_id\n  message: The socket {socket} is not at {site}.'),
+      'shop.plug',
+    );
+    expect(plug.rules).toEqual([
+      {
+        kind: 'same',
+        paths: ['socket.site', 'site'],
+        key: 'socket_id',
+        message: 'The socket {socket} is not at {site}.',
+      },
+    ]);
+    expect(modelOf(plugRules('- invalid: socket.voltage > 240\n  message: x'), 'shop.plug').rules).toHaveLength(1);
+  });
+
+  it.each([
+    [
+      'a step no model the relation may name has',
+      '- same: [socket.location, site]\n  message: x',
+      [
+        P(
+          '0.same.0',
+          "no model that 'socket' of shop.plug may name (shop.stripsocket, shop.wallsocket) has a field 'location', in 'socket.location'",
+        ),
+      ],
+    ],
+    [
+      'a step past the relation that is not a foreign key',
+      '- same: [socket.voltage.site, site]\n  message: x',
+      [P('0.same.0', "'voltage' of shop.stripsocket is not a foreign key, in 'socket.voltage.site'")],
+    ],
+    [
+      'an end through the relation of another target',
+      '- same: [socket.site, socket_type]\n  message: x',
+      [P('0.same', "'socket.site' and 'socket_type' have no common target (shop.site and content_type)")],
+    ],
+  ])('reports %s', (_name, rules, expected) => {
+    expect(errorsOf(plugRules(rules)).map((e) => e.replace(/^(models\/shop\.yaml):\d+:\d+:/, '$1:'))).toEqual(expected);
+  });
+});
