@@ -23,6 +23,7 @@ import migration17 from './migrations/0017_dcim_rackgroup_create_table_and_more.
 import migration18 from './migrations/0018_dcim_frontport_create_table_and_more.json' with { type: 'json' };
 import migration19 from './migrations/0019_dcim_macaddress_create_table_and_more.json' with { type: 'json' };
 import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.json' with { type: 'json' };
+import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -126,7 +127,9 @@ import * as usersUser from './users/user.js';
 import * as virtualizationCluster from './virtualization/cluster.js';
 import * as virtualizationClusterGroup from './virtualization/clustergroup.js';
 import * as virtualizationClusterType from './virtualization/clustertype.js';
+import * as virtualizationVirtualDisk from './virtualization/virtualdisk.js';
 import * as virtualizationVirtualMachine from './virtualization/virtualmachine.js';
+import * as virtualizationVirtualMachineType from './virtualization/virtualmachinetype.js';
 import * as virtualizationVMInterface from './virtualization/vminterface.js';
 
 /** Every domain function the models name; the type check of this file proves that each one exists. */
@@ -288,6 +291,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'virtualization.allocatedDisk',
   'virtualization.allocatedMemory',
   'virtualization.allocatedVcpus',
+  'virtualization.checkVirtualMachineDisk',
   'virtualization.checkVirtualMachinePrimaryIps',
   'virtualization.checkVmInterfaceVlans',
   'virtualization.virtualMachinesWithMac',
@@ -453,7 +457,9 @@ export const registry: Registry = {
         'virtualization.cluster',
         'virtualization.clustergroup',
         'virtualization.clustertype',
+        'virtualization.virtualdisk',
         'virtualization.virtualmachine',
+        'virtualization.virtualmachinetype',
         'virtualization.vminterface',
       ],
     },
@@ -560,7 +566,9 @@ export const registry: Registry = {
     'virtualization.cluster': virtualizationCluster.clusterSpec,
     'virtualization.clustergroup': virtualizationClusterGroup.clusterGroupSpec,
     'virtualization.clustertype': virtualizationClusterType.clusterTypeSpec,
+    'virtualization.virtualdisk': virtualizationVirtualDisk.virtualDiskSpec,
     'virtualization.virtualmachine': virtualizationVirtualMachine.virtualMachineSpec,
+    'virtualization.virtualmachinetype': virtualizationVirtualMachineType.virtualMachineTypeSpec,
     'virtualization.vminterface': virtualizationVMInterface.vMInterfaceSpec,
   },
   routes: {
@@ -660,7 +668,9 @@ export const registry: Registry = {
     'virtualization.cluster': virtualizationCluster.mountClusterRoutes,
     'virtualization.clustergroup': virtualizationClusterGroup.mountClusterGroupRoutes,
     'virtualization.clustertype': virtualizationClusterType.mountClusterTypeRoutes,
+    'virtualization.virtualdisk': virtualizationVirtualDisk.mountVirtualDiskRoutes,
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
+    'virtualization.virtualmachinetype': virtualizationVirtualMachineType.mountVirtualMachineTypeRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
   migrations: [
@@ -684,6 +694,7 @@ export const registry: Registry = {
     migration18 as Migration,
     migration19 as Migration,
     migration20 as Migration,
+    migration21 as Migration,
   ],
   plugins: [
     {

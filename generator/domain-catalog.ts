@@ -8,6 +8,7 @@ const KINDS: ReadonlySet<string> = new Set<DomainFunctionKind>([
   'prepare',
   'present',
   'created',
+  'written',
   'compute',
   'derive',
   'filter',

@@ -52,6 +52,8 @@ export function createContext(
     for (const rule of model.spec.rules) if (rule.kind === 'validator') domain.check(rule.function, 'validator');
     if (model.spec.hooks.prepare) domain.check(model.spec.hooks.prepare, 'prepare');
     if (model.spec.hooks.present) domain.check(model.spec.hooks.present, 'present');
+    if (model.spec.hooks.created) domain.check(model.spec.hooks.created, 'created');
+    if (model.spec.hooks.written) domain.check(model.spec.hooks.written, 'written');
     if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');
     for (const field of model.spec.fields) {
       if (field.kind === 'computed') domain.check(field.function, 'compute');

@@ -609,7 +609,7 @@ export interface ModelSpec {
   /** Declared rules (NetBox's common `clean()` and `save()` patterns), checked in order before `validators`. */
   rules: RuleSpec[];
   /** `created` runs in the write's transaction after objects are created (writes other objects). */
-  hooks: { prepare?: string; present?: string; created?: string };
+  hooks: { prepare?: string; present?: string; created?: string; written?: string };
   /** The model this template model's objects become when a `created` hook instantiates them. */
   instantiates?: string;
   /** Columns of other models whose values became objects of this one (an interface's MAC address column). */

@@ -324,7 +324,13 @@ export const ownerSpec: ModelSpec = {
     { model: 'virtualization.cluster', field: 'owner', onDelete: 'protect' },
     { model: 'virtualization.clustergroup', field: 'owner', onDelete: 'protect' },
     { model: 'virtualization.clustertype', field: 'owner', onDelete: 'protect' },
+    { model: 'virtualization.virtualdisk', field: 'owner', onDelete: 'protect' },
     { model: 'virtualization.virtualmachine', field: 'owner', onDelete: 'protect' },
+    {
+      model: 'virtualization.virtualmachinetype',
+      field: 'owner',
+      onDelete: 'protect',
+    },
     { model: 'virtualization.vminterface', field: 'owner', onDelete: 'protect' },
   ],
   actions: [],

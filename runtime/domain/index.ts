@@ -1,5 +1,6 @@
 import type {
   CreatedFunction,
+  WrittenFunction,
   Allocator,
   ComputeFunction,
   DeriveFunction,
@@ -85,6 +86,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     prepare: (name) => fn<PrepareFunction>(name, 'prepare'),
     present: (name) => fn<PresentFunction>(name, 'present'),
     created: (name) => fn<CreatedFunction>(name, 'created'),
+    written: (name) => fn<WrittenFunction>(name, 'written'),
     compute: (name) => fn<ComputeFunction>(name, 'compute'),
     derive: (name) => fn<DeriveFunction>(name, 'derive'),
     filter: (name) => fn<FilterFunction>(name, 'filter'),
