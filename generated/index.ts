@@ -24,6 +24,7 @@ import migration18 from './migrations/0018_dcim_frontport_create_table_and_more.
 import migration19 from './migrations/0019_dcim_macaddress_create_table_and_more.json' with { type: 'json' };
 import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.json' with { type: 'json' };
 import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
+import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -96,6 +97,8 @@ import * as extrasWebhook from './extras/webhook.js';
 import * as ipamAggregate from './ipam/aggregate.js';
 import * as ipamASN from './ipam/asn.js';
 import * as ipamASNRange from './ipam/asnrange.js';
+import * as ipamFHRPGroup from './ipam/fhrpgroup.js';
+import * as ipamFHRPGroupAssignment from './ipam/fhrpgroupassignment.js';
 import * as ipamIPAddress from './ipam/ipaddress.js';
 import * as ipamIPRange from './ipam/iprange.js';
 import * as ipamPrefix from './ipam/prefix.js';
@@ -234,8 +237,12 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.availableVlans',
   'ipam.cacheScope',
   'ipam.displayAsn',
+  'ipam.displayFhrpGroup',
+  'ipam.displayFhrpGroupAssignment',
   'ipam.displayIpRange',
   'ipam.displayService',
+  'ipam.fhrpGroupAddresses',
+  'ipam.fhrpGroupsWithRelatedIp',
   'ipam.ipAddressAssigned',
   'ipam.ipAddressesOfDevice',
   'ipam.ipAddressesOfDeviceName',
@@ -254,6 +261,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.presentInVrf',
   'ipam.presentInVrfId',
   'ipam.recacheScopes',
+  'ipam.searchFhrpGroups',
   'ipam.searchIpAddresses',
   'ipam.searchIpRanges',
   'ipam.searchNetworks',
@@ -402,6 +410,8 @@ export const registry: Registry = {
         'ipam.aggregate',
         'ipam.asn',
         'ipam.asnrange',
+        'ipam.fhrpgroup',
+        'ipam.fhrpgroupassignment',
         'ipam.ipaddress',
         'ipam.iprange',
         'ipam.prefix',
@@ -535,6 +545,8 @@ export const registry: Registry = {
     'ipam.aggregate': ipamAggregate.aggregateSpec,
     'ipam.asn': ipamASN.aSNSpec,
     'ipam.asnrange': ipamASNRange.aSNRangeSpec,
+    'ipam.fhrpgroup': ipamFHRPGroup.fHRPGroupSpec,
+    'ipam.fhrpgroupassignment': ipamFHRPGroupAssignment.fHRPGroupAssignmentSpec,
     'ipam.ipaddress': ipamIPAddress.iPAddressSpec,
     'ipam.iprange': ipamIPRange.iPRangeSpec,
     'ipam.prefix': ipamPrefix.prefixSpec,
@@ -638,6 +650,8 @@ export const registry: Registry = {
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
     'ipam.asnrange': ipamASNRange.mountASNRangeRoutes,
+    'ipam.fhrpgroup': ipamFHRPGroup.mountFHRPGroupRoutes,
+    'ipam.fhrpgroupassignment': ipamFHRPGroupAssignment.mountFHRPGroupAssignmentRoutes,
     'ipam.ipaddress': ipamIPAddress.mountIPAddressRoutes,
     'ipam.iprange': ipamIPRange.mountIPRangeRoutes,
     'ipam.prefix': ipamPrefix.mountPrefixRoutes,
@@ -695,6 +709,7 @@ export const registry: Registry = {
     migration19 as Migration,
     migration20 as Migration,
     migration21 as Migration,
+    migration22 as Migration,
   ],
   plugins: [
     {

@@ -323,6 +323,8 @@ export const customFieldSpec: ModelSpec = {
         'ipam.aggregate',
         'ipam.asn',
         'ipam.asnrange',
+        'ipam.fhrpgroup',
+        'ipam.fhrpgroupassignment',
         'ipam.ipaddress',
         'ipam.iprange',
         'ipam.prefix',

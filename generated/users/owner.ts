@@ -305,6 +305,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'ipam.aggregate', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.asn', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.asnrange', field: 'owner', onDelete: 'protect' },
+    { model: 'ipam.fhrpgroup', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.ipaddress', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.iprange', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.prefix', field: 'owner', onDelete: 'protect' },

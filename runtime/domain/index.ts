@@ -22,6 +22,7 @@ import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
+import { fhrpFunctions } from './fhrp.js';
 import { macAddressFunctions } from './mac-addresses.js';
 import { moduleFunctions } from './modules.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
@@ -52,6 +53,7 @@ export const domainFunctions = {
   ...extrasFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
+  ...fhrpFunctions,
   ...macAddressFunctions,
   ...moduleFunctions,
   ...ipamFilterFunctions,

@@ -432,7 +432,7 @@ describe.each(DIALECTS)('virtualization on %s', (dialect) => {
     });
   });
 
-  describe('virtual machine types and virtual disks', () => {
+  describe('virtual machine types, virtual disks and FHRP groups', () => {
     it("gives a new machine its type's defaults, and counts the machines of each type", async () => {
       const type = await create('/api/virtualization/virtual-machine-types/', {
         name: 'Small',
@@ -454,6 +454,41 @@ describe.each(DIALECTS)('virtualization on %s', (dialect) => {
       expect(counted!.virtual_machine_count).toBe(1);
       const refused = await app.api.delete(`/api/virtualization/virtual-machine-types/${type.id}/`);
       expect(refused.status).toBe(409);
+    });
+
+    it('counts the FHRP groups of an interface, and lists the addresses of a group', async () => {
+      const machine = await vm({ name: 'fhrp1', cluster: id.c3 });
+      const eth0 = await create('/api/virtualization/interfaces/', { virtual_machine: machine.id, name: 'eth0' });
+      const group = await create('/api/ipam/fhrp-groups/', { protocol: 'vrrp2', group_id: 7, name: 'edge' });
+      expect(group.display).toBe('edge VRRPv2: 7');
+      await create('/api/ipam/ip-addresses/', {
+        address: '198.51.100.1/24',
+        assigned_object_type: 'ipam.fhrpgroup',
+        assigned_object_id: group.id,
+      });
+      const assignment = await create('/api/ipam/fhrp-group-assignments/', {
+        group: group.id,
+        interface_type: 'virtualization.vminterface',
+        interface_id: eth0.id,
+        priority: 100,
+      });
+      expect(assignment.interface).toMatchObject({ id: eth0.id, name: 'eth0' });
+      expect(assignment.display).toBe('edge VRRPv2: 7 (100)');
+      const duplicate = await app.api.post('/api/ipam/fhrp-group-assignments/', {
+        group: group.id,
+        interface_type: 'virtualization.vminterface',
+        interface_id: eth0.id,
+        priority: 50,
+      });
+      expect(duplicate.status).toBe(400);
+      const [counted] = await list(`/api/virtualization/interfaces/?id=${eth0.id}&fields=count_fhrp_groups`);
+      expect(counted).toEqual({ count_fhrp_groups: 1 });
+      const [listed] = await list(`/api/ipam/fhrp-groups/?id=${group.id}`);
+      expect(listed!.ip_addresses.map((a: { address: string }) => a.address)).toEqual(['198.51.100.1/24']);
+      expect(await list(`/api/ipam/ip-addresses/?fhrpgroup_id=${group.id}`)).toHaveLength(1);
+      // Deleting the interface deletes its assignments.
+      expect((await app.api.delete(`/api/virtualization/interfaces/${eth0.id}/`)).status).toBe(204);
+      expect(await list(`/api/ipam/fhrp-group-assignments/?group_id=${group.id}`)).toEqual([]);
     });
 
     it("keeps a machine's disk at the total of its virtual disks", async () => {
