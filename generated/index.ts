@@ -23,6 +23,8 @@ import migration17 from './migrations/0017_dcim_rackgroup_create_table_and_more.
 import migration18 from './migrations/0018_dcim_frontport_create_table_and_more.json' with { type: 'json' };
 import migration19 from './migrations/0019_dcim_macaddress_create_table_and_more.json' with { type: 'json' };
 import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.json' with { type: 'json' };
+import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
+import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -95,6 +97,8 @@ import * as extrasWebhook from './extras/webhook.js';
 import * as ipamAggregate from './ipam/aggregate.js';
 import * as ipamASN from './ipam/asn.js';
 import * as ipamASNRange from './ipam/asnrange.js';
+import * as ipamFHRPGroup from './ipam/fhrpgroup.js';
+import * as ipamFHRPGroupAssignment from './ipam/fhrpgroupassignment.js';
 import * as ipamIPAddress from './ipam/ipaddress.js';
 import * as ipamIPRange from './ipam/iprange.js';
 import * as ipamPrefix from './ipam/prefix.js';
@@ -126,7 +130,9 @@ import * as usersUser from './users/user.js';
 import * as virtualizationCluster from './virtualization/cluster.js';
 import * as virtualizationClusterGroup from './virtualization/clustergroup.js';
 import * as virtualizationClusterType from './virtualization/clustertype.js';
+import * as virtualizationVirtualDisk from './virtualization/virtualdisk.js';
 import * as virtualizationVirtualMachine from './virtualization/virtualmachine.js';
+import * as virtualizationVirtualMachineType from './virtualization/virtualmachinetype.js';
 import * as virtualizationVMInterface from './virtualization/vminterface.js';
 
 /** Every domain function the models name; the type check of this file proves that each one exists. */
@@ -236,8 +242,12 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.availableVlans',
   'ipam.cacheScope',
   'ipam.displayAsn',
+  'ipam.displayFhrpGroup',
+  'ipam.displayFhrpGroupAssignment',
   'ipam.displayIpRange',
   'ipam.displayService',
+  'ipam.fhrpGroupAddresses',
+  'ipam.fhrpGroupsWithRelatedIp',
   'ipam.ipAddressAssigned',
   'ipam.ipAddressesOfDevice',
   'ipam.ipAddressesOfDeviceName',
@@ -256,6 +266,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.presentInVrf',
   'ipam.presentInVrfId',
   'ipam.recacheScopes',
+  'ipam.searchFhrpGroups',
   'ipam.searchIpAddresses',
   'ipam.searchIpRanges',
   'ipam.searchNetworks',
@@ -293,6 +304,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'virtualization.allocatedDisk',
   'virtualization.allocatedMemory',
   'virtualization.allocatedVcpus',
+  'virtualization.checkVirtualMachineDisk',
   'virtualization.checkVirtualMachinePrimaryIps',
   'virtualization.checkVmInterfaceVlans',
   'virtualization.virtualMachinesWithMac',
@@ -403,6 +415,8 @@ export const registry: Registry = {
         'ipam.aggregate',
         'ipam.asn',
         'ipam.asnrange',
+        'ipam.fhrpgroup',
+        'ipam.fhrpgroupassignment',
         'ipam.ipaddress',
         'ipam.iprange',
         'ipam.prefix',
@@ -458,7 +472,9 @@ export const registry: Registry = {
         'virtualization.cluster',
         'virtualization.clustergroup',
         'virtualization.clustertype',
+        'virtualization.virtualdisk',
         'virtualization.virtualmachine',
+        'virtualization.virtualmachinetype',
         'virtualization.vminterface',
       ],
     },
@@ -534,6 +550,8 @@ export const registry: Registry = {
     'ipam.aggregate': ipamAggregate.aggregateSpec,
     'ipam.asn': ipamASN.aSNSpec,
     'ipam.asnrange': ipamASNRange.aSNRangeSpec,
+    'ipam.fhrpgroup': ipamFHRPGroup.fHRPGroupSpec,
+    'ipam.fhrpgroupassignment': ipamFHRPGroupAssignment.fHRPGroupAssignmentSpec,
     'ipam.ipaddress': ipamIPAddress.iPAddressSpec,
     'ipam.iprange': ipamIPRange.iPRangeSpec,
     'ipam.prefix': ipamPrefix.prefixSpec,
@@ -565,7 +583,9 @@ export const registry: Registry = {
     'virtualization.cluster': virtualizationCluster.clusterSpec,
     'virtualization.clustergroup': virtualizationClusterGroup.clusterGroupSpec,
     'virtualization.clustertype': virtualizationClusterType.clusterTypeSpec,
+    'virtualization.virtualdisk': virtualizationVirtualDisk.virtualDiskSpec,
     'virtualization.virtualmachine': virtualizationVirtualMachine.virtualMachineSpec,
+    'virtualization.virtualmachinetype': virtualizationVirtualMachineType.virtualMachineTypeSpec,
     'virtualization.vminterface': virtualizationVMInterface.vMInterfaceSpec,
   },
   routes: {
@@ -635,6 +655,8 @@ export const registry: Registry = {
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
     'ipam.asnrange': ipamASNRange.mountASNRangeRoutes,
+    'ipam.fhrpgroup': ipamFHRPGroup.mountFHRPGroupRoutes,
+    'ipam.fhrpgroupassignment': ipamFHRPGroupAssignment.mountFHRPGroupAssignmentRoutes,
     'ipam.ipaddress': ipamIPAddress.mountIPAddressRoutes,
     'ipam.iprange': ipamIPRange.mountIPRangeRoutes,
     'ipam.prefix': ipamPrefix.mountPrefixRoutes,
@@ -665,7 +687,9 @@ export const registry: Registry = {
     'virtualization.cluster': virtualizationCluster.mountClusterRoutes,
     'virtualization.clustergroup': virtualizationClusterGroup.mountClusterGroupRoutes,
     'virtualization.clustertype': virtualizationClusterType.mountClusterTypeRoutes,
+    'virtualization.virtualdisk': virtualizationVirtualDisk.mountVirtualDiskRoutes,
     'virtualization.virtualmachine': virtualizationVirtualMachine.mountVirtualMachineRoutes,
+    'virtualization.virtualmachinetype': virtualizationVirtualMachineType.mountVirtualMachineTypeRoutes,
     'virtualization.vminterface': virtualizationVMInterface.mountVMInterfaceRoutes,
   },
   migrations: [
@@ -689,6 +713,8 @@ export const registry: Registry = {
     migration18 as Migration,
     migration19 as Migration,
     migration20 as Migration,
+    migration21 as Migration,
+    migration22 as Migration,
   ],
   plugins: [
     {

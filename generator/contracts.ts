@@ -105,6 +105,7 @@ function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: Mode
   if (def.hooks?.present) check('hooks.present', def.hooks.present, 'present');
   if (def.hooks?.created) check('hooks.created', def.hooks.created, 'created');
   if (def.hooks?.updated) check('hooks.updated', def.hooks.updated, 'updated');
+  if (def.hooks?.written) check('hooks.written', def.hooks.written, 'written');
   if (typeof def.display === 'object' && !Array.isArray(def.display))
     check('display.function', def.display.function, 'display');
   for (const [name, field] of Object.entries(def.fields)) {

@@ -9,6 +9,7 @@ const KINDS: ReadonlySet<string> = new Set<DomainFunctionKind>([
   'present',
   'created',
   'updated',
+  'written',
   'compute',
   'derive',
   'filter',

@@ -145,7 +145,7 @@ export interface ModelDef {
   indexes?: string[][];
   validators?: string[];
   rules?: RuleDef[];
-  hooks?: { prepare?: string; present?: string; created?: string; updated?: string };
+  hooks?: { prepare?: string; present?: string; created?: string; updated?: string; written?: string };
   /** The model this template model's objects become when instantiated (NetBox's component_model). */
   instantiates?: string;
   /** Columns of other models whose values became objects of this model (moved by the migration that drops them). */

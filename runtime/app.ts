@@ -54,6 +54,7 @@ export function createContext(
     if (model.spec.hooks.present) domain.check(model.spec.hooks.present, 'present');
     if (model.spec.hooks.created) domain.check(model.spec.hooks.created, 'created');
     if (model.spec.hooks.updated) domain.check(model.spec.hooks.updated, 'updated');
+    if (model.spec.hooks.written) domain.check(model.spec.hooks.written, 'written');
     if (model.spec.display.kind === 'function') domain.check(model.spec.display.function, 'display');
     for (const field of model.spec.fields) {
       if (field.kind === 'computed') domain.check(field.function, 'compute');

@@ -621,9 +621,11 @@ export interface ModelSpec {
   rules: RuleSpec[];
   /**
    * Write hooks: `created` runs in the write's transaction after objects are created, `updated` after objects
-   * are updated (each writes other objects through the write path: validated, change-logged, evented).
+   * are updated (each writes other objects through the write path: validated, change-logged, evented);
+   * `written` after objects are created, updated or deleted, keeping related objects' stored values (no checks,
+   * no change records).
    */
-  hooks: { prepare?: string; present?: string; created?: string; updated?: string };
+  hooks: { prepare?: string; present?: string; created?: string; updated?: string; written?: string };
   /** The model this template model's objects become when a `created` hook instantiates them. */
   instantiates?: string;
   /** Columns of other models whose values became objects of this one (an interface's MAC address column). */

@@ -463,7 +463,7 @@ export interface Interface {
   created: string | null;
   last_updated: string | null;
   count_ipaddresses: number;
-  count_fhrp_groups: unknown;
+  count_fhrp_groups: number;
   _occupied: unknown | null;
 }
 
@@ -1513,20 +1513,6 @@ export const interfaceSpec: ModelSpec = {
       schema: { type: 'null' },
     },
     {
-      name: 'count_fhrp_groups',
-      label: 'Count fhrp groups',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: '_occupied',
       label: 'Occupied',
       description: 'A cable is attached or the interface is marked connected.',
@@ -1562,6 +1548,13 @@ export const interfaceSpec: ModelSpec = {
       name: 'count_ipaddresses',
       model: 'ipam.ipaddress',
       field: 'assigned_object',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'count_fhrp_groups',
+      model: 'ipam.fhrpgroupassignment',
+      field: 'interface',
       cumulative: false,
       nested: 'omit',
     },
@@ -2443,6 +2436,12 @@ export const interfaceSpec: ModelSpec = {
     {
       model: 'dcim.macaddress',
       field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'ipam.fhrpgroupassignment',
+      field: 'interface',
       onDelete: 'cascade',
       generic: true,
     },

@@ -493,6 +493,11 @@ export const platformSpec: ModelSpec = {
       field: 'platform',
       onDelete: 'set_null',
     },
+    {
+      model: 'virtualization.virtualmachinetype',
+      field: 'default_platform',
+      onDelete: 'set_null',
+    },
   ],
   actions: [],
 };

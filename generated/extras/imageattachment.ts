@@ -115,6 +115,7 @@ export const imageAttachmentSpec: ModelSpec = {
         'dcim.racktype',
         'dcim.site',
         'virtualization.virtualmachine',
+        'virtualization.virtualmachinetype',
       ],
     },
     {
@@ -156,6 +157,7 @@ export const imageAttachmentSpec: ModelSpec = {
         'dcim.racktype',
         'dcim.site',
         'virtualization.virtualmachine',
+        'virtualization.virtualmachinetype',
       ],
       onDelete: 'cascade',
       visibleOnly: true,

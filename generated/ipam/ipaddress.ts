@@ -282,7 +282,7 @@ export const iPAddressSpec: ModelSpec = {
       unique: false,
       kind: 'content_type',
       required: false,
-      targets: ['dcim.interface', 'virtualization.vminterface'],
+      targets: ['dcim.interface', 'ipam.fhrpgroup', 'virtualization.vminterface'],
     },
     {
       name: 'assigned_object_id',
@@ -311,9 +311,13 @@ export const iPAddressSpec: ModelSpec = {
       required: false,
       typeField: 'assigned_object_type',
       idField: 'assigned_object_id',
-      targets: ['dcim.interface', 'virtualization.vminterface'],
+      targets: ['dcim.interface', 'ipam.fhrpgroup', 'virtualization.vminterface'],
       onDelete: 'cascade',
-      queryNames: { 'dcim.interface': 'interface', 'virtualization.vminterface': 'vminterface' },
+      queryNames: {
+        'dcim.interface': 'interface',
+        'ipam.fhrpgroup': 'fhrpgroup',
+        'virtualization.vminterface': 'vminterface',
+      },
     },
     {
       name: 'nat_inside',
@@ -742,11 +746,12 @@ export const iPAddressSpec: ModelSpec = {
       field: 'assigned_object_type',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'fhrpgroup_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'generic', field: 'assigned_object', target: 'ipam.fhrpgroup' }],
+      target: 'ipam.fhrpgroup',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'relation',

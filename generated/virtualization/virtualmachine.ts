@@ -10,6 +10,7 @@ import type { IPAddressNested } from '../ipam/ipaddress.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
 import type { ClusterNested } from './cluster.js';
+import type { VirtualMachineTypeNested } from './virtualmachinetype.js';
 
 /** Values of virtual machine `status`: offline (Offline), active (Active), planned (Planned), staged (Staged), failed (Failed), decommissioning (Decommissioning), paused (Paused). */
 export type VirtualMachineStatus =
@@ -23,6 +24,7 @@ export interface VirtualMachineRow {
   name: string;
   /** Natural sort key. */
   name_natural: string;
+  virtual_machine_type_id: number | null;
   role_id: number | null;
   status: VirtualMachineStatus;
   start_on_boot: VirtualMachineStartOnBoot;
@@ -49,6 +51,7 @@ export interface VirtualMachineRow {
 /** The body that creates or replaces a virtual machine; a PATCH may leave out any key. */
 export interface VirtualMachineWrite {
   name: string;
+  virtual_machine_type?: RelatedInput | null;
   role?: RelatedInput | null;
   status?: VirtualMachineStatus;
   start_on_boot?: VirtualMachineStartOnBoot;
@@ -85,7 +88,7 @@ export interface VirtualMachine {
   display_url: string;
   display: string;
   name: string;
-  virtual_machine_type: unknown;
+  virtual_machine_type: VirtualMachineTypeNested | null;
   role: DeviceRoleNested | null;
   status: { value: VirtualMachineStatus; label: string } | null;
   start_on_boot: { value: VirtualMachineStartOnBoot; label: string } | null;
@@ -111,7 +114,7 @@ export interface VirtualMachine {
   created: string | null;
   last_updated: string | null;
   interface_count: number;
-  virtual_disk_count: unknown;
+  virtual_disk_count: number;
   config_context: unknown;
 }
 
@@ -170,17 +173,19 @@ export const virtualMachineSpec: ModelSpec = {
     },
     {
       name: 'virtual_machine_type',
-      label: 'Virtual machine type',
-      nullable: false,
-      readOnly: true,
+      column: 'virtual_machine_type_id',
+      label: 'Type',
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'virtualization.virtualmachinetype',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'role',
@@ -498,20 +503,6 @@ export const virtualMachineSpec: ModelSpec = {
       schema: { type: 'null' },
     },
     {
-      name: 'virtual_disk_count',
-      label: 'Virtual disk count',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'config_context',
       label: 'Config context',
       nullable: false,
@@ -547,6 +538,13 @@ export const virtualMachineSpec: ModelSpec = {
     {
       name: 'interface_count',
       model: 'virtualization.vminterface',
+      field: 'virtual_machine',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'virtual_disk_count',
+      model: 'virtualization.virtualdisk',
       field: 'virtual_machine',
       cumulative: false,
       nested: 'omit',
@@ -610,6 +608,34 @@ export const virtualMachineSpec: ModelSpec = {
       valueKind: 'string',
       lookups: 'string',
       caseInsensitive: true,
+    },
+    {
+      kind: 'relation',
+      name: 'virtual_machine_type_id',
+      path: [
+        {
+          kind: 'fk',
+          field: 'virtual_machine_type',
+          target: 'virtualization.virtualmachinetype',
+        },
+      ],
+      target: 'virtualization.virtualmachinetype',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'virtual_machine_type',
+      path: [
+        {
+          kind: 'fk',
+          field: 'virtual_machine_type',
+          target: 'virtualization.virtualmachinetype',
+        },
+      ],
+      target: 'virtualization.virtualmachinetype',
+      by: 'slug',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -969,29 +995,14 @@ export const virtualMachineSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'count',
       name: 'virtual_disk_count',
-      value: 0,
-      valueKind: 'integer',
+      count: 'virtual_disk_count',
       lookups: 'number',
     },
     {
       kind: 'constant',
       name: 'config_template_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'virtual_machine_type_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'virtual_machine_type',
       value: null,
       valueKind: 'object',
       lookups: 'relation',
@@ -1124,6 +1135,7 @@ export const virtualMachineSpec: ModelSpec = {
       key: 'device',
       message: 'The selected device ({device}) is not assigned to this cluster ({cluster}).',
     },
+    { kind: 'validator', function: 'virtualization.checkVirtualMachineDisk' },
     { kind: 'validator', function: 'virtualization.checkVirtualMachinePrimaryIps' },
     {
       kind: 'set',
@@ -1136,6 +1148,24 @@ export const virtualMachineSpec: ModelSpec = {
       field: 'site',
       to: 'device.site',
       when: 'not site and device.site',
+    },
+    {
+      kind: 'set',
+      field: 'platform',
+      to: 'virtual_machine_type.default_platform',
+      when: 'not id and platform == null and virtual_machine_type.default_platform != null',
+    },
+    {
+      kind: 'set',
+      field: 'vcpus',
+      to: 'virtual_machine_type.default_vcpus',
+      when: 'not id and vcpus == null and virtual_machine_type.default_vcpus != null',
+    },
+    {
+      kind: 'set',
+      field: 'memory',
+      to: 'virtual_machine_type.default_memory',
+      when: 'not id and memory == null and virtual_machine_type.default_memory != null',
     },
   ],
   hooks: { present: 'dcim.presentDevice' },
@@ -1153,6 +1183,11 @@ export const virtualMachineSpec: ModelSpec = {
       field: 'object',
       onDelete: 'cascade',
       generic: true,
+    },
+    {
+      model: 'virtualization.virtualdisk',
+      field: 'virtual_machine',
+      onDelete: 'cascade',
     },
     {
       model: 'virtualization.vminterface',

@@ -90,7 +90,7 @@ export interface VMInterface {
   created: string | null;
   last_updated: string | null;
   count_ipaddresses: number;
-  count_fhrp_groups: unknown;
+  count_fhrp_groups: number;
 }
 
 /** The brief representation of a interface (`?brief=true`). */
@@ -411,20 +411,6 @@ export const vMInterfaceSpec: ModelSpec = {
       schema: { type: 'null' },
     },
     {
-      name: 'count_fhrp_groups',
-      label: 'Count fhrp groups',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: 0,
-      schema: { type: 'integer', const: 0 },
-    },
-    {
       name: 'owner',
       column: 'owner_id',
       label: 'Owner',
@@ -446,6 +432,13 @@ export const vMInterfaceSpec: ModelSpec = {
       name: 'count_ipaddresses',
       model: 'ipam.ipaddress',
       field: 'assigned_object',
+      cumulative: false,
+      nested: 'omit',
+    },
+    {
+      name: 'count_fhrp_groups',
+      model: 'ipam.fhrpgroupassignment',
+      field: 'interface',
       cumulative: false,
       nested: 'omit',
     },
@@ -827,6 +820,12 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       model: 'dcim.macaddress',
       field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'ipam.fhrpgroupassignment',
+      field: 'interface',
       onDelete: 'cascade',
       generic: true,
     },

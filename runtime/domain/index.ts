@@ -1,5 +1,6 @@
 import type {
   CreatedFunction,
+  WrittenFunction,
   Allocator,
   ComputeFunction,
   DeriveFunction,
@@ -23,6 +24,7 @@ import { dnsFunctions } from './dns.js';
 import { extrasFunctions } from './extras.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
+import { fhrpFunctions } from './fhrp.js';
 import { macAddressFunctions } from './mac-addresses.js';
 import { moduleFunctions } from './modules.js';
 import { ipamFilterFunctions } from './ipam-filters.js';
@@ -54,6 +56,7 @@ export const domainFunctions = {
   ...extrasFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
+  ...fhrpFunctions,
   ...macAddressFunctions,
   ...moduleFunctions,
   ...ipamFilterFunctions,
@@ -89,6 +92,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     present: (name) => fn<PresentFunction>(name, 'present'),
     created: (name) => fn<CreatedFunction>(name, 'created'),
     updated: (name) => fn<UpdatedFunction>(name, 'updated'),
+    written: (name) => fn<WrittenFunction>(name, 'written'),
     compute: (name) => fn<ComputeFunction>(name, 'compute'),
     derive: (name) => fn<DeriveFunction>(name, 'derive'),
     filter: (name) => fn<FilterFunction>(name, 'filter'),

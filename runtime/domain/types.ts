@@ -154,6 +154,16 @@ export type UpdatedFunction = (
   model: ModelInfo,
   updated: readonly { id: number; values: Record<string, unknown>; before: Record<string, unknown> }[],
 ) => Promise<void>;
+/**
+ * Runs after objects of a model were created, updated or deleted (their values then as they were), in the
+ * write's transaction: updates values of related objects as NetBox's signal handlers do with
+ * `QuerySet.update()`, without checks or change records.
+ */
+export type WrittenFunction = (
+  ctx: Pick<CreatedContext, 'q' | 'schema' | 'dialect' | 'settings'>,
+  model: ModelInfo,
+  written: readonly { id: number; values: Record<string, unknown> }[],
+) => Promise<void>;
 /** Adjusts a rendered object; `transient` is set only in the response to the write that created it. */
 export type PresentFunction = (object: Record<string, unknown>, transient: Record<string, unknown> | undefined) => void;
 
@@ -164,6 +174,7 @@ export type DomainEntry =
   | { kind: 'present'; fn: PresentFunction }
   | { kind: 'created'; fn: CreatedFunction }
   | { kind: 'updated'; fn: UpdatedFunction }
+  | { kind: 'written'; fn: WrittenFunction }
   | { kind: 'compute'; fn: ComputeFunction }
   | { kind: 'derive'; fn: DeriveFunction }
   | { kind: 'filter'; fn: FilterFunction }
@@ -178,6 +189,7 @@ export interface DomainFunctions {
   present(name: string): PresentFunction;
   created(name: string): CreatedFunction;
   updated(name: string): UpdatedFunction;
+  written(name: string): WrittenFunction;
   compute(name: string): ComputeFunction;
   derive(name: string): DeriveFunction;
   filter(name: string): FilterFunction;

@@ -156,6 +156,17 @@ export async function deleteObjects(
       });
     }
   }
+  for (const { model: current, rows } of deletion) {
+    if (!current.spec.hooks.written || ctx.importing) continue;
+    // The hook sees each deleted object's stored fields by name, as they were.
+    const written = rows.map((row) => ({
+      id: Number(row.id),
+      values: Object.fromEntries(
+        current.spec.fields.filter((f) => f.column).map((f) => [f.name, row[f.column!] ?? null]),
+      ),
+    }));
+    await ctx.domain.written(current.spec.hooks.written)(ctx, current, written);
+  }
   return existing;
 }
 

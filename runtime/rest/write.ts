@@ -87,6 +87,7 @@ export async function createObjects(
     const created = items.map((item) => ({ id: item.id!, values: item.values }));
     await ctx.domain.created(model.spec.hooks.created)(hookContext(ctx), model, created);
   }
+  await runWrittenHook(ctx, model, items);
   return { ids, transient: transientById(items) };
 }
 
@@ -179,7 +180,15 @@ export async function updateObjects(
       await updateObjects(ctx, follower.model, updates, true, true);
     }
   }
+  await runWrittenHook(ctx, model, items);
   return { ids: items.map((i) => i.id!), transient: transientById(items) };
+}
+
+/** The model's `written` hook, after its objects were created or updated (not while importing). */
+async function runWrittenHook(ctx: WriteContext, model: ModelInfo, items: readonly PreparedItem[]): Promise<void> {
+  if (!model.spec.hooks.written || ctx.importing || items.length === 0) return;
+  const written = items.map((item) => ({ id: item.id!, values: item.values }));
+  await ctx.domain.written(model.spec.hooks.written)(ctx, model, written);
 }
 
 /** Uploaded images must be PNG, JPEG, GIF or WebP; their dimensions and size fill the named fields. */

@@ -42,6 +42,8 @@ const OWNED_BY_DEFAULT: Record<string, string> = { 'users.token': 'user' };
 const MARKERLESS: Record<string, string> = {
   'tenancy.contactassignment':
     "NetBox's contact assignment has no text field (an object, a contact, a role and a priority choice).",
+  'ipam.fhrpgroupassignment':
+    "NetBox's FHRP group assignment has no text field (an interface, a group and a priority).",
 };
 const VOLATILE_COLUMNS: Record<string, string[]> = { 'users.token': ['last_used'] };
 

@@ -431,4 +431,109 @@ describe.each(DIALECTS)('virtualization on %s', (dialect) => {
       expect((await app.api.get(`${path}${first.id}/`)).status).toBe(404);
     });
   });
+
+  describe('virtual machine types, virtual disks and FHRP groups', () => {
+    it("gives a new machine its type's defaults, and counts the machines of each type", async () => {
+      const type = await create('/api/virtualization/virtual-machine-types/', {
+        name: 'Small',
+        slug: 'small',
+        default_platform: id.ubuntu,
+        default_vcpus: 2,
+        default_memory: 2048,
+      });
+      const small = await vm({ name: 'typed1', cluster: id.c3, virtual_machine_type: type.id, memory: 512 });
+      expect([small.platform?.id, Number(small.vcpus), small.memory]).toEqual([id.ubuntu, 2, 512]);
+      expect(small.virtual_machine_type).toMatchObject({ id: type.id, name: 'Small', slug: 'small' });
+      const duplicate = await app.api.post('/api/virtualization/virtual-machine-types/', {
+        name: 'SMALL',
+        slug: 'small-2',
+      });
+      expect(duplicate.status).toBe(400);
+      expect(JSON.stringify(duplicate.body)).toContain('Virtual machine type name must be unique.');
+      const [counted] = await list(`/api/virtualization/virtual-machine-types/?id=${type.id}`);
+      expect(counted!.virtual_machine_count).toBe(1);
+      const refused = await app.api.delete(`/api/virtualization/virtual-machine-types/${type.id}/`);
+      expect(refused.status).toBe(409);
+    });
+
+    it('counts the FHRP groups of an interface, and lists the addresses of a group', async () => {
+      const machine = await vm({ name: 'fhrp1', cluster: id.c3 });
+      const eth0 = await create('/api/virtualization/interfaces/', { virtual_machine: machine.id, name: 'eth0' });
+      const group = await create('/api/ipam/fhrp-groups/', { protocol: 'vrrp2', group_id: 7, name: 'edge' });
+      expect(group.display).toBe('edge VRRPv2: 7');
+      await create('/api/ipam/ip-addresses/', {
+        address: '198.51.100.1/24',
+        assigned_object_type: 'ipam.fhrpgroup',
+        assigned_object_id: group.id,
+      });
+      const assignment = await create('/api/ipam/fhrp-group-assignments/', {
+        group: group.id,
+        interface_type: 'virtualization.vminterface',
+        interface_id: eth0.id,
+        priority: 100,
+      });
+      expect(assignment.interface).toMatchObject({ id: eth0.id, name: 'eth0' });
+      expect(assignment.display).toBe('edge VRRPv2: 7 (100)');
+      const duplicate = await app.api.post('/api/ipam/fhrp-group-assignments/', {
+        group: group.id,
+        interface_type: 'virtualization.vminterface',
+        interface_id: eth0.id,
+        priority: 50,
+      });
+      expect(duplicate.status).toBe(400);
+      const [counted] = await list(`/api/virtualization/interfaces/?id=${eth0.id}&fields=count_fhrp_groups`);
+      expect(counted).toEqual({ count_fhrp_groups: 1 });
+      const [listed] = await list(`/api/ipam/fhrp-groups/?id=${group.id}`);
+      expect(listed!.ip_addresses.map((a: { address: string }) => a.address)).toEqual(['198.51.100.1/24']);
+      expect(await list(`/api/ipam/ip-addresses/?fhrpgroup_id=${group.id}`)).toHaveLength(1);
+      // Deleting the interface deletes its assignments.
+      expect((await app.api.delete(`/api/virtualization/interfaces/${eth0.id}/`)).status).toBe(204);
+      expect(await list(`/api/ipam/fhrp-group-assignments/?group_id=${group.id}`)).toEqual([]);
+    });
+
+    it("keeps a machine's disk at the total of its virtual disks", async () => {
+      const machine = await vm({ name: 'disks1', cluster: id.c3, disk: 5 });
+      const disksPath = '/api/virtualization/virtual-disks/';
+      const disk = async (): Promise<unknown> => (await app.api.get(`${vmPath}${machine.id}/`)).body.disk;
+      const [a] = await create(disksPath, [
+        { virtual_machine: machine.id, name: 'sda', size: 100 },
+        { virtual_machine: machine.id, name: 'sdb', size: 50 },
+      ]);
+      expect(await disk()).toBe(150);
+      const [counted] = await list(`${vmPath}?id=${machine.id}&fields=virtual_disk_count`);
+      expect(counted).toEqual({ virtual_disk_count: 2 });
+      expect(await names(`${vmPath}?virtual_disk_count__gte=2`)).toContain('disks1');
+      expect((await app.api.patch(`${disksPath}${a.id}/`, { size: 30 })).status).toBe(200);
+      expect(await disk()).toBe(80);
+      // Another size than the disks' total is refused; none takes their total.
+      const refused = await app.api.patch(`${vmPath}${machine.id}/`, { disk: 10 });
+      expect(refused.status).toBe(400);
+      expect(refused.body.disk).toEqual([
+        'The specified disk size (10) must match the aggregate size of assigned virtual disks (80).',
+      ]);
+      const cleared = await app.api.patch(`${vmPath}${machine.id}/`, { disk: null });
+      expect(cleared.status, cleared.text).toBe(200);
+      expect(cleared.body.disk).toBe(80);
+      const duplicate = await app.api.post(disksPath, { virtual_machine: machine.id, name: 'sda', size: 1 });
+      expect(duplicate.status).toBe(400);
+      expect((await app.api.delete(`${disksPath}${a.id}/`)).status).toBe(204);
+      expect(await disk()).toBe(50);
+      const rest = await list(`${disksPath}?virtual_machine_id=${machine.id}`);
+      expect(
+        (
+          await app.api.delete(
+            disksPath,
+            rest.map((d) => ({ id: d.id })),
+          )
+        ).status,
+      ).toBe(204);
+      expect(await disk()).toBeNull();
+      // The machine's disk follows without a change record of its own (NetBox's QuerySet.update()); the PATCH
+      // that left it unchanged records nothing either.
+      const changes = await list(
+        `/api/core/object-changes/?changed_object_type=virtualization.virtualmachine&changed_object_id=${machine.id}`,
+      );
+      expect(changes.map((c) => c.action.value)).toEqual(['create']);
+    });
+  });
 });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import { changeLoggedTests, createAll, createEach, filterSetSuite, useApp } from '../support/filtersets.js';
+import {
+  changeLoggedTests,
+  createAll,
+  createEach,
+  createTestDevice,
+  filterSetSuite,
+  useApp,
+} from '../support/filtersets.js';
 
 /** NetBox 4.6.8 ipam/tests/test_filtersets.py: IP ranges, ASN ranges, FHRP groups and their assignments. */
 describe.each(DIALECTS)('ipam-ranges filter sets on %s', (dialect) => {
@@ -178,6 +185,138 @@ describe.each(DIALECTS)('ipam-ranges filter sets on %s', (dialect) => {
     });
     it('test_description', async () => {
       expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+  });
+
+  describe('FHRPGroupTestCase', () => {
+    const suite = filterSetSuite(shared, 'ipam.fhrpgroup', async (api) => {
+      const groups = await createAll(api, '/api/ipam/fhrp-groups/', [
+        { protocol: 'vrrp2', group_id: 10, auth_type: 'plaintext', auth_key: 'foo123', description: 'foobar1' },
+        {
+          protocol: 'vrrp3',
+          group_id: 20,
+          auth_type: 'md5',
+          auth_key: 'bar456',
+          name: 'bar123',
+          description: 'foobar2',
+        },
+        { protocol: 'hsrp', group_id: 30, description: 'foobar3' },
+      ]);
+      await createAll(
+        api,
+        '/api/ipam/ip-addresses/',
+        groups.map((g, i) => ({
+          address: `192.168.${i + 1}.1/24`,
+          assigned_object_type: 'ipam.fhrpgroup',
+          assigned_object_id: g.id,
+        })),
+      );
+      return { groups };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_protocol', async () => {
+      expect(await suite.count({ protocol: ['vrrp2', 'vrrp3'] })).toBe(2);
+    });
+    it('test_group_id', async () => {
+      expect(await suite.count({ group_id: [10, 20] })).toBe(2);
+    });
+    it('test_auth_type', async () => {
+      expect(await suite.count({ auth_type: ['plaintext', 'md5'] })).toBe(2);
+    });
+    it('test_auth_key', async () => {
+      expect(await suite.count({ auth_key: ['foo123', 'bar456'] })).toBe(2);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['bar123'] })).toBe(1);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_related_ip', async () => {
+      // Regular addresses to find related addresses for (made here and removed again).
+      const related = await createAll(shared.app.api, '/api/ipam/ip-addresses/', [
+        { address: '192.168.1.2/24' },
+        { address: '192.168.2.2/24' },
+      ]);
+      try {
+        expect(await suite.count({ related_ip: related.map((r) => r.id as number) })).toBe(2);
+      } finally {
+        await shared.app.api.delete(
+          '/api/ipam/ip-addresses/',
+          related.map((r) => ({ id: r.id })),
+        );
+      }
+    });
+  });
+
+  describe('FHRPGroupAssignmentTestCase', () => {
+    const suite = filterSetSuite(shared, 'ipam.fhrpgroupassignment', async (api) => {
+      const device = await createTestDevice(api, 'device1');
+      const interfaces = await createAll(
+        api,
+        '/api/dcim/interfaces/',
+        [0, 1, 2].map((i) => ({ device: device.id, name: `eth${i}`, type: 'other' })),
+      );
+      const [clusterType] = await createAll(api, '/api/virtualization/cluster-types/', [
+        { name: 'Cluster Type 1', slug: 'cluster-type-1' },
+      ]);
+      const [cluster] = await createAll(api, '/api/virtualization/clusters/', [
+        { name: 'Cluster 1', type: clusterType!.id },
+      ]);
+      const [vm] = await createAll(api, '/api/virtualization/virtual-machines/', [
+        { name: 'virtual_machine1', cluster: cluster!.id },
+      ]);
+      const vmInterfaces = await createAll(
+        api,
+        '/api/virtualization/interfaces/',
+        [0, 1, 2].map((i) => ({ virtual_machine: vm!.id, name: `eth${i}` })),
+      );
+      const groups = await createAll(api, '/api/ipam/fhrp-groups/', [
+        { protocol: 'vrrp2', group_id: 10 },
+        { protocol: 'vrrp3', group_id: 20 },
+        { protocol: 'hsrp', group_id: 30 },
+      ]);
+      await createAll(api, '/api/ipam/fhrp-group-assignments/', [
+        ...interfaces.map((iface, i) => ({
+          group: groups[i]!.id,
+          interface_type: 'dcim.interface',
+          interface_id: iface.id,
+          priority: (i + 1) * 10,
+        })),
+        ...vmInterfaces.map((iface, i) => ({
+          group: groups[i]!.id,
+          interface_type: 'virtualization.vminterface',
+          interface_id: iface.id,
+          priority: (i + 1) * 10,
+        })),
+      ]);
+      return { device, vm: vm!, interfaces, groups };
+    });
+    changeLoggedTests(suite);
+    it('test_group_id', async () => {
+      const [a, b] = suite.data.groups;
+      expect(await suite.count({ group_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_interface_type', async () => {
+      expect(await suite.count({ interface_type: ['dcim.interface'] })).toBe(3);
+    });
+    it('test_interface', async () => {
+      const [a, b] = suite.data.interfaces;
+      expect(await suite.count({ interface_type: ['dcim.interface'], interface_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_priority', async () => {
+      expect(await suite.count({ priority: [10, 20] })).toBe(4);
+    });
+    it('test_device', async () => {
+      expect(await suite.count({ device: [suite.data.device.name] })).toBe(3);
+      expect(await suite.count({ device_id: [suite.data.device.id] })).toBe(3);
+    });
+    it('test_virtual_machine', async () => {
+      expect(await suite.count({ virtual_machine: [suite.data.vm.name] })).toBe(3);
+      expect(await suite.count({ virtual_machine_id: [suite.data.vm.id] })).toBe(3);
     });
   });
 });

@@ -11,7 +11,7 @@ import {
   withObjects,
 } from '../support/filtersets.js';
 
-/** NetBox 4.6.8 virtualization/tests/test_filtersets.py, for the models this service serves. */
+/** NetBox 4.6.8 virtualization/tests/test_filtersets.py. */
 describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
   const shared = useApp(dialect);
 
@@ -191,6 +191,70 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
     });
   });
 
+  describe('VirtualMachineTypeTestCase', () => {
+    const suite = filterSetSuite(shared, 'virtualization.virtualmachinetype', async (api) => {
+      const platforms = await createAll(
+        api,
+        '/api/dcim/platforms/',
+        [1, 2, 3].map((i) => ({ name: `Platform ${i}`, slug: `platform-${i}` })),
+      );
+      const [clusterType] = await createAll(api, '/api/virtualization/cluster-types/', [
+        { name: 'Cluster Type 1', slug: 'cluster-type-1' },
+      ]);
+      const [site] = await createAll(api, '/api/dcim/sites/', [{ name: 'Site 1', slug: 'site-1' }]);
+      const [cluster] = await createAll(api, '/api/virtualization/clusters/', [
+        { name: 'Cluster 1', type: clusterType!.id, scope_type: 'dcim.site', scope_id: site!.id },
+      ]);
+      const vm_types = await createAll(
+        api,
+        '/api/virtualization/virtual-machine-types/',
+        [1, 2, 3].map((i) => ({
+          name: `Virtual Machine Type ${i}`,
+          slug: `virtual-machine-type-${i}`,
+          default_platform: platforms[i - 1]!.id,
+          default_vcpus: [1, 2, 4][i - 1],
+          default_memory: [1024, 2048, 4096][i - 1],
+          description: `foobar${i}`,
+        })),
+      );
+      const [tenant] = await createAll(api, '/api/tenancy/tenants/', [{ name: 'Tenant 1', slug: 'tenant-1' }]);
+      // Populate virtual_machine_count
+      await createAll(api, '/api/virtualization/virtual-machines/', [
+        { name: 'vm-type-1a', cluster: cluster!.id, virtual_machine_type: vm_types[0]!.id },
+        { name: 'vm-type-1b', cluster: cluster!.id, virtual_machine_type: vm_types[0]!.id, tenant: tenant!.id },
+        { name: 'vm-type-2a', cluster: cluster!.id, virtual_machine_type: vm_types[1]!.id },
+      ]);
+      return { platforms, vm_types };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Virtual Machine Type 1', 'Virtual Machine Type 2'] })).toBe(2);
+    });
+    it('test_slug', async () => {
+      expect(await suite.count({ slug: ['virtual-machine-type-1', 'virtual-machine-type-2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_default_platform', async () => {
+      const [a, b] = suite.data.platforms;
+      expect(await suite.count({ default_platform_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ default_platform: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_default_vcpus', async () => {
+      expect(await suite.count({ default_vcpus: [1, 2] })).toBe(2);
+    });
+    it('test_default_memory', async () => {
+      expect(await suite.count({ default_memory: [1024, 2048] })).toBe(2);
+    });
+    it('test_virtual_machine_count', async () => {
+      expect(await suite.count({ virtual_machine_count: [1, 2] })).toBe(2);
+    });
+  });
+
   describe('VirtualMachineTestCase', () => {
     const suite = filterSetSuite(shared, 'virtualization.virtualmachine', async (api) => {
       const cluster_types = await createAll(api, '/api/virtualization/cluster-types/', [
@@ -246,7 +310,17 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
         { name: 'Platform 2', slug: 'platform-2' },
         { name: 'Platform 3', slug: 'platform-3' },
       ]);
-      // Virtual machine types are not served: the test_virtual_machine_type filters name none.
+      const vm_types = await createAll(
+        api,
+        '/api/virtualization/virtual-machine-types/',
+        [1, 2, 3].map((i) => ({
+          name: `Virtual Machine Type ${i}`,
+          slug: `virtual-machine-type-${i}`,
+          default_platform: platforms[i - 1]!.id,
+          default_vcpus: [1, 2, 4][i - 1],
+          default_memory: [1024, 2048, 4096][i - 1],
+        })),
+      );
       const roles = await createAll(api, '/api/dcim/device-roles/', [
         { name: 'Device Role 1', slug: 'device-role-1' },
         { name: 'Device Role 2', slug: 'device-role-2' },
@@ -270,6 +344,7 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
       const vms = await createAll(api, '/api/virtualization/virtual-machines/', [
         {
           name: 'Virtual Machine 1',
+          virtual_machine_type: vm_types[0]!.id,
           site: sites[0]!.id,
           cluster: clusters[0]!.id,
           device: devices[0]!.id,
@@ -286,6 +361,7 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
         },
         {
           name: 'Virtual Machine 2',
+          virtual_machine_type: vm_types[1]!.id,
           site: sites[1]!.id,
           cluster: clusters[1]!.id,
           device: devices[1]!.id,
@@ -302,6 +378,7 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
         },
         {
           name: 'Virtual Machine 3',
+          virtual_machine_type: vm_types[2]!.id,
           site: sites[2]!.id,
           cluster: clusters[2]!.id,
           device: devices[2]!.id,
@@ -374,6 +451,7 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
         sites,
         clusters,
         platforms,
+        vm_types,
         roles,
         devices,
         tenant_groups,
@@ -462,7 +540,11 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
       expect(await suite.count({ platform_id: [platforms[0]!.id, platforms[1]!.id] })).toBe(2);
       expect(await suite.count({ platform: [platforms[0]!.slug, platforms[1]!.slug] })).toBe(2);
     });
-    leftOut('test_virtual_machine_type', 'virtual machine types are not served (the filter accepts only null)');
+    it('test_virtual_machine_type', async () => {
+      const [a, b] = suite.data.vm_types;
+      expect(await suite.count({ virtual_machine_type_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ virtual_machine_type: [a!.slug, b!.slug] })).toBe(2);
+    });
     it('test_mac_address', async () => {
       expect(await suite.count({ mac_address: ['00-00-00-00-00-01', '00-00-00-00-00-02'] })).toBe(2);
     });
@@ -639,5 +721,50 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
       expect(await suite.count({ vlan: vlan.vid })).toBe(1);
     });
     leftOut('test_vlan_translation_policy', 'VLAN translation policies are not served (the filter accepts only null)');
+  });
+
+  describe('VirtualDiskTestCase', () => {
+    const suite = filterSetSuite(shared, 'virtualization.virtualdisk', async (api) => {
+      const [clusterType] = await createAll(api, '/api/virtualization/cluster-types/', [
+        { name: 'Cluster Type 1', slug: 'cluster-type-1' },
+      ]);
+      const [cluster] = await createAll(api, '/api/virtualization/clusters/', [
+        { name: 'Cluster 1', type: clusterType!.id },
+      ]);
+      const vms = await createAll(
+        api,
+        '/api/virtualization/virtual-machines/',
+        [1, 2, 3].map((i) => ({ name: `Virtual Machine ${i}`, cluster: cluster!.id })),
+      );
+      await createAll(
+        api,
+        '/api/virtualization/virtual-disks/',
+        [1, 2, 3].map((i) => ({
+          virtual_machine: vms[i - 1]!.id,
+          name: `Disk ${i}`,
+          size: i,
+          description: `foobar${i}`,
+        })),
+      );
+      return { vms };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_virtual_machine', async () => {
+      const [a, b] = suite.data.vms;
+      expect(await suite.count({ virtual_machine_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ virtual_machine: [a!.name, b!.name] })).toBe(2);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Disk 1', 'Disk 2'] })).toBe(2);
+    });
+    it('test_size', async () => {
+      expect(await suite.count({ size: [1, 2] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
   });
 });

@@ -3,7 +3,7 @@ import type { NetBoxTestCase } from '../generic.js';
 
 const description = { description: 'New description' };
 
-/** Ported from NetBox 4.6.8 ipam/tests/test_api.py: IP ranges, ASN ranges and FHRP groups. */
+/** Ported from NetBox 4.6.8 ipam/tests/test_api.py: IP ranges, ASN ranges, FHRP groups and their assignments. */
 export const ipamRangeCases: NetBoxTestCase[] = [
   {
     source: 'ipam/tests/test_api.py::IPRangeTestCase',
@@ -160,6 +160,85 @@ export const ipamRangeCases: NetBoxTestCase[] = [
         expect(ten.status, ten.text).toBe(201);
         expect(ten.body).toHaveLength(10);
       },
+    },
+  },
+  {
+    source: 'ipam/tests/test_api.py::FHRPGroupTestCase',
+    model: 'ipam.fhrpgroup',
+    briefFields: ['description', 'display', 'group_id', 'id', 'protocol', 'url'],
+    bulkUpdateData: {
+      protocol: 'glbp',
+      group_id: 200,
+      auth_type: 'md5',
+      auth_key: 'foobarbaz999',
+      name: 'foobar-999',
+      description: 'New description',
+    },
+    setUp: async (t) => {
+      await t.makeAll('ipam.fhrpgroup', [
+        { protocol: 'vrrp2', group_id: 10, auth_type: 'plaintext', auth_key: 'foobar123' },
+        { protocol: 'vrrp3', group_id: 20, auth_type: 'md5', auth_key: 'foobar123' },
+        { protocol: 'hsrp', group_id: 30 },
+      ]);
+      return {
+        createData: [
+          { protocol: 'vrrp2', group_id: 110, auth_type: 'plaintext', auth_key: 'foobar123' },
+          { protocol: 'vrrp3', group_id: 120, auth_type: 'md5', auth_key: 'barfoo456' },
+          { protocol: 'glbp', group_id: 130 },
+        ],
+      };
+    },
+  },
+  {
+    source: 'ipam/tests/test_api.py::FHRPGroupAssignmentTestCase',
+    model: 'ipam.fhrpgroupassignment',
+    briefFields: ['display', 'group', 'id', 'interface_id', 'interface_type', 'priority', 'url'],
+    bulkUpdateData: { priority: 100 },
+    userPermissions: ['ipam.view_fhrpgroup'],
+    setUp: async (t) => {
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const manufacturer = await t.make('dcim.manufacturer', { name: 'Manufacturer 1', slug: 'manufacturer-1' });
+      const type = await t.make('dcim.devicetype', {
+        manufacturer: manufacturer.id,
+        model: 'Device Type 1',
+        slug: 'device-type-1',
+      });
+      const role = await t.make('dcim.devicerole', { name: 'Device Role 1', slug: 'device-role-1' });
+      const devices = await t.makeAll(
+        'dcim.device',
+        [1, 2, 3].map((i) => ({ name: `device${i}`, site: site.id, device_type: type.id, role: role.id })),
+      );
+      const interfaces = await t.makeAll(
+        'dcim.interface',
+        devices.flatMap((d) => [0, 1, 2].map((i) => ({ device: d.id, name: `eth${i}`, type: 'other' }))),
+      );
+      await t.makeAll(
+        'ipam.ipaddress',
+        interfaces.map((iface, i) => ({
+          address: `192.168.${i % 3}.${2 + Math.floor(i / 3)}/24`,
+          assigned_object_type: 'dcim.interface',
+          assigned_object_id: iface.id,
+        })),
+      );
+      const groups = await t.makeAll(
+        'ipam.fhrpgroup',
+        [10, 20, 30].map((group_id) => ({ protocol: 'vrrp2', group_id })),
+      );
+      const on = (group: number, iface: number, priority: number) => ({
+        group: groups[group]!.id,
+        interface_type: 'dcim.interface',
+        interface_id: interfaces[iface]!.id,
+        priority,
+      });
+      await t.makeAll('ipam.fhrpgroupassignment', [
+        on(0, 0, 10),
+        on(1, 1, 10),
+        on(2, 2, 10),
+        on(0, 3, 20),
+        on(1, 4, 20),
+        on(2, 5, 20),
+      ]);
+      return { createData: [on(0, 6, 30), on(1, 7, 30), on(2, 8, 30)] };
     },
   },
 ];

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
 
-/** Ported from NetBox 4.6.8 ipam/tests/test_api.py (ASN ranges, IP ranges, FHRP and VLAN translation are not served). */
+/** Ported from NetBox 4.6.8 ipam/tests/test_api.py (ASN ranges, IP ranges and FHRP groups: ipam-ranges.ts; VLAN translation is not served). */
 
 const description = { description: 'New description' };
 

@@ -3,14 +3,13 @@ import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
 
 /**
- * Ported from NetBox 4.6.8 virtualization/tests/test_api.py, for the served models. Virtual machine types,
- * virtual disks and config templates are not served: virtual machines leave out `virtual_machine_type`.
+ * Ported from NetBox 4.6.8 virtualization/tests/test_api.py, for the served models. Config templates are not
+ * served.
  */
 
 type Json = Record<string, any>;
 const description = { description: 'New description' };
 const RENDER = 'Config templates are not served.';
-const VM_TYPES = 'Virtual machine types are not served.';
 
 /** NetBox's create_test_virtualmachine: a VM in a new cluster. */
 async function virtualMachine(t: PortedClass, name: string): Promise<Json> {
@@ -21,6 +20,8 @@ async function virtualMachine(t: PortedClass, name: string): Promise<Json> {
   const cluster = await t.make('virtualization.cluster', { name: `Cluster of ${name}`, type: type.id });
   return t.make('virtualization.virtualmachine', { name, cluster: cluster.id });
 }
+
+const vmTypesOf = (data: Json): Json[] => data.vmTypes as Json[];
 
 export const virtualizationCases: NetBoxTestCase[] = [
   {
@@ -81,11 +82,40 @@ export const virtualizationCases: NetBoxTestCase[] = [
     },
   },
   {
+    source: 'virtualization/tests/test_api.py::VirtualMachineTypeTestCase',
+    model: 'virtualization.virtualmachinetype',
+    briefFields: ['description', 'display', 'id', 'name', 'slug', 'url'],
+    userPermissions: ['dcim.view_platform', 'virtualization.view_virtualmachine'],
+    setUp: async (t) => {
+      const platforms = await t.makeAll(
+        'dcim.platform',
+        [1, 2, 3].map((i) => ({ name: `Platform ${i}`, slug: `platform-${i}` })),
+      );
+      const typeOf = (i: number, platform: number): Json => ({
+        name: `Virtual Machine Type ${i}`,
+        slug: `virtual-machine-type-${i}`,
+        default_platform: platforms[platform]!.id,
+        default_vcpus: [1, 2, 4][platform],
+        default_memory: [1024, 2048, 4096][platform],
+      });
+      await t.makeAll('virtualization.virtualmachinetype', [typeOf(1, 0), typeOf(2, 1), typeOf(3, 2)]);
+      return {
+        createData: [typeOf(4, 0), typeOf(5, 1), typeOf(6, 2)],
+        bulkUpdateData: {
+          default_platform: platforms[2]!.id,
+          default_vcpus: 8,
+          default_memory: 8192,
+          description: 'New description',
+        },
+      };
+    },
+  },
+  {
     source: 'virtualization/tests/test_api.py::VirtualMachineTestCase',
     model: 'virtualization.virtualmachine',
     briefFields: ['description', 'display', 'id', 'name', 'url'],
     bulkUpdateData: { status: 'staged' },
-    userPermissions: ['dcim.view_platform'],
+    userPermissions: ['dcim.view_platform', 'virtualization.view_virtualmachinetype'],
     setUp: async (t) => {
       const clusterType = await t.make('virtualization.clustertype', {
         name: 'Cluster Type 1',
@@ -127,14 +157,34 @@ export const virtualizationCases: NetBoxTestCase[] = [
             role: role.id,
           }),
         );
-      const platform = await t.make('dcim.platform', { name: 'Platform 1', slug: 'platform-1' });
+      const platforms = await t.makeAll(
+        'dcim.platform',
+        [1, 2, 3].map((i) => ({ name: `Platform ${i}`, slug: `platform-${i}` })),
+      );
+      const vmTypes = await t.makeAll('virtualization.virtualmachinetype', [
+        {
+          name: 'Virtual Machine Type 1',
+          slug: 'virtual-machine-type-1',
+          default_platform: platforms[0]!.id,
+          default_vcpus: 2,
+          default_memory: 4096,
+        },
+        {
+          name: 'Virtual Machine Type 2',
+          slug: 'virtual-machine-type-2',
+          default_platform: platforms[1]!.id,
+          default_vcpus: 4,
+          default_memory: 8192,
+        },
+      ]);
       await t.makeAll('virtualization.virtualmachine', [
         {
           name: 'Virtual Machine 1',
+          virtual_machine_type: vmTypes[0]!.id,
           site: sites[0]!.id,
           cluster: clusters[0]!.id,
           device: devices[0]!.id,
-          platform: platform.id,
+          platform: platforms[0]!.id,
           vcpus: 2,
           memory: 4096,
           local_context_data: { A: 1 },
@@ -150,15 +200,89 @@ export const virtualizationCases: NetBoxTestCase[] = [
       ]);
       return {
         createData: [
-          { name: 'Virtual Machine 4', site: sites[1]!.id, cluster: clusters[1]!.id, device: devices[1]!.id },
-          { name: 'Virtual Machine 5', site: sites[1]!.id, cluster: clusters[1]!.id },
+          {
+            name: 'Virtual Machine 4',
+            site: sites[1]!.id,
+            cluster: clusters[1]!.id,
+            device: devices[1]!.id,
+            virtual_machine_type: vmTypes[0]!.id,
+          },
+          {
+            name: 'Virtual Machine 5',
+            site: sites[1]!.id,
+            cluster: clusters[1]!.id,
+            virtual_machine_type: vmTypes[1]!.id,
+          },
           { name: 'Virtual Machine 6', site: sites[1]!.id },
-          { name: 'Virtual Machine 7', cluster: clusters[2]!.id, start_on_boot: 'on' },
+          {
+            name: 'Virtual Machine 7',
+            cluster: clusters[2]!.id,
+            virtual_machine_type: vmTypes[0]!.id,
+            start_on_boot: 'on',
+          },
         ],
         cluster: clusters[0]!.id,
+        clusters,
+        sites,
+        platforms,
+        vmTypes,
       };
     },
     tests: {
+      test_virtual_machine_type_defaults_applied_on_create: async (t, data) => {
+        const [site, cluster, type] = [(data.sites as Json[])[1]!, (data.clusters as Json[])[1]!, vmTypesOf(data)[0]!];
+        const user = await t.user();
+        await user.addPermissions('virtualization.add_virtualmachine');
+        const response = await user.client.post(t.path(), {
+          name: 'Virtual Machine With Defaults',
+          site: site.id,
+          cluster: cluster.id,
+          virtual_machine_type: type.id,
+          platform: null,
+          vcpus: null,
+          memory: null,
+        });
+        expect(response.status, response.text).toBe(201);
+        const vm = (await t.get(response.body.id as number))!;
+        expect(vm.virtual_machine_type.id).toBe(type.id);
+        expect(vm.platform.id).toBe(type.default_platform.id);
+        expect(vm.vcpus).toBe(type.default_vcpus);
+        expect(vm.memory).toBe(type.default_memory);
+      },
+      test_virtual_machine_type_defaults_do_not_override_explicit_values: async (t, data) => {
+        const [site, cluster, type] = [(data.sites as Json[])[1]!, (data.clusters as Json[])[1]!, vmTypesOf(data)[0]!];
+        const platform = (data.platforms as Json[])[2]!;
+        const user = await t.user();
+        await user.addPermissions('virtualization.add_virtualmachine');
+        const response = await user.client.post(t.path(), {
+          name: 'Virtual Machine With Explicit Values',
+          site: site.id,
+          cluster: cluster.id,
+          virtual_machine_type: type.id,
+          platform: platform.id,
+          vcpus: 6,
+          memory: 12288,
+        });
+        expect(response.status, response.text).toBe(201);
+        const vm = (await t.get(response.body.id as number))!;
+        expect(vm.virtual_machine_type.id).toBe(type.id);
+        expect(vm.platform.id).toBe(platform.id);
+        expect(Number(vm.vcpus)).toBe(6);
+        expect(vm.memory).toBe(12288);
+      },
+      test_setting_virtual_machine_type_on_existing_vm_does_not_backfill_defaults: async (t, data) => {
+        const vm = ((await t.admin.get(`${t.path()}?name=Virtual Machine 2`)).body.results as Json[])[0]!;
+        const type = vmTypesOf(data)[1]!;
+        const user = await t.user();
+        await user.addPermissions('virtualization.change_virtualmachine');
+        const response = await user.client.patch(`${t.path()}${vm.id}/`, { virtual_machine_type: type.id });
+        expect(response.status, response.text).toBe(200);
+        const after = (await t.get(vm.id as number))!;
+        expect(after.virtual_machine_type.id).toBe(type.id);
+        expect(after.platform).toBeNull();
+        expect(after.vcpus).toBeNull();
+        expect(after.memory).toBeNull();
+      },
       test_config_context_included_by_default_in_list_view: async (t) => {
         const [vm] = await t.queryset();
         const user = await t.user();
@@ -252,9 +376,6 @@ export const virtualizationCases: NetBoxTestCase[] = [
       },
     },
     leftOut: {
-      test_virtual_machine_type_defaults_applied_on_create: VM_TYPES,
-      test_virtual_machine_type_defaults_do_not_override_explicit_values: VM_TYPES,
-      test_setting_virtual_machine_type_on_existing_vm_does_not_backfill_defaults: VM_TYPES,
       test_render_config: RENDER,
       test_render_config_without_permission: RENDER,
       test_render_config_token_write_enabled: RENDER,
@@ -332,6 +453,23 @@ export const virtualizationCases: NetBoxTestCase[] = [
         await user.client.delete(t.path(), [{ id: interface1.id }, { id: child.id }]);
         expect(await count()).toBe(2);
       },
+    },
+  },
+  {
+    source: 'virtualization/tests/test_api.py::VirtualDiskTestCase',
+    model: 'virtualization.virtualdisk',
+    briefFields: ['description', 'display', 'id', 'name', 'size', 'url', 'virtual_machine'],
+    bulkUpdateData: { size: 888 },
+    userPermissions: ['virtualization.view_virtualmachine'],
+    setUp: async (t) => {
+      const vm = await virtualMachine(t, 'Virtual Machine 1');
+      await t.makeAll(
+        'virtualization.virtualdisk',
+        [1, 2, 3].map((i) => ({ virtual_machine: vm.id, name: `Disk ${i}`, size: i * 10 })),
+      );
+      return {
+        createData: [4, 5, 6].map((i) => ({ virtual_machine: vm.id, name: `Disk ${i}`, size: (i - 3) * 10 })),
+      };
     },
   },
 ];
