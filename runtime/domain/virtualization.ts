@@ -48,6 +48,6 @@ export const virtualizationFunctions = {
   'virtualization.allocatedVcpus': { kind: 'compute', fn: allocated('vcpus') },
   'virtualization.allocatedMemory': { kind: 'compute', fn: allocated('memory') },
   'virtualization.allocatedDisk': { kind: 'compute', fn: allocated('disk') },
-  'virtualization.checkVirtualMachinePrimaryIps': { kind: 'validator', fn: checkVirtualMachinePrimaryIps },
-  'virtualization.checkVmInterfaceVlans': { kind: 'validator', fn: checkVmInterfaceVlans },
+  'virtualization.checkVirtualMachinePrimaryIps': { kind: 'validator', fn: checkVirtualMachinePrimaryIps, batch: true },
+  'virtualization.checkVmInterfaceVlans': { kind: 'validator', fn: checkVmInterfaceVlans, batch: true },
 } satisfies Record<string, DomainEntry>;
