@@ -160,8 +160,13 @@ async function completeDevices(
     `SELECT 'types' AS k, device_type_id AS id, count(*) AS n FROM dcim_device WHERE device_type_id IN ${marks(typeIds.length)} GROUP BY device_type_id`,
     tree('dcim_devicerole', 'dcim_device', 'role_id', 'role_devices', roleIds.length),
     tree('dcim_devicerole', 'virtualization_virtualmachine', 'role_id', 'role_vms', roleIds.length),
-    tree('dcim_platform', 'dcim_device', 'platform_id', 'platform_devices', platformIds.length),
-    tree('dcim_platform', 'virtualization_virtualmachine', 'platform_id', 'platform_vms', platformIds.length),
+    // Devices without a platform (the written ones) leave the platforms' counts out.
+    platformIds.length
+      ? tree('dcim_platform', 'dcim_device', 'platform_id', 'platform_devices', platformIds.length)
+      : null,
+    platformIds.length
+      ? tree('dcim_platform', 'virtualization_virtualmachine', 'platform_id', 'platform_vms', platformIds.length)
+      : null,
     ipIds.length
       ? `SELECT 'nat' AS k, nat_inside_id AS id, count(*) AS n FROM ipam_ipaddress WHERE nat_inside_id IN ${marks(ipIds.length)} GROUP BY nat_inside_id`
       : null,
