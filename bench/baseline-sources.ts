@@ -13,8 +13,13 @@ type Row = Record<string, any>;
 export interface PageSource {
   kind: 'sqlite' | 'postgres';
   all<T = Row>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** Runs `body` in one transaction (BEGIN … COMMIT, ROLLBACK on an error) on one connection. */
+  transaction<T>(body: (tx: Reader) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** What reads need of a source: its kind and statements (a transaction's too). */
+export type Reader = Pick<PageSource, 'kind' | 'all'>;
 
 /** `(?, ?, …)` for a list of `n` values. */
 export function marks(n: number): string {
@@ -26,12 +31,30 @@ export function openSqliteSource(file: string): PageSource {
   const conn = new Sqlite(file, { fileMustExist: true });
   conn.pragma('busy_timeout = 10000');
   const statements = new Map<string, Sqlite.Statement<unknown[], Row>>();
+  const all = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
+    let statement = statements.get(sql);
+    if (!statement) statements.set(sql, (statement = conn.prepare<unknown[], Row>(sql)));
+    return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+  };
+  // One connection: transactions take turns (SQLite has one writer anyway), as the service's do.
+  let turn: Promise<unknown> = Promise.resolve();
   return {
     kind: 'sqlite',
-    all: async <T>(sql: string, params: readonly unknown[]) => {
-      let statement = statements.get(sql);
-      if (!statement) statements.set(sql, (statement = conn.prepare<unknown[], Row>(sql)));
-      return statement.all(...params) as T[];
+    all,
+    transaction: <T>(body: (tx: Reader) => Promise<T>): Promise<T> => {
+      const run = turn.then(async () => {
+        conn.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await body({ kind: 'sqlite', all });
+          conn.exec('COMMIT');
+          return result;
+        } catch (error) {
+          conn.exec('ROLLBACK');
+          throw error;
+        }
+      });
+      turn = run.catch(() => undefined);
+      return run;
     },
     close: async () => {
       conn.close();
@@ -61,16 +84,36 @@ export function openPostgresSource(url: string): PageSource {
   } as pg.CustomTypesConfig;
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c timezone=UTC', types });
   const texts = new Map<string, { name: string; text: string }>();
+  const named = (sql: string): { name: string; text: string } => {
+    let found = texts.get(sql);
+    if (!found) {
+      let n = 0;
+      found = { name: `bench_${texts.size}`, text: sql.replace(/\?/g, () => `$${(n += 1)}`) };
+      texts.set(sql, found);
+    }
+    return found;
+  };
   return {
     kind: 'postgres',
-    all: async <T>(sql: string, params: readonly unknown[]) => {
-      let named = texts.get(sql);
-      if (!named) {
-        let n = 0;
-        named = { name: `bench_${texts.size}`, text: sql.replace(/\?/g, () => `$${(n += 1)}`) };
-        texts.set(sql, named);
+    all: async <T>(sql: string, params: readonly unknown[]) =>
+      (await pool.query({ ...named(sql), values: [...params] })).rows as T[],
+    transaction: async <T>(body: (tx: Reader) => Promise<T>): Promise<T> => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await body({
+          kind: 'postgres',
+          all: async <R>(sql: string, params: readonly unknown[]) =>
+            (await client.query({ ...named(sql), values: [...params] })).rows as R[],
+        });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
       }
-      return (await pool.query({ ...named, values: [...params] })).rows as T[];
     },
     close: () => pool.end(),
   };

@@ -1,10 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { PageSource } from './baseline-sources.js';
 import type { Page, Roots } from './baseline-common.js';
 import { siteDetail, sitePage } from './baseline-sites.js';
 import { devicePage } from './baseline-devices.js';
+import { createDevices, createSite, patchSite, type Actor } from './baseline-writes.js';
 import { closeServer } from './service.js';
 
 /**
@@ -15,7 +16,8 @@ import { closeServer } from './service.js';
  * the service is measured against.
  *
  * Pages: `/api/dcim/sites/` (`limit`, `offset`, `brief`), `/api/dcim/sites/<id>/` and `/api/dcim/devices/`
- * (`limit`, `offset`, `brief`, `exclude=config_context`).
+ * (`limit`, `offset`, `brief`, `exclude=config_context`). Writes (`baseline-writes.ts`): `POST /api/dcim/sites/`
+ * of one site, `PATCH /api/dcim/sites/<id>/`, `POST /api/dcim/devices/` of one device or a list.
  */
 
 /** A listening baseline server. */
@@ -30,6 +32,7 @@ const NOT_FOUND = '{"detail":"Not found."}';
 export async function startBaseline(
   source: PageSource,
   authorization: string,
+  actor: Actor,
   pageSize = 50,
   maxPageSize = 1000,
 ): Promise<RunningBaseline> {
@@ -41,7 +44,7 @@ export async function startBaseline(
       res.end('{"detail":"Invalid token"}');
       return;
     }
-    answer(source, req, pageSize, maxPageSize).then(
+    answer(source, req, actor, pageSize, maxPageSize).then(
       ({ status, body, headers }) => {
         res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
         res.end(body);
@@ -70,14 +73,33 @@ export async function startBaseline(
 async function answer(
   source: PageSource,
   req: http.IncomingMessage,
+  actor: Actor,
   pageSize: number,
   maxPageSize: number,
 ): Promise<{ status: number; body: string; headers?: Record<string, string> }> {
   const origin = `http://${req.headers.host ?? 'localhost'}`;
   const url = new URL(req.url ?? '/', origin);
   const roots: Roots = { api: `${origin}/api`, site: origin };
-  if (req.method !== 'GET') return { status: 405, body: NOT_FOUND };
   const detail = /^\/api\/dcim\/sites\/(\d+)\/$/.exec(url.pathname);
+  if (req.method === 'POST' || req.method === 'PATCH') {
+    const body = JSON.parse(await readBody(req)) as Record<string, unknown> | Record<string, unknown>[];
+    const requestId = randomUUID();
+    if (req.method === 'PATCH' && detail && !Array.isArray(body)) {
+      const site = await patchSite(source, roots, actor, requestId, Number(detail[1]), body);
+      return site ? { status: 200, body: JSON.stringify(site) } : { status: 404, body: NOT_FOUND };
+    }
+    if (req.method === 'POST' && url.pathname === '/api/dcim/sites/' && !Array.isArray(body)) {
+      const site = await createSite(source, roots, actor, requestId, body);
+      return { status: 201, body: JSON.stringify(site), headers: { Location: String(site.url) } };
+    }
+    if (req.method === 'POST' && url.pathname === '/api/dcim/devices/') {
+      const devices = await createDevices(source, roots, actor, requestId, Array.isArray(body) ? body : [body]);
+      if (Array.isArray(body)) return { status: 201, body: JSON.stringify(devices) };
+      return { status: 201, body: JSON.stringify(devices[0]), headers: { Location: String(devices[0]!.url) } };
+    }
+    return { status: 405, body: NOT_FOUND };
+  }
+  if (req.method !== 'GET') return { status: 405, body: NOT_FOUND };
   if (detail) {
     const found = await siteDetail(source, roots, Number(detail[1]));
     if (!found) return { status: 404, body: NOT_FOUND };
@@ -93,6 +115,15 @@ async function answer(
     return { status: 200, body: JSON.stringify(await devicePage(source, roots, page, mode)) };
   }
   return { status: 404, body: NOT_FOUND };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 function pageOf(url: URL, pageSize: number, maxPageSize: number): Page {

@@ -30,6 +30,8 @@ export interface ImportBenchResult {
   seconds: number;
   /** CPU seconds of this process (the import's own work, whatever else the machine runs). */
   cpuSeconds: number;
+  /** Statements the import ran on the target database (reads and writes, BEGIN and COMMIT included). */
+  statements: number;
   rowsPerSecond: number;
   peakRssMb: number;
   peakHeapMb: number;
@@ -64,7 +66,7 @@ export async function benchImport(
         try {
           const result = await timeImport(label, url, target);
           log(
-            `import: ${label} into ${target.label}: ${result.imported}/${result.rows} rows in ${result.seconds} s (${result.cpuSeconds} s of CPU, ${result.rowsPerSecond} rows/s), peak RSS ${result.peakRssMb} MB, heap ${result.peakHeapMb} MB`,
+            `import: ${label} into ${target.label}: ${result.imported}/${result.rows} rows in ${result.seconds} s (${result.cpuSeconds} s of CPU, ${result.rowsPerSecond} rows/s, ${result.statements} statements), peak RSS ${result.peakRssMb} MB, heap ${result.peakHeapMb} MB`,
           );
           results.push(result);
         } finally {
@@ -95,6 +97,7 @@ async function timeImport(label: string, sourceUrl: string, target: BenchDatabas
   try {
     const started = performance.now();
     const cpu = process.cpuUsage();
+    const statementsBefore = db.queryCount();
     const report = await importNetbox(
       createContext(generated, settings, db, () => undefined),
       source,
@@ -107,6 +110,7 @@ async function timeImport(label: string, sourceUrl: string, target: BenchDatabas
     );
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
+    const statements = db.queryCount() - statementsBefore;
     const rows = report.models.reduce((n, m) => n + m.read, 0);
     const imported = report.models.reduce((n, m) => n + m.imported, 0);
     return {
@@ -116,6 +120,7 @@ async function timeImport(label: string, sourceUrl: string, target: BenchDatabas
       imported,
       seconds: Math.round(seconds * 10) / 10,
       cpuSeconds: Math.round((used.user + used.system) / 1e5) / 10,
+      statements,
       rowsPerSecond: Math.round(imported / seconds),
       peakRssMb: Math.round(peakRss / 2 ** 20),
       peakHeapMb: Math.round(peakHeap / 2 ** 20),

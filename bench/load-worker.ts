@@ -2,7 +2,7 @@ import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BENCH_HOST } from './http-client.js';
 import type { LoadOutcome, LoadSpec, RequestPlan } from './load.js';
-import { siteBody } from './site-body.js';
+import { deviceBody, siteBody } from './site-body.js';
 
 /**
  * The worker-thread entry of the load generator: `concurrency` loops, each awaiting its previous response
@@ -26,8 +26,16 @@ let sequence = 0;
 /** Builds request number `n` before its clock starts, so that building a bulk body is not measured. */
 function prepare(plan: RequestPlan, n: number): Prepared {
   if (plan.kind === 'get') return { method: 'GET', path: plan.paths[n % plan.paths.length]!, body: null };
+  if (plan.kind === 'patch') {
+    const body = { description: `${plan.prefix} ${n}` };
+    return { method: 'PATCH', path: plan.paths[n % plan.paths.length]!, body: Buffer.from(JSON.stringify(body)) };
+  }
   const start = n * plan.perRequest;
-  const objects = Array.from({ length: plan.perRequest }, (_, i) => siteBody(plan.prefix, start + i, plan.refs));
+  const objects = Array.from({ length: plan.perRequest }, (_, i) =>
+    plan.kind === 'post-sites'
+      ? siteBody(plan.prefix, start + i, plan.refs)
+      : deviceBody(plan.prefix, start + i, plan.refs),
+  );
   return {
     method: 'POST',
     path: plan.path,

@@ -1,4 +1,4 @@
-import type { SeedRefs } from './site-body.js';
+import type { DeviceRefs, SeedRefs } from './site-body.js';
 import { startThread } from './thread.js';
 
 /**
@@ -9,7 +9,10 @@ import { startThread } from './thread.js';
 /** What each request of a run is. */
 export type RequestPlan =
   | { kind: 'get'; paths: readonly string[] }
-  | { kind: 'post-sites'; path: string; prefix: string; refs: SeedRefs; perRequest: number };
+  | { kind: 'post-sites'; path: string; prefix: string; refs: SeedRefs; perRequest: number }
+  | { kind: 'post-devices'; path: string; prefix: string; refs: DeviceRefs; perRequest: number }
+  /** A PATCH of a new `description` to each path in turn. */
+  | { kind: 'patch'; paths: readonly string[]; prefix: string };
 
 /** One load run: `concurrency` workers looping over keep-alive connections after a warm-up. */
 export interface LoadSpec {

@@ -18,8 +18,8 @@ import { watchCpu } from './noise.js';
 import { seedThroughApi } from './seed.js';
 import { seedDevices } from './seed-devices.js';
 import { startService, type RunningService } from './service.js';
-import { verifySamePages } from './verify.js';
-import type { SeedRefs } from './site-body.js';
+import { verifySamePages, verifySameWrites } from './verify.js';
+import { deviceBody, siteBody, type DeviceRefs, type SeedRefs } from './site-body.js';
 import { benchWebhooks } from './webhooks.js';
 import { buildDist } from './worker-process.js';
 import { benchImport } from './import-netbox.js';
@@ -33,7 +33,8 @@ import { benchImport } from './import-netbox.js';
  * for the commit-to-receipt latency  --only webhooks (skip the other scenarios)  --only pages (only the pages
  * compared with the baseline: no writes, no webhooks)  --only import (svc import-netbox: NetBox's demo data and a
  * synthetic NetBox database of --import-devices devices × 9 objects, default about 100,000, into each database:
- * rows/s and peak memory; written to <out>-import.json)
+ * rows/s and peak memory; written to <out>-import.json)  --only writes (the writes compared with the baseline —
+ * one site, one device, a PATCH of a site, a bulk of 1,000 devices — on 1,000 seeded sites and 100 devices)
  * --out <file> (default bench/results/latest.json, git-ignored).
  * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
@@ -61,6 +62,8 @@ interface Options {
   onlyWebhooks: boolean;
   /** Only the compared pages (no writes, no webhooks). */
   onlyPages: boolean;
+  /** Only the writes compared with the baseline. */
+  onlyWrites: boolean;
   /** Only `svc import-netbox` (demo data, and a synthetic database of `importDevices` × 9 objects). */
   onlyImport: boolean;
   importDevices: number;
@@ -124,6 +127,7 @@ function readOptions(argv: string[]): Options {
     steadySeconds: positive('steady-seconds', values['steady-seconds']),
     onlyWebhooks: onlyOf(values.only) === 'webhooks',
     onlyPages: onlyOf(values.only) === 'pages',
+    onlyWrites: onlyOf(values.only) === 'writes',
     onlyImport: onlyOf(values.only) === 'import',
     importDevices: Number(values['import-devices']),
     out: path.resolve(values.out),
@@ -131,15 +135,16 @@ function readOptions(argv: string[]): Options {
 }
 
 function onlyOf(value: string): string {
-  if (value !== '' && value !== 'webhooks' && value !== 'pages' && value !== 'import')
-    throw new Error(`--only: unknown scenario '${value}' (webhooks, pages, import)`);
+  if (value !== '' && !['webhooks', 'pages', 'import', 'writes'].includes(value))
+    throw new Error(`--only: unknown scenario '${value}' (webhooks, pages, import, writes)`);
   return value;
 }
 
 async function benchDatabase(database: BenchDatabase, options: Options): Promise<DatabaseResult> {
   const service = await startService(database.url);
   try {
-    const sites = options.onlyWebhooks ? 100 : options.sites;
+    const sites = options.onlyWebhooks ? 100 : options.onlyWrites ? Math.min(options.sites, 1000) : options.sites;
+    const deviceCount = options.onlyWrites ? Math.min(options.devices, 100) : options.devices;
     log(`${database.label}: seeding ${sites} sites through the API…`);
     const seed = await seedThroughApi(service.port, service.authorization, {
       sites,
@@ -155,9 +160,9 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
         webhooks: { ...(await webhookScenarios(service, database, options, seed.refs)), bulkWithoutRuleMs: null },
       };
     }
-    log(`${database.label}: seeding ${options.devices} devices and ${options.contexts} config contexts…`);
+    log(`${database.label}: seeding ${deviceCount} devices and ${options.contexts} config contexts…`);
     const devices = await seedDevices(service.port, service.authorization, seed.refs, seed.siteIds, {
-      devices: options.devices,
+      devices: deviceCount,
       contexts: options.contexts,
       chunk: 500,
     });
@@ -167,15 +172,23 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
     if (database.kind === 'postgres') await service.db.knex.raw('ANALYZE');
     const source =
       database.kind === 'sqlite' ? openSqliteSource(database.location) : openPostgresSource(database.location);
-    const baseline = await startBaseline(source, service.authorization);
+    const userModel = service.context.schema.withRole('user')!;
+    const bench = (await service.db.knex(userModel.table).where('username', 'bench').first('id')) as { id: number };
+    const baseline = await startBaseline(source, service.authorization, { id: Number(bench.id), username: 'bench' });
     try {
-      const pages = benchPages(seed.siteIds);
-      await verifySamePages(
-        service,
-        baseline.port,
-        [...pages.map((p) => p.paths[0]!), '/api/dcim/sites/?limit=50&offset=5000'],
-        log,
-      );
+      const pages = options.onlyWrites ? [] : benchPages(seed.siteIds);
+      if (!options.onlyWrites)
+        await verifySamePages(
+          service,
+          baseline.port,
+          [...pages.map((p) => p.paths[0]!), '/api/dcim/sites/?limit=50&offset=5000'],
+          log,
+        );
+      const deviceRefs = await deviceRefsOf(service, seed.refs, seed.siteIds);
+      if (!options.onlyPages) {
+        const verified = (await verifyWrites(service, baseline.port, seed.refs, deviceRefs)) as number;
+        log(`${database.label}: writes verified (site ${verified})`);
+      }
       const auth = { authorization: service.authorization };
       const timed = {
         concurrency: options.concurrency,
@@ -215,6 +228,79 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
         }
       }
       if (!options.onlyPages) {
+        // Each write against the baseline's same write, alternating in rounds as the pages do; every run writes
+        // new objects (a prefix of its own).
+        let run = 0;
+        const writes: { name: string; plan: () => RequestPlan; status: number; bulk: boolean }[] = [
+          {
+            name: 'POST one site',
+            status: 201,
+            bulk: false,
+            plan: () => ({
+              kind: 'post-sites',
+              path: '/api/dcim/sites/',
+              prefix: `w${run}`,
+              refs: seed.refs,
+              perRequest: 1,
+            }),
+          },
+          {
+            name: 'POST one device',
+            status: 201,
+            bulk: false,
+            plan: () => ({
+              kind: 'post-devices',
+              path: '/api/dcim/devices/',
+              prefix: `w${run}`,
+              refs: deviceRefs,
+              perRequest: 1,
+            }),
+          },
+          {
+            name: 'PATCH one site',
+            status: 200,
+            bulk: false,
+            plan: () => ({
+              kind: 'patch',
+              paths: seed.siteIds.slice(0, 200).map((id) => `/api/dcim/sites/${id}/`),
+              prefix: `w${run}`,
+            }),
+          },
+          {
+            name: 'POST bulk of 1,000 devices',
+            status: 201,
+            bulk: true,
+            plan: () => ({
+              kind: 'post-devices',
+              path: '/api/dcim/devices/',
+              prefix: `w${run}`,
+              refs: deviceRefs,
+              perRequest: 1000,
+            }),
+          },
+        ];
+        for (const write of writes) {
+          for (let round = 0; round < options.rounds; round += 1) {
+            const shape = write.bulk
+              ? {
+                  concurrency: 1,
+                  requests: Math.max(1, Math.round(options.bulkRuns / options.rounds)),
+                  warmupRequests: round === 0 ? 1 : 0,
+                }
+              : {
+                  concurrency: options.concurrency,
+                  durationMs: options.durationMs / options.rounds,
+                  warmupMs: round === 0 ? options.warmupMs : Math.min(options.warmupMs, 500),
+                };
+            const common = { ...shape, headers: auth, expectedStatus: write.status };
+            run += 1;
+            await measure(`baseline ${write.name}`, { ...common, port: baseline.port, plan: write.plan() }, null);
+            run += 1;
+            await measure(write.name, { ...common, port: service.port, plan: write.plan() }, service, write.name);
+          }
+        }
+      }
+      if (!options.onlyPages && !options.onlyWrites) {
         await measure(
           'POST single site',
           {
@@ -261,12 +347,15 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
         };
       });
       // Last: from here on writes queue tasks and a worker runs, which would change every scenario above.
-      const webhooks = options.onlyPages ? undefined : await webhookScenarios(service, database, options, seed.refs);
+      const webhooks =
+        options.onlyPages || options.onlyWrites
+          ? undefined
+          : await webhookScenarios(service, database, options, seed.refs);
       const bulk = scenarios.find((s) => s.name === BULK_NAME);
       return {
         database: database.label,
         seed: {
-          sites: options.sites,
+          sites,
           totalMs: seed.totalMs,
           chunkMs: seed.chunkMs,
           devices: { devices: options.devices, contexts: options.contexts, totalMs: devices.totalMs },
@@ -282,6 +371,57 @@ async function benchDatabase(database: BenchDatabase, options: Options): Promise
   } finally {
     await service.close();
   }
+}
+
+/** What the benchmark's written devices point at: the seeded sites, types, roles, tenants and tags. */
+async function deviceRefsOf(service: RunningService, refs: SeedRefs, siteIds: readonly number[]): Promise<DeviceRefs> {
+  const ids = async (label: string): Promise<number[]> =>
+    (
+      (await service.db.knex(service.context.schema.model(label).table).orderBy('id').select('id')) as { id: number }[]
+    ).map((r) => Number(r.id));
+  return {
+    siteIds: siteIds.slice(0, 500),
+    typeIds: await ids('dcim.devicetype'),
+    roleIds: await ids('dcim.devicerole'),
+    tenantIds: refs.tenantIds,
+    tagIds: refs.tagIds,
+  };
+}
+
+/** Each compared write once on the baseline, checked against the service's rendering of what it wrote. */
+async function verifyWrites(
+  service: RunningService,
+  baselinePort: number,
+  refs: SeedRefs,
+  deviceRefs: DeviceRefs,
+): Promise<number> {
+  const site = siteBody('verify', 0, refs);
+  await verifySameWrites(
+    service,
+    baselinePort,
+    [
+      { method: 'POST', path: '/api/dcim/sites/', body: site, status: 201 },
+      { method: 'POST', path: '/api/dcim/devices/', body: deviceBody('verify', 0, deviceRefs), status: 201 },
+      {
+        method: 'POST',
+        path: '/api/dcim/devices/',
+        body: [deviceBody('verify', 1, deviceRefs), deviceBody('verify', 2, deviceRefs)],
+        status: 201,
+      },
+    ],
+    log,
+  );
+  const written = (await service.db
+    .knex('dcim_site')
+    .where('name', site.name as string)
+    .first('id')) as { id: number };
+  await verifySameWrites(
+    service,
+    baselinePort,
+    [{ method: 'PATCH', path: `/api/dcim/sites/${written.id}/`, body: { description: 'verified' }, status: 200 }],
+    log,
+  );
+  return Number(written.id);
 }
 
 function webhookScenarios(

@@ -41,3 +41,25 @@ function pick(ids: readonly number[], index: number): number {
   if (id === undefined) throw new Error('siteBody needs at least one region, tenant and tag');
   return id;
 }
+
+/** Ids of what the benchmark's written devices point at. */
+export interface DeviceRefs {
+  siteIds: number[];
+  typeIds: number[];
+  roleIds: number[];
+  tenantIds: number[];
+  tagIds: number[];
+}
+
+/** The POST body of written device number `seq`: a site, type, role, tenant and two tags (no rack). */
+export function deviceBody(prefix: string, seq: number, refs: DeviceRefs): Record<string, unknown> {
+  const tagCount = refs.tagIds.length;
+  return {
+    name: `${prefix}-${String(seq).padStart(6, '0')}`,
+    device_type: pick(refs.typeIds, seq),
+    role: pick(refs.roleIds, seq),
+    site: pick(refs.siteIds, seq * 7),
+    tenant: pick(refs.tenantIds, seq * 3),
+    tags: tagCount > 1 ? [pick(refs.tagIds, seq), pick(refs.tagIds, seq + 1)] : [...refs.tagIds],
+  };
+}

@@ -40,6 +40,65 @@ export async function verifySamePages(
   }
 }
 
+/**
+ * The baseline's writes store what the service stores and answer what it answers: each write is sent to the
+ * baseline, and its response must be byte-identical to the service's own GET of the object written (so the
+ * stored row is the service's too).
+ */
+export async function verifySameWrites(
+  service: RunningService,
+  baselinePort: number,
+  writes: readonly { method: string; path: string; body: unknown; status: number }[],
+  log: (message: string) => void,
+): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true });
+  const headers = { authorization: service.authorization };
+  try {
+    for (const write of writes) {
+      const written = await request(agent, baselinePort, write.method, write.path, headers, write.body);
+      if (written.status !== write.status)
+        throw new Error(`verification of ${write.method} ${write.path}: baseline ${written.status}: ${written.text}`);
+      const objects = JSON.parse(written.text) as unknown;
+      const list = (Array.isArray(objects) ? objects : [objects]) as { url: string }[];
+      for (const object of list) {
+        const path = new URL(object.url).pathname;
+        const fromService = await request(agent, service.port, 'GET', path, headers);
+        if (fromService.text !== JSON.stringify(object)) {
+          const expected: unknown = JSON.parse(fromService.text);
+          const where = isDeepStrictEqual(expected, object)
+            ? `in key order at ${firstOrderDifference(expected, object, '$')}`
+            : `at ${firstDifference(expected, object, '$')}`;
+          throw new Error(
+            `the baseline's answer to ${write.method} ${write.path} differs from the service's ${path} ${where}`,
+          );
+        }
+      }
+      log(
+        `verified: the baseline's ${write.method} ${write.path} answers the service's bytes (${written.text.length} bytes)`,
+      );
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Where two equal values first list their keys in another order. */
+function firstOrderDifference(a: unknown, b: unknown, at: string): string {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return `${at} (none found)`;
+  const left = Object.keys(a);
+  const right = Object.keys(b);
+  if (left.join() !== right.join()) return `${at}: service ${left.join(',')} vs baseline ${right.join(',')}`;
+  for (const key of left) {
+    const found = firstOrderDifference(
+      (a as Record<string, unknown>)[key],
+      (b as Record<string, unknown>)[key],
+      `${at}.${key}`,
+    );
+    if (!found.endsWith('(none found)')) return found;
+  }
+  return `${at} (none found)`;
+}
+
 function firstDifference(a: unknown, b: unknown, at: string): string {
   if (
     typeof a !== 'object' ||

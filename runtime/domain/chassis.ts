@@ -140,7 +140,7 @@ export function vcInterfacesWhere(
 export const chassisFunctions = {
   'dcim.assignVirtualChassisMaster': { kind: 'created', fn: assignVirtualChassisMaster },
   'dcim.virtualChassisMembers': { kind: 'compute', fn: virtualChassisMembers },
-  'dcim.checkVirtualChassisMaster': { kind: 'validator', fn: checkVirtualChassisMaster },
+  'dcim.checkVirtualChassisMaster': { kind: 'validator', fn: checkVirtualChassisMaster, batch: true },
   'dcim.vcMemberInterfaces': { kind: 'filter', fn: vcInterfaces('name', false) },
   'dcim.vcMemberInterfacesById': { kind: 'filter', fn: vcInterfaces('id', false) },
   'dcim.vcMasterInterfaces': { kind: 'filter', fn: vcInterfaces('name', true) },

@@ -140,7 +140,7 @@ export const choiceSetsWithColor: FilterFunction = async (ctx, model, values) =>
 };
 
 export const choiceSetFunctions = {
-  'extras.validateChoiceSet': { kind: 'validator', fn: validateChoiceSet },
+  'extras.validateChoiceSet': { kind: 'validator', fn: validateChoiceSet, batch: true },
   'extras.storeChoices': { kind: 'prepare', fn: storeChoices },
   'extras.choiceSetChoices': { kind: 'list', fn: choiceSetChoices },
   'extras.choiceSetsWithColor': { kind: 'filter', fn: choiceSetsWithColor },

@@ -164,5 +164,5 @@ export const customFieldFunctions = {
   'extras.displayCustomField': { kind: 'display', fn: displayCustomField },
   'extras.customFieldDataType': { kind: 'compute', fn: customFieldDataType },
   'extras.choiceSetsWithChoice': { kind: 'filter', fn: choiceSetsWithChoice },
-  'extras.validateCustomField': { kind: 'validator', fn: validateCustomField },
+  'extras.validateCustomField': { kind: 'validator', fn: validateCustomField, batch: true },
 } satisfies Record<string, DomainEntry>;

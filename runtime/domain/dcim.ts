@@ -287,14 +287,18 @@ export function checkInterfaceWireless(item: WriteItemContext): void {
 
 /** The dcim app's domain functions, by the names YAML uses. */
 export const dcimFunctions = {
-  'dcim.validateRackSpace': { kind: 'validator', fn: validateRackSpace },
+  'dcim.validateRackSpace': { kind: 'validator', fn: validateRackSpace, batch: true },
   'dcim.presentDevice': { kind: 'present', fn: presentDevice },
-  'dcim.validateDevicePlacement': { kind: 'validator', fn: validateDevicePlacement },
-  'dcim.checkVirtualDeviceContextPrimaryIps': { kind: 'validator', fn: checkVirtualDeviceContextPrimaryIps },
+  'dcim.validateDevicePlacement': { kind: 'validator', fn: validateDevicePlacement, batch: true },
+  'dcim.checkVirtualDeviceContextPrimaryIps': {
+    kind: 'validator',
+    fn: checkVirtualDeviceContextPrimaryIps,
+    batch: true,
+  },
   'dcim.prepareDevice': { kind: 'prepare', fn: prepareDevice },
   'dcim.hasPrimaryIp': { kind: 'filter', fn: hasPrimaryIp },
   'dcim.platformsForDeviceType': { kind: 'filter', fn: platformsForDeviceType },
-  'dcim.checkInterfaceVlansAndDevice': { kind: 'validator', fn: checkInterfaceVlansAndDevice },
-  'dcim.checkInterfaceWireless': { kind: 'validator', fn: checkInterfaceWireless },
+  'dcim.checkInterfaceVlansAndDevice': { kind: 'validator', fn: checkInterfaceVlansAndDevice, batch: true },
+  'dcim.checkInterfaceWireless': { kind: 'validator', fn: checkInterfaceWireless, batch: true },
   ...interfaceFunctions,
 } satisfies Record<string, DomainEntry>;

@@ -49,6 +49,6 @@ function validateEventRule(item: WriteItemContext): void {
 }
 
 export const eventFunctions = {
-  'extras.validateWebhook': { kind: 'validator', fn: validateWebhook },
-  'extras.validateEventRule': { kind: 'validator', fn: validateEventRule },
+  'extras.validateWebhook': { kind: 'validator', fn: validateWebhook, batch: true },
+  'extras.validateEventRule': { kind: 'validator', fn: validateEventRule, batch: true },
 } satisfies Record<string, DomainEntry>;

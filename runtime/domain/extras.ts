@@ -350,7 +350,7 @@ export const extrasFunctions = {
   'extras.tagsInUseOnId': { kind: 'filter', fn: tagsInUseOn('id') },
   'extras.tagsForObjectType': { kind: 'filter', fn: tagsForObjectType },
   'extras.configContexts': { kind: 'compute', fn: configContexts },
-  'extras.validateConfigContext': { kind: 'validator', fn: validateConfigContext },
+  'extras.validateConfigContext': { kind: 'validator', fn: validateConfigContext, batch: true },
   'extras.displayImageAttachment': { kind: 'display', fn: displayImageAttachment },
-  'extras.validateLocalContextData': { kind: 'validator', fn: validateLocalContextData },
+  'extras.validateLocalContextData': { kind: 'validator', fn: validateLocalContextData, batch: true },
 } satisfies Record<string, DomainEntry>;

@@ -88,6 +88,10 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
   return {
     display: (name, values) => fn<DisplayFunction>(name, 'display')(values),
     validator: (name) => fn<ValidatorFunction>(name, 'validator'),
+    validatesBatch: (name) => {
+      const found = entry(name, 'validator');
+      return found.kind === 'validator' && found.batch === true;
+    },
     prepare: (name) => fn<PrepareFunction>(name, 'prepare'),
     present: (name) => fn<PresentFunction>(name, 'present'),
     created: (name) => fn<CreatedFunction>(name, 'created'),

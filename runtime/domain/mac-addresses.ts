@@ -214,7 +214,7 @@ function primaryLinks(model: ModelInfo): { table: string; column: string }[] {
 
 export const macAddressFunctions = {
   'dcim.prepareMacAddress': { kind: 'prepare', fn: prepareMacAddress },
-  'dcim.checkPrimaryMacReassignment': { kind: 'validator', fn: checkPrimaryMacReassignment },
+  'dcim.checkPrimaryMacReassignment': { kind: 'validator', fn: checkPrimaryMacReassignment, batch: true },
   'dcim.primaryMacAddressValue': { kind: 'derive', fn: primaryMacAddressValue },
   'dcim.assignedMacAddresses': { kind: 'compute', fn: assignedMacAddresses },
   'dcim.macAddressesWithMac': { kind: 'filter', fn: macAddressFilter('own') },

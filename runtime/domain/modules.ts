@@ -324,14 +324,14 @@ async function validateInventoryItemComponent(item: WriteItemContext): Promise<v
 }
 
 export const moduleFunctions = {
-  'dcim.validateInventoryItemComponent': { kind: 'validator', fn: validateInventoryItemComponent },
+  'dcim.validateInventoryItemComponent': { kind: 'validator', fn: validateInventoryItemComponent, batch: true },
   'dcim.deviceBayOccupied': { kind: 'derive', fn: deviceBayOccupied },
   'dcim.validateDeviceBay': { kind: 'validator', fn: validateDeviceBay },
   'dcim.parentDevices': { kind: 'compute', fn: parentDevices },
   'dcim.installedModules': { kind: 'compute', fn: installedModules },
   'dcim.moduleBaysOccupied': { kind: 'compute', fn: moduleBaysOccupied },
-  'dcim.validateModuleBay': { kind: 'validator', fn: validateModuleBay },
+  'dcim.validateModuleBay': { kind: 'validator', fn: validateModuleBay, batch: true },
   'dcim.instantiateModuleComponents': { kind: 'created', fn: instantiateModuleComponents },
-  'dcim.validateJsonSchema': { kind: 'validator', fn: validateJsonSchema },
-  'dcim.validateModuleTypeAttributes': { kind: 'validator', fn: validateModuleTypeAttributes },
+  'dcim.validateJsonSchema': { kind: 'validator', fn: validateJsonSchema, batch: true },
+  'dcim.validateModuleTypeAttributes': { kind: 'validator', fn: validateModuleTypeAttributes, batch: true },
 } satisfies Record<string, DomainEntry>;

@@ -78,7 +78,7 @@ export const listItemFilter =
 
 export const serviceFunctions = {
   'ipam.displayService': { kind: 'display', fn: displayService },
-  'ipam.validateServicePorts': { kind: 'validator', fn: validateServicePorts },
+  'ipam.validateServicePorts': { kind: 'validator', fn: validateServicePorts, batch: true },
   'ipam.prepareServicePorts': { kind: 'prepare', fn: prepareServicePorts },
   'ipam.servicesWithPort': { kind: 'filter', fn: servicesWithPort },
 } satisfies Record<string, DomainEntry>;

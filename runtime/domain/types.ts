@@ -169,7 +169,14 @@ export type PresentFunction = (object: Record<string, unknown>, transient: Recor
 
 export type DomainEntry =
   | { kind: 'display'; fn: DisplayFunction }
-  | { kind: 'validator'; fn: ValidatorFunction }
+  /**
+   * `batch`: the validator's checks hold when a whole batch is validated before any of it is stored — it reads
+   * no rows of its own model that another object of the same write could change, or it reads `earlier` for
+   * them (and leaves out the stored rows of `earlier` updates). Objects of a model whose validators all say so
+   * are validated together and inserted in multi-row statements; otherwise one at a time, each stored before
+   * the next is validated.
+   */
+  | { kind: 'validator'; fn: ValidatorFunction; batch?: true }
   | { kind: 'prepare'; fn: PrepareFunction }
   | { kind: 'present'; fn: PresentFunction }
   | { kind: 'created'; fn: CreatedFunction }
@@ -185,6 +192,8 @@ export type DomainEntry =
 export interface DomainFunctions {
   display(name: string, values: Record<string, unknown>): string;
   validator(name: string): ValidatorFunction;
+  /** Whether the named validator holds for a batch validated before it is stored (its entry's `batch`). */
+  validatesBatch(name: string): boolean;
   prepare(name: string): PrepareFunction;
   present(name: string): PresentFunction;
   created(name: string): CreatedFunction;

@@ -95,8 +95,8 @@ export const virtualizationFunctions = {
   'virtualization.allocatedVcpus': { kind: 'compute', fn: allocated('vcpus') },
   'virtualization.allocatedMemory': { kind: 'compute', fn: allocated('memory') },
   'virtualization.allocatedDisk': { kind: 'compute', fn: allocated('disk') },
-  'virtualization.checkVirtualMachinePrimaryIps': { kind: 'validator', fn: checkVirtualMachinePrimaryIps },
-  'virtualization.checkVmInterfaceVlans': { kind: 'validator', fn: checkVmInterfaceVlans },
-  'virtualization.checkVirtualMachineDisk': { kind: 'validator', fn: checkVirtualMachineDisk },
+  'virtualization.checkVirtualMachinePrimaryIps': { kind: 'validator', fn: checkVirtualMachinePrimaryIps, batch: true },
+  'virtualization.checkVmInterfaceVlans': { kind: 'validator', fn: checkVmInterfaceVlans, batch: true },
+  'virtualization.checkVirtualMachineDisk': { kind: 'validator', fn: checkVirtualMachineDisk, batch: true },
   'virtualization.sumVirtualDisks': { kind: 'written', fn: sumVirtualDisks },
 } satisfies Record<string, DomainEntry>;

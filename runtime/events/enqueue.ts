@@ -5,7 +5,7 @@ import { now } from '../db/clock.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { CustomFields } from '../rest/custom-fields.js';
 import { loadObjectsByIds, type ReadContext } from '../rest/fetch.js';
-import { mergeChanges, snapshotsOf } from '../rest/changelog.js';
+import { mergeChanges, recordedSnapshot, snapshotsOf } from '../rest/changelog.js';
 import type { Change, Snapshot, WriteHook, WriteRequest } from '../rest/write-types.js';
 import { selectKeys } from '../rest/params.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
@@ -152,7 +152,11 @@ export class EventQueue {
       if (change.action !== 'delete') byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
     for (const [model, ids] of byModel) {
       const data = await this.represent(trx, model, ids);
-      const snapshots = await snapshotsOf(trx, this.options.schema, model, ids);
+      // The change logger's snapshots of this write, when it recorded every one of these objects.
+      const recorded = ids.map((id) => recordedSnapshot(changes, model, id));
+      const snapshots = recorded.every((s) => s !== undefined)
+        ? new Map(ids.map((id, i) => [id, recorded[i]!]))
+        : await snapshotsOf(trx, this.options.schema, model, ids);
       for (const [id, object] of data)
         current.set(`${model.label}:${id}`, { data: object, snapshot: snapshots.get(id) ?? null });
     }

@@ -80,6 +80,17 @@ export async function linkedIds(
   return linked;
 }
 
+/**
+ * The snapshots after a write that its change records hold, by the write's change list: the event hook that
+ * runs after the change logger in the same transaction takes them instead of reading the objects again.
+ */
+const recordedAfter = new WeakMap<readonly Change[], Map<string, Snapshot>>();
+
+/** The snapshot the change logger recorded for an object after this write, if it recorded one. */
+export function recordedSnapshot(changes: readonly Change[], model: ModelInfo, id: number): Snapshot | undefined {
+  return recordedAfter.get(changes)?.get(`${model.label}:${id}`);
+}
+
 /** What the change logger needs to know about the request. */
 interface ChangeLogOptions {
   schema: Schema;
@@ -130,6 +141,8 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
     for (const [model, befores] of deletedBy)
       for (const [id, repr] of await displaysOf(trx, schema, options.domain, model, befores))
         deletedReprs.set(`${model.label}:${id}`, repr);
+
+    recordedAfter.set(changes, new Map([...after].map(([key, value]) => [key, value.snapshot])));
 
     const time = now();
     const { user } = request.principal;

@@ -35,6 +35,7 @@ export async function createObjects(
   bulk: boolean,
 ): Promise<WriteResult> {
   const timestamp = now();
+  const serial = isSerial(ctx, model, true);
   const insert = async (item: PreparedItem): Promise<void> => {
     storeUploads(ctx, model, [item]);
     item.id = await insertOne(ctx.q, model, insertRow(ctx, model, item, timestamp));
@@ -44,10 +45,10 @@ export async function createObjects(
     model,
     inputs.map((input) => ({ input, existingRow: null })),
     false,
-    isSerial(model) ? insert : null,
+    serial ? insert : null,
   );
   throwIfInvalid(items, bulk ? 'aligned' : 'single');
-  if (!isSerial(model)) {
+  if (!serial) {
     storeUploads(ctx, model, items);
     const rows = items.map((item) => insertRow(ctx, model, item, timestamp));
     const width = Object.keys(rows[0] ?? {}).length;
@@ -134,6 +135,7 @@ export async function updateObjects(
   const present = updates.filter((u) => existingRows.has(u.id));
   const befores = await snapshotsBefore(ctx, model, [...existingRows.values()]);
   const timestamp = now();
+  const serial = isSerial(ctx, model, false);
   const update = async (item: PreparedItem): Promise<void> => {
     storeUploads(ctx, model, [item]);
     const changes = updateRow(ctx, model, item);
@@ -148,11 +150,11 @@ export async function updateObjects(
     model,
     present.map((u) => ({ input: u.input, existingRow: existingRows.get(u.id)! })),
     partial,
-    isSerial(model) ? update : null,
+    serial ? update : null,
     following,
   );
   throwIfInvalid(items, 'first');
-  if (!isSerial(model)) for (const item of items) await update(item);
+  if (!serial) for (const item of items) await update(item);
 
   const tagChanges: { id: number; ops: TagOps }[] = [];
   for (const item of items) {
@@ -271,13 +273,21 @@ async function insertOne(q: Knex, model: ModelInfo, row: Row): Promise<number> {
 }
 
 /**
- * Models whose rules are checked in code (domain validators): their objects are validated and written one at
- * a time, so that each object's checks see the objects written before it in the same request (two equal
- * addresses in one bulk create collide like two requests do). Other models validate the whole batch first
- * (declared unique constraints look at the batch too) and insert it in chunks.
+ * Whether objects of a batch are validated and stored one at a time, so that each object's checks see the
+ * objects stored before it in the same request (two equal addresses in one bulk create collide like two
+ * requests do): when a validator of the model reads its own model's rows without looking at the batch (its
+ * domain entry has no `batch`), and for updates of a tree (a move is checked against the tree as the earlier
+ * moves left it). Other batches are validated whole (declared unique constraints look at the batch too) and
+ * inserted in multi-row statements; a new tree node has no descendants yet, and its parent exists before the
+ * request (the importer writes a tree level by level).
  */
-function isSerial(model: ModelInfo): boolean {
-  return model.spec.validators.length > 0 || model.spec.rules.some((r) => r.kind === 'validator') || model.spec.tree;
+function isSerial(ctx: WriteContext, model: ModelInfo, creating: boolean): boolean {
+  if (model.spec.tree && !creating) return true;
+  const names = [
+    ...model.spec.validators,
+    ...model.spec.rules.flatMap((rule) => (rule.kind === 'validator' ? [rule.function] : [])),
+  ];
+  return names.some((name) => !ctx.domain.validatesBatch(name));
 }
 
 /**

@@ -32,4 +32,14 @@ describe('domain functions', () => {
     expect(() => domain.validator('dcim.nope')).toThrow('domain function dcim.nope is not a validator function');
     expect(domain.display('ipam.displayAsn', { asn: 1 })).toBe('AS1');
   });
+
+  it('say which validators hold for a batch validated before it is stored', () => {
+    const domain = createDomainFunctions();
+    // Rack space looks at the earlier devices of the batch; an address's duplicates only at stored rows.
+    expect(domain.validatesBatch('dcim.validateDevicePlacement')).toBe(true);
+    expect(domain.validatesBatch('dcim.checkInterfaceVlansAndDevice')).toBe(true);
+    expect(domain.validatesBatch('ipam.validateIpAddress')).toBe(false);
+    expect(domain.validatesBatch('dcim.validateRackReservationUnits')).toBe(false);
+    expect(() => domain.validatesBatch('ipam.displayAsn')).toThrow('is not a validator function');
+  });
 });
