@@ -195,6 +195,8 @@ export interface ChildListField extends FieldBase {
   keys: { key: string; field: string }[];
   /** The item key that identifies a child within its owner (kept when its other values are unchanged). */
   identity: string;
+  /** Child field → value every child of this list has (set on create, matched on read); empty: none. */
+  fixed?: Record<string, string>;
   /** The owner's integer field that bounds how many children it may have, and the message when it would not. */
   countWithin?: { field: string; message: string };
 }

@@ -101,7 +101,7 @@ export interface ConsoleServerPort {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** The brief representation of a console server port (`?brief=true`). */
@@ -113,7 +113,7 @@ export interface ConsoleServerPortBrief {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A console server port nested in another object. */
@@ -125,7 +125,7 @@ export interface ConsoleServerPortNested {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A port of a device (typically a console server) that gives access to console ports. */
@@ -330,58 +330,66 @@ export const consoleServerPortSpec: ModelSpec = {
     {
       name: 'cable',
       label: 'Cable',
+      description: 'The attached cable.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableOf',
+      schema: { type: ['object', 'null'] },
+      excludable: false,
     },
     {
       name: 'cable_end',
       label: 'Cable end',
+      description: 'The end of its cable the object is on.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableEndOf',
+      schema: { type: ['string', 'null'], enum: ['A', 'B', null] },
+      excludable: false,
     },
     {
       name: 'link_peers',
       label: 'Link peers',
+      description: "The terminations at the cable's other end.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.linkPeersOf',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'link_peers_type',
       label: 'Link peers type',
+      description: 'Their object type.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.linkPeersTypeOf',
+      schema: { type: ['string', 'null'] },
+      excludable: false,
     },
     {
       name: '_occupied',
@@ -393,9 +401,11 @@ export const consoleServerPortSpec: ModelSpec = {
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'alias',
+      kind: 'computed',
       required: false,
-      of: 'mark_connected',
+      function: 'dcim.occupiedOf',
+      schema: { type: 'boolean' },
+      excludable: false,
     },
     {
       name: 'connected_endpoints',
@@ -826,33 +836,32 @@ export const consoleServerPortSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'occupied',
-      path: [],
-      field: 'mark_connected',
-      valueKind: 'boolean',
+      function: 'dcim.occupiedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cabled',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.cabledFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_id',
-      value: null,
-      valueKind: 'object',
+      function: 'dcim.cableIdFilter',
+      valueKind: 'string',
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_end',
-      value: null,
+      function: 'dcim.cableEndFilter',
       valueKind: 'string',
-      lookups: 'string',
+      lookups: 'exact',
     },
     {
       kind: 'constant',
@@ -884,6 +893,12 @@ export const consoleServerPortSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'dcim.cabletermination',
+      field: 'termination',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'dcim.inventoryitem',
       field: 'component',

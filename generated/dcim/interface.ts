@@ -464,7 +464,7 @@ export interface Interface {
   last_updated: string | null;
   count_ipaddresses: number;
   count_fhrp_groups: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** The brief representation of a interface (`?brief=true`). */
@@ -476,7 +476,7 @@ export interface InterfaceBrief {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A interface nested in another object. */
@@ -488,7 +488,7 @@ export interface InterfaceNested {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A network interface of a device. */
@@ -1359,30 +1359,34 @@ export const interfaceSpec: ModelSpec = {
     {
       name: 'cable',
       label: 'Cable',
+      description: 'The attached cable.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableOf',
+      schema: { type: ['object', 'null'] },
+      excludable: false,
     },
     {
       name: 'cable_end',
       label: 'Cable end',
+      description: 'The end of its cable the object is on.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableEndOf',
+      schema: { type: ['string', 'null'], enum: ['A', 'B', null] },
+      excludable: false,
     },
     {
       name: 'wireless_link',
@@ -1401,30 +1405,34 @@ export const interfaceSpec: ModelSpec = {
     {
       name: 'link_peers',
       label: 'Link peers',
+      description: "The terminations at the cable's other end.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.linkPeersOf',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'link_peers_type',
       label: 'Link peers type',
+      description: 'Their object type.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.linkPeersTypeOf',
+      schema: { type: ['string', 'null'] },
+      excludable: false,
     },
     {
       name: 'wireless_lans',
@@ -1536,9 +1544,11 @@ export const interfaceSpec: ModelSpec = {
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'alias',
+      kind: 'computed',
       required: false,
-      of: 'mark_connected',
+      function: 'dcim.occupiedOf',
+      schema: { type: 'boolean' },
+      excludable: false,
     },
     {
       name: 'owner',
@@ -2126,11 +2136,10 @@ export const interfaceSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'occupied',
-      path: [],
-      field: 'mark_connected',
-      valueKind: 'boolean',
+      function: 'dcim.occupiedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
@@ -2162,10 +2171,10 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cabled',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.cabledFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
@@ -2176,18 +2185,18 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_id',
-      value: null,
-      valueKind: 'object',
+      function: 'dcim.cableIdFilter',
+      valueKind: 'string',
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_end',
-      value: null,
+      function: 'dcim.cableEndFilter',
       valueKind: 'string',
-      lookups: 'string',
+      lookups: 'exact',
     },
     {
       kind: 'constant',
@@ -2431,6 +2440,12 @@ export const interfaceSpec: ModelSpec = {
   ],
   hooks: { prepare: 'dcim.prepareInterface' },
   reverse: [
+    {
+      model: 'dcim.cabletermination',
+      field: 'termination',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'dcim.interface', field: 'parent', onDelete: 'protect' },
     { model: 'dcim.interface', field: 'bridge', onDelete: 'set_null' },
     { model: 'dcim.interface', field: 'lag', onDelete: 'set_null' },

@@ -107,7 +107,7 @@ export interface PowerFeed {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** The brief representation of a power feed (`?brief=true`). */
@@ -118,7 +118,7 @@ export interface PowerFeedBrief {
   name: string;
   cable: unknown;
   description: string;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A power feed nested in another object. */
@@ -129,7 +129,7 @@ export interface PowerFeedNested {
   name: string;
   cable: unknown;
   description: string;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** An electrical circuit delivered from a power panel, optionally to a rack at the panel's site. */
@@ -373,58 +373,66 @@ export const powerFeedSpec: ModelSpec = {
     {
       name: 'cable',
       label: 'Cable',
+      description: 'The attached cable.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableOf',
+      schema: { type: ['object', 'null'] },
+      excludable: false,
     },
     {
       name: 'cable_end',
       label: 'Cable end',
+      description: 'The end of its cable the object is on.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableEndOf',
+      schema: { type: ['string', 'null'], enum: ['A', 'B', null] },
+      excludable: false,
     },
     {
       name: 'link_peers',
       label: 'Link peers',
+      description: "The terminations at the cable's other end.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.linkPeersOf',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'link_peers_type',
       label: 'Link peers type',
+      description: 'Their object type.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.linkPeersTypeOf',
+      schema: { type: ['string', 'null'] },
+      excludable: false,
     },
     {
       name: 'connected_endpoints',
@@ -529,9 +537,11 @@ export const powerFeedSpec: ModelSpec = {
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'alias',
+      kind: 'computed',
       required: false,
-      of: 'mark_connected',
+      function: 'dcim.occupiedOf',
+      schema: { type: 'boolean' },
+      excludable: false,
     },
     {
       name: 'owner',
@@ -849,18 +859,17 @@ export const powerFeedSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'occupied',
-      path: [],
-      field: 'mark_connected',
-      valueKind: 'boolean',
+      function: 'dcim.occupiedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cabled',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.cabledFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
@@ -871,18 +880,18 @@ export const powerFeedSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_id',
-      value: null,
-      valueKind: 'object',
+      function: 'dcim.cableIdFilter',
+      valueKind: 'string',
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_end',
-      value: null,
+      function: 'dcim.cableEndFilter',
       valueKind: 'string',
-      lookups: 'string',
+      lookups: 'exact',
     },
     {
       kind: 'constant',
@@ -952,7 +961,14 @@ export const powerFeedSpec: ModelSpec = {
     },
   ],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'dcim.cabletermination',
+      field: 'termination',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

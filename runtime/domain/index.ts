@@ -12,6 +12,7 @@ import type {
   PresentFunction,
   ValidatorFunction,
 } from './types.js';
+import { cableFunctions } from './cables.js';
 import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
@@ -42,6 +43,7 @@ import { virtualizationFunctions } from './virtualization.js';
  * exports its own table (`<app>Functions`).
  */
 export const domainFunctions = {
+  ...cableFunctions,
   ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,
