@@ -726,7 +726,7 @@ export const circuitTerminationSpec: ModelSpec = {
       name: 'cable_end',
       function: 'dcim.cableEndFilter',
       valueKind: 'string',
-      lookups: 'exact',
+      lookups: 'string',
     },
     {
       kind: 'constant',

@@ -703,14 +703,14 @@ export const cableSpec: ModelSpec = {
       name: 'termination_a_type',
       function: 'dcim.cablesWithTerminationType',
       valueKind: 'string',
-      lookups: 'exact',
+      lookups: 'relation',
     },
     {
       kind: 'function',
       name: 'termination_b_type',
       function: 'dcim.cablesWithTerminationType',
       valueKind: 'string',
-      lookups: 'exact',
+      lookups: 'relation',
     },
     {
       kind: 'function',
@@ -743,6 +743,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.device',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -754,6 +755,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.device',
       by: 'name',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -765,6 +767,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.rack',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -776,6 +779,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.rack',
       by: 'name',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -787,6 +791,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.location',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -798,6 +803,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.location',
       by: 'name',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -809,6 +815,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.site',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -820,6 +827,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.site',
       by: 'slug',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -831,6 +839,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.consoleport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -842,6 +851,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.consoleserverport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -853,6 +863,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.powerport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -864,6 +875,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.poweroutlet',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -875,6 +887,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.interface',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -886,6 +899,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.frontport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -897,6 +911,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.rearport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -908,6 +923,7 @@ export const cableSpec: ModelSpec = {
       target: 'dcim.powerfeed',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -919,6 +935,7 @@ export const cableSpec: ModelSpec = {
       target: 'circuits.circuittermination',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',

@@ -63,10 +63,10 @@ export interface CableTerminationBrief {
   display: string;
   cable: CableNested;
   cable_end: CableTerminationCableEnd;
-  connector: number | null;
-  positions: number[] | null;
   termination_type: string;
   termination_id: number;
+  connector: number | null;
+  positions: number[] | null;
 }
 
 /** A cable termination nested in another object. */
@@ -76,10 +76,10 @@ export interface CableTerminationNested {
   display: string;
   cable: CableNested;
   cable_end: CableTerminationCableEnd;
-  connector: number | null;
-  positions: number[] | null;
   termination_type: string;
   termination_id: number;
+  connector: number | null;
+  positions: number[] | null;
 }
 
 /** One end of a cable on one cabled object (NetBox's CableTermination): written through the cable's `a_terminations` and `b_terminations`, served read-only. */
@@ -338,17 +338,17 @@ export const cableTerminationSpec: ModelSpec = {
     'created',
     'last_updated',
   ],
-  brief: ['id', 'url', 'display', 'cable', 'cable_end', 'connector', 'positions', 'termination_type', 'termination_id'],
+  brief: ['id', 'url', 'display', 'cable', 'cable_end', 'termination_type', 'termination_id', 'connector', 'positions'],
   nested: [
     'id',
     'url',
     'display',
     'cable',
     'cable_end',
-    'connector',
-    'positions',
     'termination_type',
     'termination_id',
+    'connector',
+    'positions',
   ],
   search: [],
   searchAlso: [],
@@ -395,14 +395,6 @@ export const cableTerminationSpec: ModelSpec = {
     },
     {
       kind: 'value',
-      name: 'connector',
-      path: [],
-      field: 'connector',
-      valueKind: 'integer',
-      lookups: 'number',
-    },
-    {
-      kind: 'value',
       name: 'created',
       path: [],
       field: 'created',
@@ -422,11 +414,20 @@ export const cableTerminationSpec: ModelSpec = {
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
     {
       kind: 'relation',
+      name: 'cable',
+      path: [{ kind: 'fk', field: 'cable', target: 'dcim.cable' }],
+      target: 'dcim.cable',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'consoleport_id',
       path: [{ kind: 'generic', field: 'termination', target: 'dcim.consoleport' }],
       target: 'dcim.consoleport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -435,6 +436,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.consoleserverport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -443,6 +445,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.powerport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -451,6 +454,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.poweroutlet',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -459,6 +463,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.interface',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -467,6 +472,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.frontport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -475,6 +481,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.rearport',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -483,6 +490,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'dcim.powerfeed',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
     {
       kind: 'relation',
@@ -491,6 +499,7 @@ export const cableTerminationSpec: ModelSpec = {
       target: 'circuits.circuittermination',
       by: 'id',
       tree: false,
+      lookups: 'exact',
     },
   ],
   uniques: [

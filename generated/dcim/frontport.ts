@@ -961,7 +961,7 @@ export const frontPortSpec: ModelSpec = {
       name: 'cable_end',
       function: 'dcim.cableEndFilter',
       valueKind: 'string',
-      lookups: 'exact',
+      lookups: 'string',
     },
     {
       kind: 'constant',

@@ -340,14 +340,61 @@ const cableIdFilter: FilterFunction = async (ctx, model, values, lookup) => {
   return lookup === 'n' ? (query) => void query.whereNot(positive) : positive;
 };
 
-/** `cable_end=A|B`: objects on that end of their cable. */
+/** Whether one value of a text lookup holds for a cable end (null: no cable), as Django would filter a column. */
+export function endMatches(lookup: string, value: string, end: 'A' | 'B' | null): boolean | string {
+  const negated = ['n', 'nic', 'nie', 'nisw', 'niew'].includes(lookup);
+  if (lookup === 'empty') {
+    const flag = parseBoolean(value);
+    if (flag === null) return invalidChoice(value);
+    return flag === (end === null);
+  }
+  if (end === null) return negated;
+  const e = end.toLowerCase();
+  const v = value.toLowerCase();
+  const tests: Record<string, () => boolean> = {
+    '': () => end === value,
+    n: () => end !== value,
+    ic: () => e.includes(v),
+    nic: () => !e.includes(v),
+    ie: () => e === v,
+    nie: () => e !== v,
+    isw: () => e.startsWith(v),
+    nisw: () => !e.startsWith(v),
+    iew: () => e.endsWith(v),
+    niew: () => !e.endsWith(v),
+    regex: () => new RegExp(value).test(end),
+    iregex: () => new RegExp(value, 'i').test(end),
+  };
+  const test = tests[lookup];
+  if (!test) return `Unsupported lookup: ${lookup}`;
+  try {
+    return test();
+  } catch {
+    return 'Enter a valid regular expression.';
+  }
+}
+
+/**
+ * `cable_end` with its text lookups: which of A, B and "no cable" the values select (any value for a positive
+ * lookup, every value for a negated one, as NetBox's exclude), then objects on those ends.
+ */
 const cableEndFilter: FilterFunction = async (ctx, model, values, lookup) => {
-  const ends = values.map((v) => v.trim());
-  const bad = ends.find((v) => v !== 'A' && v !== 'B');
-  if (bad !== undefined) return invalidChoice(bad);
-  const positive = (query: Knex.QueryBuilder): void =>
-    void query.whereIn('t0.id', (sub) => cabledIds(ctx, model)(sub.whereIn('ct.cable_end', ends)));
-  return lookup === 'n' ? (query) => void query.whereNot(positive) : positive;
+  const negated = ['n', 'nic', 'nie', 'nisw', 'niew'].includes(lookup);
+  const selected: ('A' | 'B' | null)[] = [];
+  for (const end of ['A', 'B', null] as const) {
+    const results = values.map((v) => endMatches(lookup, v.trim(), end));
+    const error = results.find((r) => typeof r === 'string');
+    if (error !== undefined) return error as string;
+    if (negated ? results.every(Boolean) : results.some(Boolean)) selected.push(end);
+  }
+  const ends = selected.filter((e) => e !== null);
+  const uncabled = selected.includes(null);
+  return (query) =>
+    void query.where((w) => {
+      if (ends.length) w.orWhereIn('t0.id', (sub) => cabledIds(ctx, model)(sub.whereIn('ct.cable_end', ends)));
+      if (uncabled) w.orWhereNotIn('t0.id', cabledIds(ctx, model));
+      if (!ends.length && !uncabled) w.whereRaw('1 = 0');
+    });
 };
 
 /** `termination_a_id` / `termination_b_id`: cables with one of the objects (of any type) at that end. */
@@ -367,12 +414,12 @@ function cablesWithTermination(end: 'A' | 'B'): FilterFunction {
 }
 
 /** `termination_a_type` / `termination_b_type`: cables with a termination of one of the types (at either end, as NetBox). */
-const cablesWithTerminationType: FilterFunction = async (ctx, _model, values) => {
+const cablesWithTerminationType: FilterFunction = async (ctx, _model, values, lookup) => {
   const labels = values.map((v) => v.trim().toLowerCase());
   const bad = labels.find((v) => !ctx.schema.objectTypeId(v));
   if (bad !== undefined) return invalidChoice(bad);
   return (query) =>
-    void query.whereIn('t0.id', (sub) =>
+    void query[lookup === 'n' ? 'whereNotIn' : 'whereIn']('t0.id', (sub) =>
       sub
         .select('ct.cable_id')
         .from({ ct: ctx.schema.model(TERMINATIONS).table })

@@ -13,6 +13,7 @@ import type {
   ValidatorFunction,
 } from './types.js';
 import { cableFunctions } from './cables.js';
+import { cableTraceFunctions } from './cable-trace.js';
 import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
@@ -44,6 +45,7 @@ import { virtualizationFunctions } from './virtualization.js';
  */
 export const domainFunctions = {
   ...cableFunctions,
+  ...cableTraceFunctions,
   ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,

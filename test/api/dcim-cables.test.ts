@@ -170,4 +170,55 @@ describe.each(DIALECTS)('cables on %s', (dialect) => {
     expect((await api.get(`/api/dcim/interfaces/${ifaces[1]!.id}/`)).body.cable).toBeNull();
     expect((await api.get(`/api/dcim/cable-terminations/?cable_id=${cable.id}`)).status).toBe(400);
   });
+
+  it('traces connected endpoints through two patch panels', async () => {
+    const { api } = shared.app;
+    const panel = async (owner: Row, name: string): Promise<{ rear: Row; fronts: Row[] }> => {
+      const [rearPort] = await createAll(api, '/api/dcim/rear-ports/', [
+        { device: owner.id, name: `${name} rear`, type: 'lc', positions: 2 },
+      ]);
+      const fronts = await createAll(
+        api,
+        '/api/dcim/front-ports/',
+        [1, 2].map((i) => ({
+          device: owner.id,
+          name: `${name} front ${i}`,
+          type: 'lc',
+          rear_ports: [{ position: 1, rear_port: rearPort!.id, rear_port_position: i }],
+        })),
+      );
+      return { rear: rearPort!, fronts };
+    };
+    const one = await panel(device, 'P1');
+    const two = await panel(other, 'P2');
+    const cable = async (a: Row[], b: Row[]): Promise<Row> => {
+      const response = await api.post('/api/dcim/cables/', { a_terminations: a, b_terminations: b });
+      expect(response.status, response.text).toBe(201);
+      return response.body as Row;
+    };
+    const port = (type: string, id: number): Row[] => [{ object_type: type, object_id: id }];
+    await cable(end(ifaces[2]!.id), port('dcim.frontport', one.fronts[1]!.id));
+    const trunk = await cable(port('dcim.rearport', one.rear.id), port('dcim.rearport', two.rear.id));
+    await cable(port('dcim.frontport', two.fronts[1]!.id), end(peers[3]!.id));
+    const near = (await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/`)).body as Row;
+    expect(near.connected_endpoints_type).toBe('dcim.interface');
+    expect(near.connected_endpoints.map((e: Row) => e.id)).toEqual([peers[3]!.id]);
+    expect(near.connected_endpoints_reachable).toBe(true);
+    const far = (await api.get(`/api/dcim/interfaces/${peers[3]!.id}/`)).body as Row;
+    expect(far.connected_endpoints.map((e: Row) => e.id)).toEqual([ifaces[2]!.id]);
+    const unconnected = (await api.get(`/api/dcim/interfaces/${ifaces[4]!.id}/`)).body as Row;
+    expect(unconnected).toMatchObject({
+      connected_endpoints: null,
+      connected_endpoints_type: null,
+      connected_endpoints_reachable: false,
+    });
+    // A planned trunk makes the path inactive; removing it leaves the path incomplete.
+    expect((await api.patch(`/api/dcim/cables/${trunk.id}/`, { status: 'planned' })).status).toBe(200);
+    expect((await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/`)).body.connected_endpoints_reachable).toBe(false);
+    expect((await api.delete(`/api/dcim/cables/${trunk.id}/`)).status).toBe(204);
+    const cut = (await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/`)).body as Row;
+    expect(cut.connected_endpoints).toBeNull();
+    const list = await api.get(`/api/dcim/interfaces/?device_id=${device.id}&limit=100`);
+    expect(list.status, list.text).toBe(200);
+  });
 });
