@@ -565,6 +565,8 @@ export interface ActionSpec {
   item: Record<string, ActionValue>;
   /** list: items come in pages like a model list (`count`, `next`, `previous`, `results`). */
   paginated: boolean;
+  /** list: each item is an array of the item's values in key order (a trace's triples), not an object. */
+  tuple?: boolean;
   /** list: further media types of the GET response (e.g. `image/svg+xml`), chosen by a parameter. */
   media: string[];
 }

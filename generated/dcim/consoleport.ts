@@ -912,10 +912,27 @@ export const consolePortSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'trace',
+      kind: 'list',
+      description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
+      function: 'dcim.traceConsolePort',
+      assigns: [],
+      parameters: {},
+      item: {
+        near_ends: { kind: 'schema', schema: { type: 'array' } },
+        cable: { kind: 'schema', schema: { type: ['object', 'array', 'null'] } },
+        far_ends: { kind: 'schema', schema: { type: 'array' } },
+      },
+      paginated: false,
+      tuple: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/console-ports/` and `/dcim/console-ports/{id}/` (relative to the API root). */
+/** Mounts `/dcim/console-ports/` and `/dcim/console-ports/{id}/` (relative to the API root), and the actions `trace/` below each object. */
 export function mountConsolePortRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/console-ports/')
@@ -933,5 +950,10 @@ export function mountConsolePortRoutes(router: Router, handlers: ModelHandlers):
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/console-ports/:id/trace/')
+    .get(handlers.action('trace').get)
+    .options(handlers.action('trace').options)
     .all(handlers.methodNotAllowed);
 }

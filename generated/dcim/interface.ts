@@ -2474,10 +2474,27 @@ export const interfaceSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'trace',
+      kind: 'list',
+      description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
+      function: 'dcim.traceInterface',
+      assigns: [],
+      parameters: {},
+      item: {
+        near_ends: { kind: 'schema', schema: { type: 'array' } },
+        cable: { kind: 'schema', schema: { type: ['object', 'array', 'null'] } },
+        far_ends: { kind: 'schema', schema: { type: 'array' } },
+      },
+      paginated: false,
+      tuple: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/interfaces/` and `/dcim/interfaces/{id}/` (relative to the API root). */
+/** Mounts `/dcim/interfaces/` and `/dcim/interfaces/{id}/` (relative to the API root), and the actions `trace/` below each object. */
 export function mountInterfaceRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/interfaces/')
@@ -2495,5 +2512,10 @@ export function mountInterfaceRoutes(router: Router, handlers: ModelHandlers): v
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/interfaces/:id/trace/')
+    .get(handlers.action('trace').get)
+    .options(handlers.action('trace').options)
     .all(handlers.methodNotAllowed);
 }

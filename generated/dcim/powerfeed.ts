@@ -975,10 +975,27 @@ export const powerFeedSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'trace',
+      kind: 'list',
+      description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
+      function: 'dcim.tracePowerFeed',
+      assigns: [],
+      parameters: {},
+      item: {
+        near_ends: { kind: 'schema', schema: { type: 'array' } },
+        cable: { kind: 'schema', schema: { type: ['object', 'array', 'null'] } },
+        far_ends: { kind: 'schema', schema: { type: 'array' } },
+      },
+      paginated: false,
+      tuple: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/power-feeds/` and `/dcim/power-feeds/{id}/` (relative to the API root). */
+/** Mounts `/dcim/power-feeds/` and `/dcim/power-feeds/{id}/` (relative to the API root), and the actions `trace/` below each object. */
 export function mountPowerFeedRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/power-feeds/')
@@ -996,5 +1013,10 @@ export function mountPowerFeedRoutes(router: Router, handlers: ModelHandlers): v
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/power-feeds/:id/trace/')
+    .get(handlers.action('trace').get)
+    .options(handlers.action('trace').options)
     .all(handlers.methodNotAllowed);
 }

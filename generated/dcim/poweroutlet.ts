@@ -1179,10 +1179,27 @@ export const powerOutletSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'trace',
+      kind: 'list',
+      description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
+      function: 'dcim.tracePowerOutlet',
+      assigns: [],
+      parameters: {},
+      item: {
+        near_ends: { kind: 'schema', schema: { type: 'array' } },
+        cable: { kind: 'schema', schema: { type: ['object', 'array', 'null'] } },
+        far_ends: { kind: 'schema', schema: { type: 'array' } },
+      },
+      paginated: false,
+      tuple: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/power-outlets/` and `/dcim/power-outlets/{id}/` (relative to the API root). */
+/** Mounts `/dcim/power-outlets/` and `/dcim/power-outlets/{id}/` (relative to the API root), and the actions `trace/` below each object. */
 export function mountPowerOutletRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/power-outlets/')
@@ -1200,5 +1217,10 @@ export function mountPowerOutletRoutes(router: Router, handlers: ModelHandlers):
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/power-outlets/:id/trace/')
+    .get(handlers.action('trace').get)
+    .options(handlers.action('trace').options)
     .all(handlers.methodNotAllowed);
 }

@@ -1120,10 +1120,27 @@ export const powerPortSpec: ModelSpec = {
     },
     { model: 'dcim.poweroutlet', field: 'power_port', onDelete: 'set_null' },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'trace',
+      kind: 'list',
+      description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
+      function: 'dcim.tracePowerPort',
+      assigns: [],
+      parameters: {},
+      item: {
+        near_ends: { kind: 'schema', schema: { type: 'array' } },
+        cable: { kind: 'schema', schema: { type: ['object', 'array', 'null'] } },
+        far_ends: { kind: 'schema', schema: { type: 'array' } },
+      },
+      paginated: false,
+      tuple: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/power-ports/` and `/dcim/power-ports/{id}/` (relative to the API root). */
+/** Mounts `/dcim/power-ports/` and `/dcim/power-ports/{id}/` (relative to the API root), and the actions `trace/` below each object. */
 export function mountPowerPortRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/power-ports/')
@@ -1141,5 +1158,10 @@ export function mountPowerPortRoutes(router: Router, handlers: ModelHandlers): v
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/power-ports/:id/trace/')
+    .get(handlers.action('trace').get)
+    .options(handlers.action('trace').options)
     .all(handlers.methodNotAllowed);
 }

@@ -11,7 +11,7 @@ import {
   type TraceGraph,
   type TracedPath,
 } from './cable-paths.js';
-import type { BatchContext, ComputeFunction, DomainEntry } from './types.js';
+import type { BatchContext, ComputeFunction, DomainEntry, ListFunction } from './types.js';
 
 /**
  * The database side of cable path tracing: a `TraceGraph` whose reads of all the traces that advance together
@@ -231,9 +231,65 @@ const connectedEndpointsReachable: ComputeFunction = async (ctx, model, ids) => 
   );
 };
 
+/** The fields of a cable in a trace (NetBox's TracedCableSerializer). */
+const TRACED_CABLE = [
+  'id',
+  'url',
+  'display_url',
+  'type',
+  'status',
+  'label',
+  'color',
+  'length',
+  'length_unit',
+  'description',
+];
+
+/**
+ * NetBox's PathEndpoint.trace() as its `trace/` action renders it: the path in (near ends, cable, far ends)
+ * triples, a path that stops at an unconnected pass-through port padded with an empty cable and far end, and
+ * one that ends at a site (a circuit's far side) with an empty cable before it.
+ */
+export function traceSegments(path: readonly PathNode[][]): [PathNode[], PathNode[], PathNode[]][] {
+  const segments = [...path];
+  if (segments.length % 3 === 1) segments.push([], []);
+  else if (segments.length % 3 === 2) segments.splice(segments.length - 1, 0, []);
+  const triples: [PathNode[], PathNode[], PathNode[]][] = [];
+  for (let i = 0; i + 2 < segments.length; i += 3) triples.push([segments[i]!, segments[i + 1]!, segments[i + 2]!]);
+  return triples;
+}
+
+/** `trace/` of one path endpoint model: its path as NetBox's list of triples (a JSON document). */
+function traceOf(label: string): ListFunction {
+  return async (ctx, parent) => {
+    const traced = await tracePath([{ type: label, id: parent.id }], databaseGraph(ctx.q, ctx.schema));
+    const triples = traced ? traceSegments(traced.path) : [];
+    const ends = await renderNodes(
+      ctx,
+      triples.flatMap(([near, , far]) => [near, far]),
+    );
+    const cableIds = triples.flatMap(([, cable]) => cable.map((c) => c.id));
+    const cables = cableIds.length ? await ctx.load('dcim.cable', TRACED_CABLE, cableIds) : [];
+    const cableById = new Map(cables.map((c) => [Number(c.id), c]));
+    const body: unknown[] = [];
+    for (const [i, [near, cable]] of triples.entries()) {
+      if (near.length === 0) break;
+      const first = cable[0];
+      body.push([ends[2 * i], first ? (cableById.get(first.id) ?? null) : [], ends[2 * i + 1]]);
+    }
+    return { body: JSON.stringify(body), contentType: 'application/json' };
+  };
+}
+
 /** The cable trace domain functions, by the names YAML uses. */
 export const cableTraceFunctions = {
   'dcim.connectedEndpoints': { kind: 'compute', fn: connectedEndpoints },
   'dcim.connectedEndpointsType': { kind: 'compute', fn: connectedEndpointsType },
   'dcim.connectedEndpointsReachable': { kind: 'compute', fn: connectedEndpointsReachable },
+  'dcim.traceInterface': { kind: 'list', fn: traceOf('dcim.interface') },
+  'dcim.traceConsolePort': { kind: 'list', fn: traceOf('dcim.consoleport') },
+  'dcim.traceConsoleServerPort': { kind: 'list', fn: traceOf('dcim.consoleserverport') },
+  'dcim.tracePowerPort': { kind: 'list', fn: traceOf('dcim.powerport') },
+  'dcim.tracePowerOutlet': { kind: 'list', fn: traceOf('dcim.poweroutlet') },
+  'dcim.tracePowerFeed': { kind: 'list', fn: traceOf('dcim.powerfeed') },
 } satisfies Record<string, DomainEntry>;

@@ -212,6 +212,17 @@ describe.each(DIALECTS)('cables on %s', (dialect) => {
       connected_endpoints_type: null,
       connected_endpoints_reachable: false,
     });
+    const trace = await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/trace/`);
+    expect(trace.status, trace.text).toBe(200);
+    const hops = trace.body as [Row[], Row, Row[]][];
+    expect(hops).toHaveLength(3);
+    expect(hops.map(([near, , far]) => [near.map((n) => n.name), far.map((n) => n.name)])).toEqual([
+      [['eth3'], ['P1 front 2']],
+      [['P1 rear'], ['P2 rear']],
+      [['P2 front 2'], ['eth4']],
+    ]);
+    expect(hops[1]![1]).toMatchObject({ id: trunk.id, status: { value: 'connected', label: 'Connected' } });
+    expect((await api.get(`/api/dcim/interfaces/${ifaces[4]!.id}/trace/`)).body).toEqual([]);
     // A planned trunk makes the path inactive; removing it leaves the path incomplete.
     expect((await api.patch(`/api/dcim/cables/${trunk.id}/`, { status: 'planned' })).status).toBe(200);
     expect((await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/`)).body.connected_endpoints_reachable).toBe(false);
