@@ -59,6 +59,7 @@ export function resolveActions(
       parameters: def.parameters ?? {},
       item,
       paginated: def.paginated ?? false,
+      ...(def.tuple ? { tuple: true } : {}),
       media: def.media ?? [],
     };
   });

@@ -80,6 +80,7 @@ export interface ActionDef {
   /** JSON Schemas, or `{ model, nullable }` for a model's nested representation. */
   item: Record<string, Record<string, unknown>>;
   paginated?: boolean;
+  tuple?: boolean;
   media?: string[];
 }
 

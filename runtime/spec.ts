@@ -195,6 +195,8 @@ export interface ChildListField extends FieldBase {
   keys: { key: string; field: string }[];
   /** The item key that identifies a child within its owner (kept when its other values are unchanged). */
   identity: string;
+  /** Child field → value every child of this list has (set on create, matched on read); empty: none. */
+  fixed?: Record<string, string>;
   /** The owner's integer field that bounds how many children it may have, and the message when it would not. */
   countWithin?: { field: string; message: string };
 }
@@ -574,6 +576,8 @@ export interface ActionSpec {
   item: Record<string, ActionValue>;
   /** list: items come in pages like a model list (`count`, `next`, `previous`, `results`). */
   paginated: boolean;
+  /** list: each item is an array of the item's values in key order (a trace's triples), not an object. */
+  tuple?: boolean;
   /** list: further media types of the GET response (e.g. `image/svg+xml`), chosen by a parameter. */
   media: string[];
 }

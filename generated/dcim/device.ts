@@ -1693,6 +1693,7 @@ export const deviceSpec: ModelSpec = {
   },
   reverse: [
     { model: 'bgp.bgpsession', field: 'device', onDelete: 'protect' },
+    { model: 'dcim.cabletermination', field: '_device', onDelete: 'cascade' },
     { model: 'dcim.consoleport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.consoleserverport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.devicebay', field: 'installed_device', onDelete: 'set_null' },

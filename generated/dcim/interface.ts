@@ -464,7 +464,7 @@ export interface Interface {
   last_updated: string | null;
   count_ipaddresses: number;
   count_fhrp_groups: number;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** The brief representation of a interface (`?brief=true`). */
@@ -476,7 +476,7 @@ export interface InterfaceBrief {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A interface nested in another object. */
@@ -488,7 +488,7 @@ export interface InterfaceNested {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A network interface of a device. */
@@ -1359,30 +1359,34 @@ export const interfaceSpec: ModelSpec = {
     {
       name: 'cable',
       label: 'Cable',
+      description: 'The attached cable.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableOf',
+      schema: { type: ['object', 'null'] },
+      excludable: false,
     },
     {
       name: 'cable_end',
       label: 'Cable end',
+      description: 'The end of its cable the object is on.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableEndOf',
+      schema: { type: ['string', 'null'], enum: ['A', 'B', null] },
+      excludable: false,
     },
     {
       name: 'wireless_link',
@@ -1401,30 +1405,34 @@ export const interfaceSpec: ModelSpec = {
     {
       name: 'link_peers',
       label: 'Link peers',
+      description: "The terminations at the cable's other end.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.linkPeersOf',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'link_peers_type',
       label: 'Link peers type',
+      description: 'Their object type.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.linkPeersTypeOf',
+      schema: { type: ['string', 'null'] },
+      excludable: false,
     },
     {
       name: 'wireless_lans',
@@ -1473,44 +1481,50 @@ export const interfaceSpec: ModelSpec = {
     {
       name: 'connected_endpoints',
       label: 'Connected endpoints',
+      description: 'The far endpoints of the complete cable path.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.connectedEndpoints',
+      schema: { type: ['array', 'null'], items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'connected_endpoints_type',
       label: 'Connected endpoints type',
+      description: 'Their object type.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.connectedEndpointsType',
+      schema: { type: ['string', 'null'] },
+      excludable: false,
     },
     {
       name: 'connected_endpoints_reachable',
       label: 'Connected endpoints reachable',
+      description: 'The path is complete and active.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.connectedEndpointsReachable',
+      schema: { type: 'boolean' },
+      excludable: false,
     },
     {
       name: '_occupied',
@@ -1522,9 +1536,11 @@ export const interfaceSpec: ModelSpec = {
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'alias',
+      kind: 'computed',
       required: false,
-      of: 'mark_connected',
+      function: 'dcim.occupiedOf',
+      schema: { type: 'boolean' },
+      excludable: false,
     },
     {
       name: 'owner',
@@ -2119,11 +2135,10 @@ export const interfaceSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'occupied',
-      path: [],
-      field: 'mark_connected',
-      valueKind: 'boolean',
+      function: 'dcim.occupiedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
@@ -2155,10 +2170,10 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cabled',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.cabledFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
@@ -2169,16 +2184,16 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_id',
-      value: null,
-      valueKind: 'object',
+      function: 'dcim.cableIdFilter',
+      valueKind: 'string',
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_end',
-      value: null,
+      function: 'dcim.cableEndFilter',
       valueKind: 'string',
       lookups: 'string',
     },
@@ -2424,6 +2439,12 @@ export const interfaceSpec: ModelSpec = {
   ],
   hooks: { prepare: 'dcim.prepareInterface' },
   reverse: [
+    {
+      model: 'dcim.cabletermination',
+      field: 'termination',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'dcim.interface', field: 'parent', onDelete: 'protect' },
     { model: 'dcim.interface', field: 'bridge', onDelete: 'set_null' },
     { model: 'dcim.interface', field: 'lag', onDelete: 'set_null' },
@@ -2452,10 +2473,27 @@ export const interfaceSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'trace',
+      kind: 'list',
+      description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
+      function: 'dcim.traceInterface',
+      assigns: [],
+      parameters: {},
+      item: {
+        near_ends: { kind: 'schema', schema: { type: 'array' } },
+        cable: { kind: 'schema', schema: { type: ['object', 'array', 'null'] } },
+        far_ends: { kind: 'schema', schema: { type: 'array' } },
+      },
+      paginated: false,
+      tuple: true,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/interfaces/` and `/dcim/interfaces/{id}/` (relative to the API root). */
+/** Mounts `/dcim/interfaces/` and `/dcim/interfaces/{id}/` (relative to the API root), and the actions `trace/` below each object. */
 export function mountInterfaceRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/interfaces/')
@@ -2473,5 +2511,10 @@ export function mountInterfaceRoutes(router: Router, handlers: ModelHandlers): v
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/interfaces/:id/trace/')
+    .get(handlers.action('trace').get)
+    .options(handlers.action('trace').options)
     .all(handlers.methodNotAllowed);
 }

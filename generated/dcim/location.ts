@@ -682,6 +682,7 @@ export const locationSpec: ModelSpec = {
       field: '_location',
       onDelete: 'cascade',
     },
+    { model: 'dcim.cabletermination', field: '_location', onDelete: 'cascade' },
     { model: 'dcim.device', field: 'location', onDelete: 'protect' },
     { model: 'dcim.location', field: 'parent', onDelete: 'cascade' },
     { model: 'dcim.powerpanel', field: 'location', onDelete: 'protect' },

@@ -1348,6 +1348,7 @@ export const rackSpec: ModelSpec = {
   ],
   hooks: {},
   reverse: [
+    { model: 'dcim.cabletermination', field: '_rack', onDelete: 'cascade' },
     { model: 'dcim.device', field: 'rack', onDelete: 'protect' },
     { model: 'dcim.powerfeed', field: 'rack', onDelete: 'protect' },
     { model: 'dcim.rackreservation', field: 'rack', onDelete: 'cascade' },

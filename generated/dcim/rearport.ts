@@ -145,7 +145,7 @@ export interface RearPort {
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** The brief representation of a rear port (`?brief=true`). */
@@ -157,7 +157,7 @@ export interface RearPortBrief {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A rear port nested in another object. */
@@ -169,7 +169,7 @@ export interface RearPortNested {
   name: string;
   description: string;
   cable: unknown;
-  _occupied: unknown | null;
+  _occupied: unknown;
 }
 
 /** A pass-through port on the rear of a device; its positions map to front ports' positions. */
@@ -339,58 +339,66 @@ export const rearPortSpec: ModelSpec = {
     {
       name: 'cable',
       label: 'Cable',
+      description: 'The attached cable.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableOf',
+      schema: { type: ['object', 'null'] },
+      excludable: false,
     },
     {
       name: 'cable_end',
       label: 'Cable end',
+      description: 'The end of its cable the object is on.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.cableEndOf',
+      schema: { type: ['string', 'null'], enum: ['A', 'B', null] },
+      excludable: false,
     },
     {
       name: 'link_peers',
       label: 'Link peers',
+      description: "The terminations at the cable's other end.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'dcim.linkPeersOf',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'link_peers_type',
       label: 'Link peers type',
+      description: 'Their object type.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      function: 'dcim.linkPeersTypeOf',
+      schema: { type: ['string', 'null'] },
+      excludable: false,
     },
     {
       name: '_occupied',
@@ -402,9 +410,11 @@ export const rearPortSpec: ModelSpec = {
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'alias',
+      kind: 'computed',
       required: false,
-      of: 'mark_connected',
+      function: 'dcim.occupiedOf',
+      schema: { type: 'boolean' },
+      excludable: false,
     },
     {
       name: 'type',
@@ -926,31 +936,30 @@ export const rearPortSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'value',
+      kind: 'function',
       name: 'occupied',
-      path: [],
-      field: 'mark_connected',
-      valueKind: 'boolean',
+      function: 'dcim.occupiedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cabled',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.cabledFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_id',
-      value: null,
-      valueKind: 'object',
+      function: 'dcim.cableIdFilter',
+      valueKind: 'string',
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'cable_end',
-      value: null,
+      function: 'dcim.cableEndFilter',
       valueKind: 'string',
       lookups: 'string',
     },
@@ -977,6 +986,12 @@ export const rearPortSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'dcim.cabletermination',
+      field: 'termination',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'dcim.inventoryitem',
       field: 'component',

@@ -791,6 +791,7 @@ export const siteSpec: ModelSpec = {
       generic: true,
     },
     { model: 'circuits.circuittermination', field: '_site', onDelete: 'set_null' },
+    { model: 'dcim.cabletermination', field: '_site', onDelete: 'cascade' },
     { model: 'dcim.device', field: 'site', onDelete: 'protect' },
     { model: 'dcim.location', field: 'site', onDelete: 'cascade' },
     { model: 'dcim.powerpanel', field: 'site', onDelete: 'protect' },

@@ -123,6 +123,16 @@ function actionPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): J
 function itemSchema(ctx: SchemaContext, action: ActionSpec): Json {
   const properties: Json = {};
   for (const [key, value] of Object.entries(action.item)) properties[key] = valueSchema(ctx, value);
+  if (action.tuple) {
+    const items = Object.values(properties as Record<string, Json>);
+    return {
+      type: 'array',
+      prefixItems: items,
+      minItems: items.length,
+      maxItems: items.length,
+      description: action.description ?? '',
+    };
+  }
   return closedObject(properties, Object.keys(action.item), action.description);
 }
 

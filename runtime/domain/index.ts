@@ -14,6 +14,8 @@ import type {
   UpdatedFunction,
   ValidatorFunction,
 } from './types.js';
+import { cableFunctions } from './cables.js';
+import { cableTraceFunctions } from './cable-trace.js';
 import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
@@ -46,6 +48,8 @@ import { virtualizationFunctions } from './virtualization.js';
  * exports its own table (`<app>Functions`).
  */
 export const domainFunctions = {
+  ...cableFunctions,
+  ...cableTraceFunctions,
   ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,

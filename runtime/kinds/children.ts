@@ -13,6 +13,7 @@ import { defineKind, type Json } from './kind.js';
  *   parent: front_port               # its FK to this model
  *   keys: { position: front_port_position, rear_port: rear_port, rear_port_position: rear_port_position }
  *   identity: position               # default: the first key
+ *   fixed: { cable_end: A }          # optional: child field → value of every child of this list
  *   count_within: positions          # optional: no more children than this field's value
  *   count_message: The number of positions cannot be less than the number of mapped rear ports ({count})
  * ```
@@ -25,7 +26,7 @@ import { defineKind, type Json } from './kind.js';
 export const childrenKind = defineKind<ChildListField>({
   kinds: ['children'],
   types: ['children'],
-  properties: ['model', 'parent', 'keys', 'identity', 'count_within', 'count_message'],
+  properties: ['model', 'parent', 'keys', 'identity', 'fixed', 'count_within', 'count_message'],
   derived: true,
   optional: true,
   resolve(def, ctx) {
@@ -47,6 +48,12 @@ export const childrenKind = defineKind<ChildListField>({
           ctx.error(`keys.${key}`, `'${field}' of '${model}' cannot be an item key (a stored value or foreign key)`);
       }
     }
+    for (const name of Object.keys(def.fixed ?? {})) {
+      const child = def.model && ctx.hasModel(model) ? ctx.fieldDef(model, name) : undefined;
+      if (def.model && ctx.hasModel(model) && (!child || !isItemField(child)))
+        ctx.error(`fixed.${name}`, `'${name}' is not a stored field of '${model}'`);
+      else if (keys.some((k) => k.field === name)) ctx.error(`fixed.${name}`, `'${name}' is also an item key`);
+    }
     const identity = def.identity ?? keys[0]?.key ?? '';
     if (def.identity !== undefined && !keys.some((k) => k.key === def.identity))
       ctx.error('identity', `'${def.identity}' is not one of the keys`);
@@ -63,6 +70,7 @@ export const childrenKind = defineKind<ChildListField>({
       parent,
       keys,
       identity,
+      ...(def.fixed ? { fixed: def.fixed } : {}),
       ...(def.count_within !== undefined && def.count_message !== undefined
         ? { countWithin: { field: def.count_within, message: def.count_message } }
         : {}),

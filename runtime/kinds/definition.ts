@@ -101,6 +101,7 @@ export interface FieldDef {
   parent?: string;
   keys?: Record<string, string>;
   identity?: string;
+  fixed?: Record<string, string>;
   count_within?: string;
   count_message?: string;
 }

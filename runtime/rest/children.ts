@@ -26,12 +26,15 @@ export type ChildItem = Record<string, unknown>;
 function columnsOf(
   schema: Schema,
   field: ChildListField,
-): { child: ModelInfo; parent: string; keys: [string, string][] } {
+): { child: ModelInfo; parent: string; keys: [string, string][]; fixed: Record<string, string> } {
   const child = schema.model(field.model);
   return {
     child,
     parent: child.fields.get(field.parent)!.column!,
     keys: field.keys.map(({ key, field: name }) => [key, child.fields.get(name)!.column!]),
+    fixed: Object.fromEntries(
+      Object.entries(field.fixed ?? {}).map(([name, value]) => [child.fields.get(name)!.column!, value]),
+    ),
   };
 }
 
@@ -43,12 +46,13 @@ export async function loadChildren(
   field: ChildListField,
   ids: readonly number[],
 ): Promise<Map<number, ChildItem[]>> {
-  const { child, parent, keys } = columnsOf(schema, field);
+  const { child, parent, keys, fixed } = columnsOf(schema, field);
   const identity = keys.find(([key]) => key === field.identity)![1];
   const decoders = field.keys.map(({ key, field: name }) => [key, child.fields.get(name)!] as const);
   const build = (owners: readonly number[]): Knex.QueryBuilder =>
     q(child.table)
       .whereIn(parent, [...owners])
+      .where(fixed)
       .select({ _owner: parent, ...Object.fromEntries(keys) })
       .orderBy([parent, identity, 'id']);
   const result = new Map<number, ChildItem[]>();
@@ -145,11 +149,12 @@ export async function countChildren(
   field: ChildListField,
   ids: readonly number[],
 ): Promise<Map<number, number>> {
-  const { child, parent } = columnsOf(schema, field);
+  const { child, parent, fixed } = columnsOf(schema, field);
   const counts = new Map<number, number>();
   for (const chunk of chunks(ids, 500)) {
     const rows = (await q(child.table)
       .whereIn(parent, chunk)
+      .where(fixed)
       .groupBy(parent)
       .select({ k: parent })
       .count({ n: '*' })) as Row[];
@@ -174,7 +179,7 @@ export async function childDifference(
   field: ChildListField,
   owners: readonly { id: number; items: readonly ChildItem[] }[],
 ): Promise<ChildDifference> {
-  const { child, parent, keys } = columnsOf(schema, field);
+  const { child, parent, keys, fixed } = columnsOf(schema, field);
   const existing = new Map<number, Row[]>();
   for (const chunk of chunks(
     owners.map((o) => o.id),
@@ -182,6 +187,7 @@ export async function childDifference(
   )) {
     const rows = (await q(child.table)
       .whereIn(parent, chunk)
+      .where(fixed)
       .select({ id: 'id', _owner: parent, ...Object.fromEntries(keys) })
       .orderBy('id')) as Row[];
     for (const row of rows) {
@@ -207,7 +213,7 @@ export async function childDifference(
     }
     for (const [identity, item] of wanted) {
       if (kept.has(identity)) continue;
-      const body: Record<string, unknown> = { [field.parent]: owner.id };
+      const body: Record<string, unknown> = { [field.parent]: owner.id, ...field.fixed };
       for (const { key, field: name } of field.keys) body[name] = item[key];
       difference.create.push(body);
     }

@@ -66,6 +66,14 @@ const DEPENDENCIES_BY_RULES: Record<string, (f: Fixtures, given: Given) => Promi
   'dcim.devicebaytemplate': async (f, given) => (given.device_type ? {} : { device_type: await parentType(f) }),
   'dcim.devicebay': async (f, given) =>
     given.device ? {} : { device: (await f.create('dcim.device', { device_type: await parentType(f) })).id },
+  // A new cable needs both ends: an interface on each (of fresh devices, so that no end is cabled twice).
+  'dcim.cable': async (f, given) => {
+    if (given.a_terminations || given.b_terminations) return {};
+    const end = async (): Promise<Given[]> => [
+      { object_type: 'dcim.interface', object_id: (await f.create('dcim.interface', { type: '1000base-t' })).id },
+    ];
+    return { a_terminations: await end(), b_terminations: await end() };
+  },
   'dcim.module': async (f, given) => {
     const device = given.device ?? (await f.create('dcim.device')).id;
     return { device, ...(given.module_bay ? {} : { module_bay: (await f.create('dcim.modulebay', { device })).id }) };
