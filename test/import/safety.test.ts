@@ -36,7 +36,7 @@ describe.runIf(canRestore())('import safety', () => {
       } finally {
         await target.drop();
       }
-    });
+    }, 300_000);
 
     it('leaves the target as it was when the import fails part-way', async () => {
       const target = await createTestDatabase(dialect, { migrated: true });
@@ -52,7 +52,7 @@ describe.runIf(canRestore())('import safety', () => {
       } finally {
         await target.drop();
       }
-    });
+    }, 300_000);
 
     it('refuses a target that holds objects, and with merge updates them by id', async () => {
       const target = await createTestDatabase(dialect, { migrated: true });
