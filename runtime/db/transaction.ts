@@ -60,7 +60,27 @@ export function lockForUpdate(query: Knex.QueryBuilder, dialect: Dialect, table?
  * none: its writers run one at a time.
  */
 export async function lockKey(q: Knex, dialect: Dialect, key: string): Promise<void> {
-  if (dialect !== 'postgres' || !q.isTransaction) return;
+  if (dialect !== 'postgres' || !q.isTransaction || exclusive.has(q)) return;
   const digest = createHash('sha256').update(key).digest();
   await q.raw('SELECT pg_advisory_xact_lock(?::bigint)', [digest.readBigInt64BE(0).toString()]);
+}
+
+/** Transactions (and their savepoints) that hold their tables against every other writer. */
+const exclusive = new WeakSet<Knex>();
+
+/**
+ * Locks tables against every other writer until the transaction ends (PostgreSQL's EXCLUSIVE mode: readers
+ * pass, writers wait), for a write as large as an import: then no rule needs its key's advisory lock
+ * (`lockKey`), which one transaction writing 100,000 addresses would otherwise hold 100,000 of, beyond
+ * PostgreSQL's lock table ("out of shared memory"). SQLite's writer lock already holds the whole database.
+ */
+export async function lockTablesExclusively(trx: Knex.Transaction, dialect: Dialect, tables: string[]): Promise<void> {
+  if (dialect !== 'postgres') return;
+  if (tables.length > 0) await trx.raw(`LOCK TABLE ${tables.map(() => '??').join(', ')} IN EXCLUSIVE MODE`, tables);
+  exclusive.add(trx);
+}
+
+/** A savepoint of a transaction that holds its tables (`lockTablesExclusively`) holds them too. */
+export function inheritTableLocks(parent: Knex, savepoint: Knex.Transaction): void {
+  if (exclusive.has(parent)) exclusive.add(savepoint);
 }

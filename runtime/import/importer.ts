@@ -18,6 +18,7 @@ import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
 import { describeConstraintViolation, isUniqueViolation, translateDatabaseError } from '../db/errors.js';
 import { chunks } from '../db/sql.js';
+import { inheritTableLocks, lockTablesExclusively } from '../db/transaction.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 import { ImportError } from './import-error.js';
 import type { NetboxSource } from './netbox-database.js';
@@ -74,9 +75,16 @@ export async function importNetbox(
     seconds: 0,
   };
   if (!options.merge) await refuseNonEmptyTarget(app, plan.models);
+  // The tables the report counts (NetBox's own bookkeeping left out), at once where the source can.
+  const reported = [...source.tables.keys()].filter((t) => !NETBOX_IMPORT.internalTables.some((p) => p.test(t)));
+  const counted = (await source.counts?.(reported)) ?? new Map<string, number>();
+  const count = async (table: string): Promise<number> => counted.get(table) ?? (await source.count(table));
   let copied: string[] = [];
   try {
     await app.db.knex.transaction(async (trx) => {
+      // Other writers wait until the import ends, and its rules take no advisory lock per key.
+      const tables = plan.models.filter((p) => p.table || p.moved?.length).map((p) => p.model.table);
+      await lockTablesExclusively(trx, app.db.dialect, tables);
       const ctx = writeContext(app, trx);
       copied = ctx.files.written;
       const deferred: { plan: ModelPlan; id: number; values: Row }[] = [];
@@ -88,7 +96,7 @@ export async function importNetbox(
         }
         const modelReport = emptyModelReport(modelPlan);
         report.models.push(modelReport);
-        await importModel(app, ctx, source, modelPlan, modelReport, deferred, options);
+        await importModel(app, ctx, source, count, modelPlan, modelReport, deferred, options);
         if (modelPlan.model === app.customFields.model) app.customFields.invalidate();
       }
       await writeDeferred(ctx, deferred, report);
@@ -119,7 +127,7 @@ export async function importNetbox(
   } finally {
     app.customFields.invalidate();
   }
-  await listTablesWithoutHome(source, plan.consumed, report);
+  await listTablesWithoutHome(source, count, plan.consumed, report);
   report.seconds = Math.round((Date.now() - started) / 100) / 10;
   return report;
 }
@@ -162,13 +170,14 @@ async function importModel(
   app: AppContext,
   ctx: WriteContext,
   source: NetboxSource,
+  count: (table: string) => Promise<number>,
   plan: ModelPlan,
   report: ModelReport,
   deferred: { plan: ModelPlan; id: number; values: Row }[],
   options: ImportOptions,
 ): Promise<void> {
   const table = plan.table!;
-  const total = await source.count(table);
+  const total = await count(table);
   const size = options.batchSize ?? 500;
   const typeId = contentTypeId(source, plan.model.label);
   for await (const rows of pagesOf(source, plan, size)) {
@@ -182,8 +191,9 @@ async function importModel(
     const skippedBefore = report.skipped.length;
     await writeBodies(app, ctx, plan.model, bodies, report, options.merge);
     const skipped = new Set(report.skipped.slice(skippedBefore).map((s) => s.id));
-    copyImages(
+    await copyImages(
       app,
+      source,
       plan,
       bodies.filter((b) => !skipped.has(b.id as number)),
       report,
@@ -243,37 +253,56 @@ async function importMoved(
 }
 
 /**
- * Copies the image files of imported objects from NetBox's media folder into MEDIA_ROOT (same relative path);
- * without a media folder, or when a file is missing, the object keeps the path and the report says so.
+ * Copies the image files of imported objects into MEDIA_ROOT (same relative path): from NetBox's media folder
+ * (`--media`), or downloaded from the REST source. Without a media folder, or when a file is missing there, the
+ * object keeps the path and the report says so.
  */
-function copyImages(
+async function copyImages(
   app: AppContext,
+  source: NetboxSource,
   plan: ModelPlan,
   bodies: readonly Row[],
   report: ModelReport,
   media: string | undefined,
   written: string[],
-): void {
-  for (const source of plan.fields) {
-    if (source.field.kind !== 'image') continue;
+): Promise<void> {
+  const root = path.resolve(app.settings.MEDIA_ROOT);
+  for (const field of plan.fields) {
+    if (field.field.kind !== 'image') continue;
     for (const body of bodies) {
-      const file = body[source.field.name];
+      const file = body[field.field.name];
       if (typeof file !== 'string' || file === '') continue;
-      const from = media ? path.resolve(media, file) : null;
-      const to = path.resolve(app.settings.MEDIA_ROOT, file);
-      if (!to.startsWith(path.resolve(app.settings.MEDIA_ROOT) + path.sep)) continue;
-      if (!from || !fs.existsSync(from)) {
-        report.files.push({ id: body.id as number, file, copied: false });
-        continue;
-      }
-      if (!fs.existsSync(to)) {
-        fs.mkdirSync(path.dirname(to), { recursive: true });
-        fs.copyFileSync(from, to);
-        written.push(file);
-      }
-      report.files.push({ id: body.id as number, file, copied: true });
+      const to = path.resolve(root, file);
+      if (!to.startsWith(root + path.sep)) continue;
+      const copied = await copyFile(source, media, file, to);
+      if (copied) written.push(file);
+      report.files.push({ id: body.id as number, file, copied: copied !== false });
     }
   }
+}
+
+/** Copies one file; true when written, null when the target already has it, false when the source lacks it. */
+async function copyFile(
+  source: NetboxSource,
+  media: string | undefined,
+  file: string,
+  to: string,
+): Promise<boolean | null> {
+  if (isApiSource(source)) {
+    // A merge into a target that has the file already downloads nothing.
+    if (fs.existsSync(to)) return null;
+    const content = await source.download(file);
+    if (!content) return false;
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.writeFileSync(to, content);
+    return true;
+  }
+  const from = media ? path.resolve(media, file) : null;
+  if (!from || !fs.existsSync(from)) return false;
+  if (fs.existsSync(to)) return null;
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, to);
+  return true;
 }
 
 /**
@@ -475,13 +504,7 @@ async function writeBodies(
     );
     const updates = bodies.filter((b) => existing.has(b.id as number));
     pending = bodies.filter((b) => !existing.has(b.id as number));
-    for (const body of updates) {
-      const error = await attempt(app, ctx, (sub) =>
-        updateObjects(sub, model, [{ id: body.id as number, input: body }], true),
-      );
-      if (error) report.skipped.push({ id: body.id as number, reason: describe(error, 0) });
-      else report.updated += 1;
-    }
+    await updateBodies(app, ctx, model, updates, report);
   }
   while (pending.length > 0) {
     const error = await attempt(app, ctx, (sub) => createObjects(sub, model, pending, true));
@@ -511,6 +534,26 @@ async function writeBodies(
   }
 }
 
+/** Merge: updates objects whose id exists, the page at once; when that is refused, one at a time to find the rows at fault. */
+async function updateBodies(
+  app: AppContext,
+  ctx: WriteContext,
+  model: ModelInfo,
+  bodies: readonly Row[],
+  report: ModelReport,
+): Promise<void> {
+  const updatesOf = (some: readonly Row[]) => some.map((body) => ({ id: body.id as number, input: body }));
+  if (bodies.length > 1 && !(await attempt(app, ctx, (sub) => updateObjects(sub, model, updatesOf(bodies), true)))) {
+    report.updated += bodies.length;
+    return;
+  }
+  for (const body of bodies) {
+    const error = await attempt(app, ctx, (sub) => updateObjects(sub, model, updatesOf([body]), true));
+    if (error) report.skipped.push({ id: body.id as number, reason: describe(error, 0) });
+    else report.updated += 1;
+  }
+}
+
 /**
  * Runs a write in a savepoint; returns the error that rolled it back (an API or database error), or null.
  * As the API's writes do, unique values are first left to the database's unique indexes (no query per object
@@ -526,6 +569,7 @@ async function attempt(
   const changes: WriteContext['changes'] = [];
   try {
     await ctx.q.transaction(async (sp) => {
+      inheritTableLocks(ctx.q, sp);
       const sub: WriteContext = {
         ...ctx,
         q: sp,
@@ -598,6 +642,8 @@ async function writeDeferred(
     }
     existing.set(label, found);
   }
+  // Objects that take the same values (the interfaces of one LAG) are updated by one statement.
+  const updates = new Map<string, { table: string; changes: Row; ids: number[] }>();
   for (const { plan, id, values } of deferred) {
     const changes: Row = {};
     for (const [name, value] of Object.entries(values)) {
@@ -610,7 +656,14 @@ async function writeDeferred(
           ?.dropped.push({ id, reason: `${name}: ${field.target} ${String(value)} was not imported` });
       }
     }
-    if (Object.keys(changes).length > 0) await ctx.q(plan.model.table).where('id', id).update(changes);
+    if (Object.keys(changes).length === 0) continue;
+    const key = `${plan.model.table} ${JSON.stringify(changes)}`;
+    const update = updates.get(key) ?? { table: plan.model.table, changes, ids: [] };
+    update.ids.push(id);
+    updates.set(key, update);
+  }
+  for (const { table, changes, ids } of updates.values()) {
+    for (const chunk of chunks(ids, 500)) await ctx.q(table).whereIn('id', chunk).update(changes);
   }
 }
 
@@ -658,13 +711,14 @@ async function continueSequences(
   models: readonly ModelReport[],
   app: AppContext,
 ): Promise<void> {
-  for (const report of models) {
-    if (report.imported === 0) continue;
-    const table = app.schema.model(report.model).table;
-    await trx.raw(`SELECT setval(pg_get_serial_sequence(?, 'id'), GREATEST((SELECT max(id) FROM ??), 1))`, [
-      table,
-      table,
-    ]);
+  const tables = [...new Set(models.filter((m) => m.imported > 0).map((m) => app.schema.model(m.model).table))];
+  // One statement for every table: a round trip each would cost more than the work.
+  for (const chunk of chunks(tables, 100)) {
+    const calls = chunk.map(() => `setval(pg_get_serial_sequence(?, 'id'), GREATEST((SELECT max(id) FROM ??), 1))`);
+    await trx.raw(
+      `SELECT ${calls.join(', ')}`,
+      chunk.flatMap((table) => [table, table]),
+    );
   }
 }
 
@@ -676,12 +730,13 @@ function contentTypeId(source: NetboxSource, label: string): number | undefined 
 /** Source tables with rows that no model reads (NetBox's own bookkeeping left out). */
 async function listTablesWithoutHome(
   source: NetboxSource,
+  count: (table: string) => Promise<number>,
   consumed: ReadonlySet<string>,
   report: ImportReport,
 ): Promise<void> {
   for (const table of [...source.tables.keys()].sort()) {
     if (NETBOX_IMPORT.internalTables.some((pattern) => pattern.test(table))) continue;
-    const rows = await source.count(table);
+    const rows = await count(table);
     if (consumed.has(table)) report.rowsWithHome += rows;
     else {
       report.rowsWithoutHome += rows;

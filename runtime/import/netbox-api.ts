@@ -3,7 +3,8 @@
  * are the list endpoints it serves (found from `/api/` and each app's root), and its rows are the objects of a
  * list, read page by page in id order (`id__gt` and `ordering=id`, so that no endpoint is held in memory) and
  * turned into API input by the field kinds of the model that serves the same path here: a related object
- * becomes its id, a choice its value, tags their ids, custom field objects their ids.
+ * becomes its id, a choice its value, tags their ids, custom field objects their ids, an image its path below the
+ * media folder (its file is downloaded from the URL the API gave, with the token: `download`).
  *
  * The token goes in the `Authorization` header as NetBox reads it (netbox/netbox/api/authentication.py): the
  * keyword is `Token` or `Bearer` either way, and the token's version comes from its value: a v2 token starts
@@ -18,7 +19,9 @@ import type { NetboxSource } from './netbox-database.js';
 
 type Row = Record<string, unknown>;
 
-/** The oldest and newest NetBox releases the importer reads. */
+/** Errors of a connection closed by the other side, for which a read is tried again. */
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 /** Ids per request when rows are read by id (a tree's levels): the URL stays short. */
 const IDS_PER_REQUEST = 100;
 
@@ -29,6 +32,8 @@ export interface NetboxApiSource extends NetboxSource {
   readonly modelAt: ReadonlyMap<string, ModelInfo>;
   /** Every id of a list (tokens to issue again). */
   ids(listPath: string): Promise<number[]>;
+  /** The content of an image file whose path a row read gave (null when the source does not serve it). */
+  download(file: string): Promise<Buffer | null>;
 }
 
 /** The `Authorization` header for a token, v1 (`Token …`) or v2 (`Bearer nbt_…`); a full header is kept. */
@@ -105,20 +110,21 @@ class ApiReader {
     }
   }
 
-  async getJson(path: string, what: 'status' | 'root' | 'list'): Promise<unknown> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.root}${path}`, {
-        headers: { Authorization: this.authorization, Accept: 'application/json' },
-        redirect: 'follow',
-        signal: AbortSignal.timeout(60_000),
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new ImportError(
-        `Cannot reach the NetBox API ${this.shown}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-      );
+  /**
+   * A file the API linked to, by the path of its URL, from the API's own origin: the token never goes to another
+   * host than the one it was given for. Null when the source does not serve it (a file missing from its media).
+   */
+  async getFile(urlPath: string): Promise<Buffer | null> {
+    const response = await this.get(new URL(urlPath, this.origin).href, '*/*');
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
     }
+    return Buffer.from(await response.arrayBuffer());
+  }
+
+  async getJson(path: string, what: 'status' | 'root' | 'list'): Promise<unknown> {
+    const response = await this.get(`${this.root}${path}`, 'application/json');
     if (response.status === 401 || response.status === 403) {
       const detail = await response
         .json()
@@ -144,11 +150,33 @@ class ApiReader {
       );
     }
   }
+
+  /**
+   * A GET with the token. A connection the other side closed while it was being reused (a keep-alive socket that
+   * timed out, a proxy that dropped it) is tried again, up to three times: every request here only reads.
+   */
+  private async get(url: string, accept: string, attempt = 1): Promise<Response> {
+    try {
+      return await fetch(url, {
+        headers: { Authorization: this.authorization, Accept: accept },
+        redirect: 'follow',
+        signal: AbortSignal.timeout(60_000),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (attempt < 3 && cause?.code !== undefined && RESET.has(cause.code)) return this.get(url, accept, attempt + 1);
+      throw new ImportError(
+        `Cannot reach the NetBox API ${this.shown}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      );
+    }
+  }
 }
 
 class ApiSource implements NetboxApiSource {
   readonly shape = 'api';
   readonly contentTypes = new Map<number, string>();
+  /** Image files of the rows read: path below the media folder → the path of the URL that serves it. */
+  private readonly files = new Map<string, string>();
 
   constructor(
     private readonly client: ApiReader,
@@ -208,6 +236,14 @@ class ApiSource implements NetboxApiSource {
     }
   }
 
+  async download(file: string): Promise<Buffer | null> {
+    const url = this.files.get(file);
+    if (url === undefined) return null;
+    this.files.delete(file);
+    const path = new URL(url, 'http://source').pathname;
+    return this.client.getFile(path);
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }
@@ -216,16 +252,25 @@ class ApiSource implements NetboxApiSource {
     const body = (await this.client.getJson(`${listPath}?${query}`, 'list')) as Row | null;
     const results = body && Array.isArray(body.results) ? (body.results as Row[]) : [];
     const model = this.modelAt.get(listPath);
-    return model ? results.map((object) => inputOf(model, object)) : results;
+    const onFile = (file: string, url: string): void => void this.files.set(file, url);
+    return model ? results.map((object) => inputOf(model, object, onFile)) : results;
   }
 }
 
-/** An object as the API shows it → the API input that writes it again (keys the model does not have dropped). */
-export function inputOf(model: ModelInfo, object: Row): Row {
+/**
+ * An object as the API shows it → the API input that writes it again (keys the model does not have dropped);
+ * `onFile` learns each image's path below the media folder and the URL it came as.
+ */
+export function inputOf(model: ModelInfo, object: Row, onFile?: (file: string, url: string) => void): Row {
   const row: Row = { id: object.id };
   for (const key of ['created', 'last_updated'] as const) if (key in object) row[key] = object[key];
   for (const field of model.spec.fields) {
-    if (field.name in object) row[field.name] = valueOf(field, object[field.name]);
+    if (!(field.name in object)) continue;
+    const value = valueOf(field, object[field.name]);
+    row[field.name] = value;
+    const url = object[field.name];
+    if (field.kind === 'image' && typeof value === 'string' && value !== '' && typeof url === 'string')
+      onFile?.(value, url);
   }
   if (Array.isArray(object.tags)) row.tags = object.tags.map(idOf);
   if (object.custom_fields && typeof object.custom_fields === 'object') {

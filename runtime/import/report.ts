@@ -13,7 +13,7 @@ export interface ModelReport {
   skipped: { id: number; reason: string }[];
   /** References written as null because their target was not imported. */
   dropped: { id: number; reason: string }[];
-  /** Image files: copied from NetBox's media folder, or not (no --media, or the file is missing there). */
+  /** Image files: copied from NetBox's media folder or downloaded from the REST source, or not (missing there). */
   files: { id: number; file: string; copied: boolean }[];
 }
 
@@ -92,7 +92,9 @@ export function formatReport(report: ImportReport): string {
   if (missing.length)
     lines.push(
       '',
-      `Image files not copied (give NetBox's media folder with --media) (${missing.length}):`,
+      report.sourceKind === 'api'
+        ? `Image files the source did not serve (${missing.length}):`
+        : `Image files not copied (give NetBox's media folder with --media) (${missing.length}):`,
       ...missing.slice(0, 20),
     );
   const { unchanged, reissue } = report.tokens;

@@ -3,17 +3,24 @@
  * (imported from the restored database), a second empty one imports it over its REST API, and every endpoint
  * both serve gives the same complete list body (ids equal), except what cannot come over the API: tokens
  * (their secrets are never shown), the second service's own superuser and token, and its import's change
- * records. Bad input is one line without a stack trace: a refused token, an unreachable URL, not a NetBox.
+ * records. Image files are downloaded from the URLs the source gives. The REST source is as safe as the database
+ * source: a dry run writes nothing, a failure part-way leaves the target as it was, a target that holds objects is
+ * refused unless merging (then objects are updated by id). Bad input is one line without a stack trace: a refused
+ * token, an unreachable URL, not a NetBox.
  */
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImportError } from '../../runtime/import/import-error.js';
 import { authorizationHeader } from '../../runtime/import/netbox-api.js';
 import type { ImportReport } from '../../runtime/import/report.js';
 import { createTestDatabase, DIALECTS, startTestApp, type TestApp } from '../support/app.js';
 import { runCommand } from '../support/command.js';
+import { TINY_PNG } from '../support/fixtures.js';
 import { listAll } from './compare.js';
-import { canRestore, importFromApi, importInto, restoreNetboxDump } from './support.js';
+import { canRestore, countRows, importFromApi, importInto, restoreNetboxDump } from './support.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -57,16 +64,31 @@ describe.runIf(canRestore())('import over the REST API', () => {
     let source: TestApp;
     let target: TestApp;
     let report: ImportReport;
+    let targetUrl: string;
+    /** The image attachment added to the source (the demo data has none), as the source serves it. */
+    let attachment: { id: number; image: string };
+    const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
     beforeAll(async () => {
       const loaded = await importInto(dialect, dump.url);
       source = await startTestApp(dialect, { databaseUrl: loaded.url });
-      const imported = await importFromApi(dialect, source.baseUrl, tokenOf(source));
+      const upload = await source.api.post('/api/extras/image-attachments/', {
+        object_type: 'dcim.site',
+        object_id: 1,
+        name: 'Front',
+        image: new File([TINY_PNG], 'front.png', { type: 'image/png' }),
+      });
+      expect(upload.status, upload.text).toBe(201);
+      attachment = upload.body as { id: number; image: string };
+      const settings = { MEDIA_ROOT: mediaRoot };
+      const imported = await importFromApi(dialect, source.baseUrl, tokenOf(source), { settings });
       report = imported.report;
-      target = await startTestApp(dialect, { databaseUrl: imported.url });
+      targetUrl = imported.url;
+      target = await startTestApp(dialect, { databaseUrl: imported.url, settings });
     }, 300_000);
     afterAll(async () => {
       await target?.close();
       await source?.close();
+      fs.rmSync(mediaRoot, { recursive: true, force: true });
     });
 
     const changeRecords = 'core.objectchange';
@@ -143,7 +165,7 @@ describe.runIf(canRestore())('import over the REST API', () => {
       }
       expect(mismatches.slice(0, 30)).toEqual([]);
       expect(compared).toBeGreaterThan(5000);
-    });
+    }, 300_000);
 
     it('gives users no usable password', async () => {
       const users = await listAll(source.api, '/users/users/');
@@ -154,6 +176,69 @@ describe.runIf(canRestore())('import over the REST API', () => {
         (await target.anonymous.post('/api/users/tokens/provision/', credentials)).status,
       );
     });
+
+    it('downloads each image attachment’s file from the URL the source gives, with the token', async () => {
+      const file = decodeURIComponent(new URL(attachment.image).pathname.replace(/^\/media\//, ''));
+      expect(report.models.find((m) => m.model === 'extras.imageattachment')?.files).toEqual([
+        { id: attachment.id, file, copied: true },
+      ]);
+      expect(fs.readFileSync(path.join(mediaRoot, file))).toEqual(TINY_PNG);
+      const served = await fetch(attachment.image.replace(source.baseUrl, target.baseUrl));
+      expect(served.status).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(TINY_PNG);
+    });
+
+    it('writes nothing on a dry run, and leaves the target as it was when the import fails part-way', async () => {
+      const media = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
+      const empty = await createTestDatabase(dialect, { migrated: true });
+      try {
+        const options = { targetUrl: empty.url, settings: { MEDIA_ROOT: media } };
+        const dry = await importFromApi(dialect, source.baseUrl, tokenOf(source), { ...options, dryRun: true });
+        expect(dry.report.dryRun).toBe(true);
+        expect(dry.report.models.find((m) => m.model === 'dcim.site')).toMatchObject({ read: 24, imported: 24 });
+        expect(dry.report.models.find((m) => m.model === 'extras.imageattachment')?.files).toHaveLength(1);
+        expect(await countRows(empty.url, 'dcim_site')).toBe(0);
+        expect(fs.readdirSync(media, { recursive: true }).filter((f) => String(f).endsWith('.png'))).toEqual([]);
+        const failing = importFromApi(dialect, source.baseUrl, tokenOf(source), {
+          ...options,
+          progress: (model) => {
+            if (model === 'ipam.prefix') throw new Error('disk full');
+          },
+        });
+        await expect(failing).rejects.toThrow('disk full');
+        expect(await countRows(empty.url, 'dcim_site')).toBe(0);
+      } finally {
+        await empty.drop();
+        fs.rmSync(media, { recursive: true, force: true });
+      }
+    }, 300_000);
+
+    // Last: it writes to the target the other tests read.
+    it('refuses a target that holds objects, and with merge updates them by id', async () => {
+      const again = importFromApi(dialect, source.baseUrl, tokenOf(source), { targetUrl });
+      await expect(again).rejects.toThrow(ImportError);
+      await expect(again).rejects.toThrow(/already holds objects .*--merge/);
+      const merged = await importFromApi(dialect, source.baseUrl, tokenOf(source), {
+        targetUrl,
+        merge: true,
+        settings: { MEDIA_ROOT: mediaRoot },
+      });
+      expect(merged.report.merge).toBe(true);
+      expect(merged.report.models.find((m) => m.model === 'dcim.site')).toMatchObject({
+        read: 24,
+        imported: 0,
+        updated: 24,
+      });
+      const imported = report.models.reduce((n, m) => n + m.imported, 0);
+      expect(merged.report.models.reduce((n, m) => n + m.updated, 0)).toBe(imported);
+      expect(merged.report.models.reduce((n, m) => n + m.imported, 0)).toBe(0);
+      expect(await countRows(targetUrl, 'dcim_site')).toBe(24);
+      expect(
+        fs.readFileSync(
+          path.join(mediaRoot, report.models.find((m) => m.model === 'extras.imageattachment')!.files[0]!.file),
+        ),
+      ).toEqual(TINY_PNG);
+    }, 600_000);
   });
 
   it('says in one line what is wrong with the source', async () => {
@@ -182,5 +267,5 @@ describe.runIf(canRestore())('import over the REST API', () => {
       await target.drop();
       await app.close();
     }
-  });
+  }, 180_000);
 });

@@ -119,7 +119,7 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
       // Since 4.2 an interface's MAC address is its primary MAC address object's.
       const iface = await app.api.get('/api/dcim/interfaces/1/');
       expect((iface.body as { mac_address: string }).mac_address).toBe('00:1A:2B:3C:4D:5E');
-    });
+    }, 300_000);
 
     it('keeps v1 tokens and object permissions working: the user sees what the constraint allows', async () => {
       expect(report.tokens).toEqual({

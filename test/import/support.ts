@@ -68,6 +68,17 @@ export async function restoreNetboxDump(version: string): Promise<{ url: string;
   };
 }
 
+/** The number of rows of a table of a service database (SQLite or PostgreSQL). */
+export async function countRows(url: string, table: string): Promise<number> {
+  const db = connectDatabase(url);
+  try {
+    const row = (await db.knex(table).count({ n: '*' }).first()) as { n: number | string };
+    return Number(row.n);
+  } finally {
+    await db.close();
+  }
+}
+
 /** Runs SQL on a restored NetBox database (what the demo data lacks, added in NetBox's own schema). */
 export async function runSql(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
@@ -150,17 +161,23 @@ export async function importInto(
   }
 }
 
-/** Imports a running NetBox API (or this service's) into a fresh service database of the dialect. */
+/**
+ * Imports a running NetBox API (or this service's) into a fresh service database of the dialect, or into
+ * `targetUrl` (kept when the import fails).
+ */
 export async function importFromApi(
   dialect: Dialect,
   baseUrl: string,
   token: string,
-  options: Partial<ImportOptions> = {},
+  options: Partial<ImportOptions> & { targetUrl?: string; settings?: Partial<Settings> } = {},
 ): Promise<{ url: string; drop: () => Promise<void>; report: ImportReport }> {
-  const target = await createTestDatabase(dialect, { migrated: true });
+  const { targetUrl, settings: overrides, ...rest } = options;
+  const target = targetUrl
+    ? { url: targetUrl, drop: async () => undefined }
+    : await createTestDatabase(dialect, { migrated: true });
   const settings = loadSettings(
     { DATABASE_URL: target.url },
-    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, PLUGINS: ALL_PLUGINS },
+    { API_TOKEN_PEPPERS: { '1': TEST_PEPPER }, PLUGINS: ALL_PLUGINS, ...overrides },
   );
   const registry = enablePlugins(defaultRegistry, settings.PLUGINS);
   const db = connectDatabase(target.url);
@@ -173,7 +190,7 @@ export async function importFromApi(
       dryRun: false,
       message: 'Imported from NetBox (test, REST)',
       sourceName: baseUrl,
-      ...options,
+      ...rest,
     });
     return { ...target, report };
   } catch (error) {
