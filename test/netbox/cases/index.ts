@@ -2,6 +2,7 @@ import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
 import { dcimCases } from './dcim.js';
+import { dcimCablesCases } from './dcim-cables.js';
 import { dcimChassisCases } from './dcim-chassis.js';
 import { dcimComponentsCases } from './dcim-components.js';
 import { dcimMacCases } from './dcim-mac.js';
@@ -19,6 +20,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
   ...coreCases,
   ...dcimCases,
+  ...dcimCablesCases,
   ...dcimChassisCases,
   ...dcimComponentsCases,
   ...dcimMacCases,
