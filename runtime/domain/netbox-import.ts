@@ -98,6 +98,15 @@ export const NETBOX_IMPORT = {
     'users.user': { joined: { config: { table: 'users_userconfig', key: 'user_id', column: 'data' } } },
     'ipam.vlangroup': { values: { vid_ranges: 'int_ranges' } },
   } as Readonly<Record<string, NetboxModelMap | null>>,
+  /**
+   * Models served here whose rows the database import cannot bring over yet, with the reason: their tables are
+   * reported without a home.
+   */
+  notYet: {
+    'dcim.cable':
+      "a cable's ends are rows of dcim_cabletermination, which the import does not yet turn into a_terminations and b_terminations",
+    'dcim.cabletermination': 'written with their cables (not imported yet)',
+  } as Readonly<Record<string, string>>,
   /** Object tags: NetBox's tagged items (content type, object id, tag). */
   taggedItems: { table: 'extras_taggeditem', type: 'content_type_id', object: 'object_id', tag: 'tag_id' },
   /** Content types and the ids object types are stored as. */

@@ -19,7 +19,8 @@ const nullOnly = (): Json => ({ enum: [null] });
  * - a list of types: `["string", "null"]` → `type: string, nullable: true`; several types → `anyOf` of each;
  * - `type: "null"`, alone or as a `oneOf`/`anyOf` alternative → `enum: [null]` (its other keywords kept);
  * - `const: v` → `enum: [v]`;
- * - `type: array` without `items`, which 3.0 requires → `items: {}`.
+ * - `type: array` without `items`, which 3.0 requires → `items: {}`;
+ * - a tuple's `prefixItems: [a, b]` → `items: { anyOf: [a, b] }`.
  */
 export function convertToOpenApi30(document: Json): Json {
   return { ...convertObject(document), openapi: '3.0.3' };
@@ -42,6 +43,9 @@ function convertObject(node: Json): Json {
       Object.assign(out, replacement);
     } else if (key === 'const') {
       out.enum = [structuredClone(value)];
+    } else if (key === 'prefixItems' && Array.isArray(value)) {
+      // 3.0 has no tuples: each item is any of the positions' schemas (minItems/maxItems keep the length).
+      out.items = { anyOf: value.map(convertNode) };
     } else if (key === 'properties' && isObject(value)) {
       // A map of property names to schemas: `type`, `default` or `const` there name properties.
       out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, convertNode(schema)]));

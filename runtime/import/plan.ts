@@ -133,6 +133,8 @@ function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>
   const map: NetboxModelMap | null | undefined = NETBOX_IMPORT.models[model.label];
   const empty = { model, fields: [], timestamps: false, customFields: false, tags: false };
   if (map === null) return { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
+  const notYet = NETBOX_IMPORT.notYet[model.label];
+  if (notYet) return { ...empty, table: null, reason: notYet };
   const table = tableOf(model, map, source.version);
   const columns = source.tables.get(table);
   if (!columns) {

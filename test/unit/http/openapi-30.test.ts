@@ -81,6 +81,16 @@ describe('the OpenAPI 3.0.3 rendering, rule by rule', () => {
     ['an array without items', { type: 'array', maxItems: 0 }, { type: 'array', maxItems: 0, items: {} }],
     ['a nullable array without items', { type: ['array', 'null'] }, { type: 'array', nullable: true, items: {} }],
     [
+      'a tuple',
+      { type: 'array', prefixItems: [{ type: 'string' }, { type: ['integer', 'null'] }], minItems: 2, maxItems: 2 },
+      {
+        type: 'array',
+        items: { anyOf: [{ type: 'string' }, { type: 'integer', nullable: true }] },
+        minItems: 2,
+        maxItems: 2,
+      },
+    ],
+    [
       'properties named after keywords',
       {
         type: 'object',
