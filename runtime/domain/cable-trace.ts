@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Schema } from '../rest/schema.js';
 import {
+  CABLE,
   CIRCUIT_TERMINATION,
   FRONT_PORT,
   destinations,
@@ -81,7 +82,7 @@ function byType(keys: readonly string[]): Map<string, number[]> {
 /** A graph over the database, its reads batched. */
 export function databaseGraph(q: Knex, schema: Schema): TraceGraph {
   const terminations = schema.model('dcim.cabletermination').table;
-  const cables = schema.model('dcim.cable').table;
+  const cables = schema.model(CABLE).table;
   const links = new Batcher<{ cable: number; end: 'A' | 'B'; status: string }>(async (keys) => {
     const result = new Map<string, { cable: number; end: 'A' | 'B'; status: string }>();
     for (const [type, ids] of byType(keys)) {
@@ -269,7 +270,7 @@ function traceOf(label: string): ListFunction {
       triples.flatMap(([near, , far]) => [near, far]),
     );
     const cableIds = triples.flatMap(([, cable]) => cable.map((c) => c.id));
-    const cables = cableIds.length ? await ctx.load('dcim.cable', TRACED_CABLE, cableIds) : [];
+    const cables = cableIds.length ? await ctx.load(CABLE, TRACED_CABLE, cableIds) : [];
     const cableById = new Map(cables.map((c) => [Number(c.id), c]));
     const body: unknown[] = [];
     for (const [i, [near, cable]] of triples.entries()) {

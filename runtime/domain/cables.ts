@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { relatedRow } from '../db/row-memo.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { parseBoolean } from '../rest/values.js';
+import { CABLE } from './cable-paths.js';
 import { VIRTUAL_TYPES, WIRELESS_TYPES } from './interfaces.js';
 import type { BatchContext, ComputeFunction, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -16,7 +17,6 @@ type Row = Record<string, unknown>;
 type EndItem = { object_type: unknown; object_id: unknown };
 
 const TERMINATIONS = 'dcim.cabletermination';
-const CABLE = 'dcim.cable';
 
 /** NetBox's COMPATIBLE_TERMINATION_TYPES, by model name. */
 const COMPATIBLE: Readonly<Record<string, readonly string[]>> = {
@@ -36,6 +36,8 @@ export function compatibleTypes(a: string, b: string): boolean {
   return COMPATIBLE[a]?.includes(b) ?? false;
 }
 
+const modelName = (label: unknown): string => String(label ?? '').split('.')[1] ?? '';
+
 /** `#<id>` unless the cable has a label. */
 export function displayCable(values: Record<string, unknown>): string {
   const label = values.label;
@@ -45,11 +47,9 @@ export function displayCable(values: Record<string, unknown>): string {
 /** `Cable <cable> to <type> <id>` (NetBox names the termination; the display has no I/O here). */
 export function displayCableTermination(values: Record<string, unknown>): string {
   const cable = displayCable({ id: values['cable.id'], label: values['cable.label'] });
-  const type = String(values.termination_type ?? '').split('.')[1] ?? '';
+  const type = modelName(values.termination_type);
   return `Cable ${cable} to ${type} ${String(values.termination_id ?? '')}`;
 }
-
-const modelName = (label: unknown): string => String(label ?? '').split('.')[1] ?? '';
 
 /** The stored ends of a cable: its terminations' items by end. */
 async function storedEnds(q: Knex, schema: Schema, cable: number): Promise<Record<'A' | 'B', EndItem[]>> {

@@ -1,3 +1,4 @@
+import { chunks } from '../db/sql.js';
 import type { ChildListField, FieldSpec } from '../spec.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
@@ -171,7 +172,7 @@ async function instantiateChildren(
       const source = ctx.schema.model(field.model);
       const parentColumn = source.fields.get(field.parent)!.column!;
       const rows: Row[] = [];
-      for (const chunk of chunked([...byTemplate.keys()], 500))
+      for (const chunk of chunks([...byTemplate.keys()], 500))
         rows.push(...((await ctx.q(source.table).whereIn(parentColumn, chunk).orderBy('id').select('*')) as Row[]));
       const bodies = rows.flatMap((row) => {
         const values = decodeRow(source.spec.fields, row);
@@ -208,12 +209,6 @@ function childBody(
     body[into] = value;
   }
   return body;
-}
-
-function chunked<T>(items: readonly T[], size: number): T[][] {
-  const result: T[][] = [];
-  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
-  return result;
 }
 
 /** The components matching `where` (FK fields by name), by name: those a module may adopt. */
