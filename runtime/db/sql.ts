@@ -27,6 +27,44 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   return result;
 }
 
+/**
+ * Gives each row its own values in one statement per chunk (`SET c = CASE id WHEN ? THEN ? … END WHERE id IN
+ * (…)`) rather than one UPDATE per row. Every row sets the same columns. PostgreSQL types the untyped parameters
+ * of a CASE as text, so they are cast by their JavaScript type (a number as bigint, a boolean as boolean), which
+ * the column then takes by assignment.
+ */
+export async function updateById(
+  q: Knex,
+  dialect: Dialect,
+  table: string,
+  rows: readonly { id: number; values: Record<string, unknown> }[],
+): Promise<void> {
+  const columns = Object.keys(rows[0]?.values ?? {});
+  if (columns.length === 0) return;
+  const cast = (column: string): string => {
+    if (dialect === 'sqlite') return '?';
+    const sample = rows.find((r) => r.values[column] !== null && r.values[column] !== undefined)?.values[column];
+    return typeof sample === 'number' ? 'CAST(? AS bigint)' : typeof sample === 'boolean' ? 'CAST(? AS boolean)' : '?';
+  };
+  // A CASE is searched branch by branch for every row it sets: chunks of at most 500 rows keep that linear.
+  const perRow = 1 + 2 * columns.length;
+  for (const chunk of chunks(rows, Math.min(500, Math.floor(MAX_PARAMETERS[dialect] / perRow)))) {
+    const set: Record<string, Knex.Raw> = {};
+    for (const column of columns) {
+      const value = cast(column);
+      set[column] = q.raw(`CASE id ${chunk.map(() => `WHEN ? THEN ${value}`).join(' ')} END`, [
+        ...chunk.flatMap((r) => [r.id, (r.values[column] ?? null) as Knex.Value]),
+      ]);
+    }
+    await q(table)
+      .whereIn(
+        'id',
+        chunk.map((r) => r.id),
+      )
+      .update(set);
+  }
+}
+
 /** Tree paths: `<segment>(\x02<segment>)*`, segment = `<name>\x01<id, 10 digits>`. */
 export const PATH_SEPARATOR = '\u0002';
 export const PATH_AFTER_SEPARATOR = '\u0003';

@@ -264,15 +264,22 @@ async function validateDeviceBay(item: WriteItemContext): Promise<void> {
     item.errors.add('__all__', 'Cannot install a device into itself.');
     return;
   }
+  // Bays of the same write come first: an earlier one may install the device, or move it out of its stored bay.
+  const earlier = item.earlier.find((other) => other.values.installed_device === installed);
+  if (earlier) {
+    item.errors.add('installed_device', alreadyInstalled(earlier.values.name));
+    return;
+  }
   const bays = item.schema.model('dcim.devicebay');
+  const replaced = [item.id, ...item.earlier.map((other) => other.id)].filter((id): id is number => id !== null);
   const query = item.q(bays.table).where('installed_device_id', installed as number);
-  if (item.id !== null) query.whereNot('id', item.id);
+  if (replaced.length > 0) query.whereNotIn('id', replaced);
   const other = (await query.first('name')) as Row | undefined;
-  if (other)
-    item.errors.add(
-      'installed_device',
-      `Cannot install the specified device; device is already installed in ${String(other.name)}.`,
-    );
+  if (other) item.errors.add('installed_device', alreadyInstalled(other.name));
+}
+
+function alreadyInstalled(bay: unknown): string {
+  return `Cannot install the specified device; device is already installed in ${String(bay)}.`;
 }
 
 /** A device's parent device (NetBox's get_parent_device): the device of the bay it is installed in, with the bay. */
@@ -326,7 +333,7 @@ async function validateInventoryItemComponent(item: WriteItemContext): Promise<v
 export const moduleFunctions = {
   'dcim.validateInventoryItemComponent': { kind: 'validator', fn: validateInventoryItemComponent, batch: true },
   'dcim.deviceBayOccupied': { kind: 'derive', fn: deviceBayOccupied },
-  'dcim.validateDeviceBay': { kind: 'validator', fn: validateDeviceBay },
+  'dcim.validateDeviceBay': { kind: 'validator', fn: validateDeviceBay, batch: true },
   'dcim.parentDevices': { kind: 'compute', fn: parentDevices },
   'dcim.installedModules': { kind: 'compute', fn: installedModules },
   'dcim.moduleBaysOccupied': { kind: 'compute', fn: moduleBaysOccupied },

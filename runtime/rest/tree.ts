@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { PATH_AFTER_SEPARATOR, PATH_SEPARATOR, pathSegment } from '../db/sql.js';
+import type { Dialect } from '../db/connect.js';
+import { PATH_AFTER_SEPARATOR, PATH_SEPARATOR, pathSegment, updateById } from '../db/sql.js';
 import type { ModelInfo } from './schema.js';
 
 /**
@@ -28,9 +29,10 @@ export async function isSelfOrDescendant(
   return candidate._path.startsWith(node._path + PATH_SEPARATOR);
 }
 
-/** Sets path and depth of freshly inserted nodes (their parents already have theirs). */
+/** Sets path and depth of freshly inserted nodes (their parents already have theirs), in one statement per chunk. */
 export async function placeNewNodes(
   q: Knex,
+  dialect: Dialect,
   model: ModelInfo,
   nodes: readonly { id: number; parent: number | null; name: string }[],
 ): Promise<void> {
@@ -39,15 +41,14 @@ export async function placeNewNodes(
     model,
     nodes.map((n) => n.parent).filter((p): p is number => p !== null),
   );
-  for (const node of nodes) {
+  const placed = nodes.map((node) => {
     const parent = node.parent === null ? undefined : parents.get(node.parent);
     const path = parent
       ? `${parent._path}${PATH_SEPARATOR}${pathSegment(node.name, node.id)}`
       : pathSegment(node.name, node.id);
-    await q(model.table)
-      .where('id', node.id)
-      .update({ _path: path, _depth: parent ? Number(parent._depth) + 1 : 0 });
-  }
+    return { id: node.id, values: { _path: path, _depth: parent ? Number(parent._depth) + 1 : 0 } };
+  });
+  await updateById(q, dialect, model.table, placed);
 }
 
 /** Re-homes a node after its parent or name changed, carrying its whole subtree along. */

@@ -63,6 +63,7 @@ export async function createObjects(
   if (model.spec.tree) {
     await placeNewNodes(
       ctx.q,
+      ctx.dialect,
       model,
       items.map((item) => ({
         id: item.id!,

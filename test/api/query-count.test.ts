@@ -161,10 +161,7 @@ describe.each(DIALECTS)('queries of the common pages on %s', (dialect) => {
 
 /**
  * Creating a device instantiates its type's templates in one batch per component model (issue 23): a type
- * with 2 templates of every kind and one with 20 cost the same statements, pinned. Not bounded yet, so left
- * out: interface templates (the interface model's validators make its writes serial, four statements per
- * interface: its insert, the device read by dcim.checkInterfaceVlansAndDevice, the device read by its rules, its
- * tags) and an outlet template's power port (its rule reads each outlet's power port, one statement each).
+ * with 2 templates of every kind and one with 20 cost the same statements, pinned.
  */
 describe.each(DIALECTS)('queries of a device created from templates on %s', (dialect) => {
   let app: TestApp;
@@ -181,13 +178,25 @@ describe.each(DIALECTS)('queries of a device created from templates on %s', (dia
 
   /** The statements of one device POST whose type has `n` templates of every kind served. */
   const deviceQueries = async (n: number, site: number, role: number, maker: number): Promise<number> => {
-    const type = await post('/api/dcim/device-types/', { manufacturer: maker, model: `T${n}`, slug: `t${n}` });
+    const type = await post('/api/dcim/device-types/', {
+      manufacturer: maker,
+      model: `T${n}`,
+      slug: `t${n}`,
+      subdevice_role: 'parent',
+    });
     const names = (prefix: string, values: object = {}) =>
       Array.from({ length: n }, (_, i) => ({ device_type: type.id, name: `${prefix}${i}`, ...values }));
     await post('/api/dcim/console-port-templates/', names('con'));
     await post('/api/dcim/console-server-port-templates/', names('cs'));
-    await post('/api/dcim/power-port-templates/', names('psu'));
-    await post('/api/dcim/power-outlet-templates/', names('out', { feed_leg: 'A' }));
+    const psu = (await post('/api/dcim/power-port-templates/', names('psu'))) as { id: number }[];
+    await post(
+      '/api/dcim/power-outlet-templates/',
+      names('out', { feed_leg: 'A' }).map((body, i) => ({ ...body, power_port: psu[i]!.id })),
+    );
+    await post('/api/dcim/interface-templates/', names('eth', { type: '1000base-t' }));
+    await post('/api/dcim/module-bay-templates/', names('bay'));
+    await post('/api/dcim/device-bay-templates/', names('slot'));
+    await post('/api/dcim/inventory-item-templates/', names('item'));
     const rear = (await post('/api/dcim/rear-port-templates/', names('rear', { type: '8p8c', positions: 4 }))) as {
       id: number;
     }[];
@@ -209,11 +218,11 @@ describe.each(DIALECTS)('queries of a device created from templates on %s', (dia
     const maker = (await post('/api/dcim/manufacturers/', { name: 'M', slug: 'm' })).id;
     const small = await deviceQueries(2, site, role, maker);
     const large = await deviceQueries(20, site, role, maker);
-    // The port mappings' unique checks, and the ports their change records are named by, cost statements of
-    // their own; the module bay, device bay and inventory item templates of the type are read too (none here);
-    // the change records of the large one are one statement, as many rows as the dialect's parameters allow.
-    // The mappings' rules read the ports they name once for the batch.
-    expect({ small, large }).toEqual({ small: 53, large: 53 });
+    // Per component model: its templates read, its rows inserted in one statement, their rules' reads for the
+    // batch (an outlet's power port, a bay's device type); new inventory items get their tree paths in one
+    // statement; the port mappings' unique checks and the ports their change records are named by cost
+    // statements of their own; the change records are one statement, as many rows as the parameters allow.
+    expect({ small, large }).toEqual({ small: 73, large: 73 });
   });
 });
 
