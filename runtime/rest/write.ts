@@ -544,7 +544,11 @@ async function writeChildLists(ctx: WriteContext, model: ModelInfo, items: reado
     if (field.kind !== 'children') continue;
     const owners = items
       .filter((item) => Object.hasOwn(item.input, field.name) && Array.isArray(item.values[field.name]))
-      .map((item) => ({ id: item.id!, items: item.values[field.name] as ChildItem[] }));
+      .map((item) => ({
+        id: item.id!,
+        items: item.values[field.name] as ChildItem[],
+        inherited: inherited(ctx, item),
+      }));
     if (owners.length === 0) continue;
     const child = ctx.schema.model(field.model);
     const difference = await childDifference(ctx.q, ctx.schema, field, owners);
@@ -557,6 +561,18 @@ async function writeChildLists(ctx: WriteContext, model: ModelInfo, items: reado
       throw new ValidationError({ [field.name]: childErrors(field, owners, difference.create, error.body) });
     }
   }
+}
+
+/**
+ * What an owner's children take from its input: the change records' message, and when importing the owner's
+ * timestamps (NetBox creates a cable's terminations with the cable).
+ */
+function inherited(ctx: WriteContext, item: PreparedItem): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (item.message !== undefined) values.changelog_message = item.message;
+  if (ctx.importing)
+    for (const key of ['created', 'last_updated'] as const) if (key in item.input) values[key] = item.input[key];
+  return values;
 }
 
 /** The child model's errors of created children, as the list's per-item errors of the first owner that has some. */

@@ -168,7 +168,8 @@ describe.each(DIALECTS)('queries of the common pages on %s', (dialect) => {
 describe.each(DIALECTS)('queries of a device created from templates on %s', (dialect) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(dialect);
+    // Caches kept for the whole test, so that counts do not depend on timing (as for the writes below).
+    app = await startTestApp(dialect, { settings: { CACHE_SECONDS: 300 } });
   });
   afterAll(async () => app?.close());
 
