@@ -26,6 +26,7 @@ import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.j
 import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
 import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.json' with { type: 'json' };
 import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_more.json' with { type: 'json' };
+import migration24 from './migrations/0024_circuits_provideraccount_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -39,6 +40,8 @@ import * as circuitsCircuit from './circuits/circuit.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
 import * as circuitsProvider from './circuits/provider.js';
+import * as circuitsProviderAccount from './circuits/provideraccount.js';
+import * as circuitsProviderNetwork from './circuits/providernetwork.js';
 import * as coreBackgroundTask from './core/backgroundtask.js';
 import * as coreObjectChange from './core/objectchange.js';
 import * as coreWorker from './core/worker.js';
@@ -145,6 +148,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'circuits.circuitsWithTerminationA',
   'circuits.circuitsWithTerminationZ',
   'circuits.displayTermination',
+  'circuits.providerAccounts',
   'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
@@ -362,8 +366,15 @@ export const registry: Registry = {
     {
       name: 'circuits',
       verboseName: 'Circuits',
-      description: 'Providers, circuit types, circuits and their terminations.',
-      models: ['circuits.circuit', 'circuits.circuittermination', 'circuits.circuittype', 'circuits.provider'],
+      description: 'Providers, their accounts and networks, circuit types, circuits and their terminations.',
+      models: [
+        'circuits.circuit',
+        'circuits.circuittermination',
+        'circuits.circuittype',
+        'circuits.provider',
+        'circuits.provideraccount',
+        'circuits.providernetwork',
+      ],
     },
     {
       name: 'core',
@@ -525,6 +536,8 @@ export const registry: Registry = {
     'circuits.circuittermination': circuitsCircuitTermination.circuitTerminationSpec,
     'circuits.circuittype': circuitsCircuitType.circuitTypeSpec,
     'circuits.provider': circuitsProvider.providerSpec,
+    'circuits.provideraccount': circuitsProviderAccount.providerAccountSpec,
+    'circuits.providernetwork': circuitsProviderNetwork.providerNetworkSpec,
     'core.backgroundtask': coreBackgroundTask.backgroundTaskSpec,
     'core.objectchange': coreObjectChange.objectChangeSpec,
     'core.worker': coreWorker.workerSpec,
@@ -637,6 +650,8 @@ export const registry: Registry = {
     'circuits.circuittermination': circuitsCircuitTermination.mountCircuitTerminationRoutes,
     'circuits.circuittype': circuitsCircuitType.mountCircuitTypeRoutes,
     'circuits.provider': circuitsProvider.mountProviderRoutes,
+    'circuits.provideraccount': circuitsProviderAccount.mountProviderAccountRoutes,
+    'circuits.providernetwork': circuitsProviderNetwork.mountProviderNetworkRoutes,
     'core.backgroundtask': coreBackgroundTask.mountBackgroundTaskRoutes,
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'dcim.cable': dcimCable.mountCableRoutes,
@@ -756,6 +771,7 @@ export const registry: Registry = {
     migration21 as Migration,
     migration22 as Migration,
     migration23 as Migration,
+    migration24 as Migration,
   ],
   plugins: [
     {

@@ -268,6 +268,8 @@ export const customFieldSpec: ModelSpec = {
         'circuits.circuittermination',
         'circuits.circuittype',
         'circuits.provider',
+        'circuits.provideraccount',
+        'circuits.providernetwork',
         'core.backgroundtask',
         'core.objectchange',
         'dcim.cable',

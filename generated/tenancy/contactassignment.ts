@@ -117,6 +117,7 @@ export const contactAssignmentSpec: ModelSpec = {
       targets: [
         'circuits.circuit',
         'circuits.provider',
+        'circuits.provideraccount',
         'dcim.device',
         'dcim.location',
         'dcim.manufacturer',
@@ -168,6 +169,7 @@ export const contactAssignmentSpec: ModelSpec = {
       targets: [
         'circuits.circuit',
         'circuits.provider',
+        'circuits.provideraccount',
         'dcim.device',
         'dcim.location',
         'dcim.manufacturer',

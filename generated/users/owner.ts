@@ -263,6 +263,8 @@ export const ownerSpec: ModelSpec = {
     { model: 'circuits.circuit', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.circuittype', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.provider', field: 'owner', onDelete: 'protect' },
+    { model: 'circuits.provideraccount', field: 'owner', onDelete: 'protect' },
+    { model: 'circuits.providernetwork', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.cable', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.cablebundle', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'owner', onDelete: 'protect' },

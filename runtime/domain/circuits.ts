@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { BatchContext, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
+import type { BatchContext, ComputeFunction, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { cacheScope } from './ipam.js';
 import { escapeLike, ilike } from '../db/sql.js';
@@ -48,10 +48,39 @@ function terminationOf(side: 'A' | 'Z') {
   };
 }
 
+/**
+ * A reverse relation rendered as a nested list (a provider's accounts): the objects of `label` whose FK
+ * `column` points at each object of the page, in `order`, with NetBox's nested keys; one query plus one load.
+ */
+function nestedList(label: string, column: string, order: readonly string[], keys: readonly string[]): ComputeFunction {
+  return async (ctx, _model, ids) => {
+    const related = ctx.schema.model(label);
+    const rows = (await ctx
+      .q(related.table)
+      .whereIn(column, [...ids])
+      .orderBy([...order, 'id'].map((c) => ({ column: c })))
+      .select('id', column)) as Row[];
+    const objects = ctx.load
+      ? await ctx.load(
+          label,
+          keys,
+          rows.map((r) => Number(r.id)),
+        )
+      : [];
+    const byId = new Map(objects.map((o) => [Number(o.id), o]));
+    const result = new Map<number, unknown>(ids.map((id) => [id, [] as unknown[]]));
+    for (const row of rows) {
+      const object = byId.get(Number(row.id));
+      if (object) (result.get(Number(row[column])) as unknown[]).push(object);
+    }
+    return result;
+  };
+}
+
 const CACHED = ['_region', '_site_group', '_site', '_location'] as const;
 
 /**
- * The hidden `_region`/`_site_group`/`_site`/`_location` FKs follow the terminating object (as a cluster's
+ * The hidden `_region`/`_site_group`/`_site`/`_location`/`_provider_network` FKs follow the terminating object (as a cluster's
  * follow its scope), for the site filters, the sites' circuit counts and deletion with the site.
  */
 export async function cacheTermination(item: WriteItemContext): Promise<void> {
@@ -61,6 +90,8 @@ export async function cacheTermination(item: WriteItemContext): Promise<void> {
   };
   await cacheScope({ ...item, values: scope });
   for (const key of CACHED) item.values[key] = scope[key] ?? null;
+  const atNetwork = item.values.termination_type === 'circuits.providernetwork';
+  item.values._provider_network = atNetwork ? (item.values.termination_id ?? null) : null;
 }
 
 /**
@@ -112,6 +143,15 @@ export const circuitsFunctions = {
   'circuits.displayTermination': { kind: 'display', fn: displayTermination },
   'circuits.terminationA': { kind: 'compute', fn: terminationOf('A') },
   'circuits.terminationZ': { kind: 'compute', fn: terminationOf('Z') },
+  'circuits.providerAccounts': {
+    kind: 'compute',
+    fn: nestedList(
+      'circuits.provideraccount',
+      'provider_id',
+      ['account'],
+      ['id', 'url', 'display_url', 'display', 'name', 'account'],
+    ),
+  },
   'circuits.cacheTermination': { kind: 'prepare', fn: cacheTermination },
   'circuits.circuitsWithTerminationA': { kind: 'filter', fn: circuitsWithTermination('A') },
   'circuits.circuitsWithTerminationZ': { kind: 'filter', fn: circuitsWithTermination('Z') },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
 import { changeLoggedTests, createAll, filterSetSuite, leftOut, useApp } from '../support/filtersets.js';
 
-/** NetBox 4.6.8 circuits/tests/test_filtersets.py, for the models this service serves. */
+/** NetBox 4.6.8 circuits/tests/test_filtersets.py. */
 describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
   const shared = useApp(dialect);
 
@@ -147,8 +147,18 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
         { name: 'Provider 2', slug: 'provider-2' },
         { name: 'Provider 3', slug: 'provider-3' },
       ]);
-      // Provider accounts and networks are not served: the circuits have no account, and those that NetBox
-      // terminates at a provider network have no termination here (no site or region filter counts them).
+      const provider_accounts = await createAll(api, '/api/circuits/provider-accounts/', [
+        { name: 'Provider Account 1', provider: providers[0]!.id, account: 'A' },
+        { name: 'Provider Account 2', provider: providers[1]!.id, account: 'B' },
+        // NetBox's account 3 is provider 3's while its circuits 5 and 6 are provider 2's (bulk_create skips the
+        // check that a circuit's account is its provider's): here it is provider 2's.
+        { name: 'Provider Account 3', provider: providers[1]!.id, account: 'C' },
+      ]);
+      const provider_networks = await createAll(api, '/api/circuits/provider-networks/', [
+        { name: 'Provider Network 1', provider: providers[1]!.id },
+        { name: 'Provider Network 2', provider: providers[1]!.id },
+        { name: 'Provider Network 3', provider: providers[1]!.id },
+      ]);
       const locations = await createAll(api, '/api/dcim/locations/', [
         { site: sites[0]!.id, name: 'Test Location 1', slug: 'test-location-1', status: 'active' },
         { site: sites[1]!.id, name: 'Test Location 2', slug: 'test-location-2', status: 'active' },
@@ -158,6 +168,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[0]!.id,
           tenant: tenants[0]!.id,
           type: circuit_types[0]!.id,
+          provider_account: provider_accounts[0]!.id,
           cid: 'Test Circuit 1',
           install_date: '2020-01-01',
           termination_date: '2021-01-01',
@@ -171,6 +182,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[0]!.id,
           tenant: tenants[0]!.id,
           type: circuit_types[0]!.id,
+          provider_account: provider_accounts[0]!.id,
           cid: 'Test Circuit 2',
           install_date: '2020-01-02',
           termination_date: '2021-01-02',
@@ -184,6 +196,9 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[0]!.id,
           tenant: tenants[1]!.id,
           type: circuit_types[0]!.id,
+          // NetBox gives this circuit of provider 1 the account of provider 2; test_provider_account counts it
+          // either way.
+          provider_account: provider_accounts[0]!.id,
           cid: 'Test Circuit 3',
           install_date: '2020-01-03',
           termination_date: '2021-01-03',
@@ -196,6 +211,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[1]!.id,
           tenant: tenants[1]!.id,
           type: circuit_types[1]!.id,
+          provider_account: provider_accounts[1]!.id,
           cid: 'Test Circuit 4',
           install_date: '2020-01-04',
           termination_date: '2021-01-04',
@@ -206,6 +222,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[1]!.id,
           tenant: tenants[2]!.id,
           type: circuit_types[1]!.id,
+          provider_account: provider_accounts[2]!.id,
           cid: 'Test Circuit 5',
           install_date: '2020-01-05',
           termination_date: '2021-01-05',
@@ -216,6 +233,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[1]!.id,
           tenant: tenants[2]!.id,
           type: circuit_types[1]!.id,
+          provider_account: provider_accounts[2]!.id,
           cid: 'Test Circuit 6',
           install_date: '2020-01-06',
           termination_date: '2021-01-06',
@@ -239,8 +257,16 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           term_side: 'Z',
         },
         { circuit: circuits[2]!.id, termination_type: 'dcim.site', termination_id: sites[2]!.id, term_side: 'A' },
+        ...[3, 4, 5].map((i) => ({
+          circuit: circuits[i]!.id,
+          termination_type: 'circuits.providernetwork',
+          termination_id: provider_networks[i - 3]!.id,
+          term_side: 'A',
+        })),
       ]);
       return {
+        provider_accounts,
+        provider_networks,
         regions,
         site_groups,
         sites,
@@ -274,8 +300,14 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
       expect(await suite.count({ provider_id: [provider.id] })).toBe(3);
       expect(await suite.count({ provider: [provider.slug] })).toBe(3);
     });
-    leftOut('test_provider_account', 'provider accounts are not served (the filter accepts only null)');
-    leftOut('test_provider_network', 'provider networks are not served (the filter accepts only null)');
+    it('test_provider_account', async () => {
+      const [a, b] = suite.data.provider_accounts;
+      expect(await suite.count({ provider_account_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_provider_network', async () => {
+      const [a, b] = suite.data.provider_networks;
+      expect(await suite.count({ provider_network_id: [a!.id, b!.id] })).toBe(2);
+    });
     it('test_type', async () => {
       const circuit_type = suite.data.circuit_types[0]!;
       expect(await suite.count({ type_id: [circuit_type.id] })).toBe(3);
@@ -344,9 +376,16 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
         { name: 'Provider 2', slug: 'provider-2' },
         { name: 'Provider 3', slug: 'provider-3' },
       ]);
-      // Provider networks are not served: the terminations NetBox makes at them attach to a region here, which
-      // no test of this case filters by. Cables are not served either.
-      const [region] = await createAll(api, '/api/dcim/regions/', [{ name: 'Region 1', slug: 'region-1' }]);
+      const provider_networks = await createAll(api, '/api/circuits/provider-networks/', [
+        { name: 'Provider Network 1', provider: providers[0]!.id },
+        { name: 'Provider Network 2', provider: providers[1]!.id },
+        { name: 'Provider Network 3', provider: providers[2]!.id },
+      ]);
+      // Cables are not served here (test_cabled and test_occupied are left out).
+      const network = (i: number): Record<string, unknown> => ({
+        termination_type: 'circuits.providernetwork',
+        termination_id: provider_networks[i]!.id,
+      });
       const circuits = await createAll(api, '/api/circuits/circuits/', [
         { provider: providers[0]!.id, type: circuit_types[0]!.id, cid: 'Circuit 1' },
         { provider: providers[1]!.id, type: circuit_types[0]!.id, cid: 'Circuit 2' },
@@ -413,18 +452,12 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           upstream_speed: 3000,
           xconnect_id: 'PQR',
         },
-        { circuit: circuits[3]!.id, termination_type: 'dcim.region', termination_id: region!.id, term_side: 'A' },
-        { circuit: circuits[4]!.id, termination_type: 'dcim.region', termination_id: region!.id, term_side: 'A' },
-        { circuit: circuits[5]!.id, termination_type: 'dcim.region', termination_id: region!.id, term_side: 'A' },
-        {
-          circuit: circuits[6]!.id,
-          termination_type: 'dcim.region',
-          termination_id: region!.id,
-          term_side: 'A',
-          mark_connected: true,
-        },
+        { circuit: circuits[3]!.id, ...network(0), term_side: 'A' },
+        { circuit: circuits[4]!.id, ...network(1), term_side: 'A' },
+        { circuit: circuits[5]!.id, ...network(2), term_side: 'A' },
+        { circuit: circuits[6]!.id, ...network(0), term_side: 'A', mark_connected: true },
       ]);
-      return { sites, circuit_types, providers, circuits, circuit_terminations };
+      return { sites, circuit_types, providers, provider_networks, circuits, circuit_terminations };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -461,8 +494,76 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
       expect(await suite.count({ site_id: [sites[0]!.id, sites[1]!.id] })).toBe(4);
       expect(await suite.count({ site: [sites[0]!.slug, sites[1]!.slug] })).toBe(4);
     });
-    leftOut('test_provider_network', 'provider networks are not served (the filter accepts only null)');
+    it('test_provider_network', async () => {
+      const [a, b] = suite.data.provider_networks;
+      expect(await suite.count({ provider_network_id: [a!.id, b!.id] })).toBe(3);
+    });
     leftOut('test_cabled', 'cables are not served: no termination is cabled (cabled=true matches none)');
     leftOut('test_occupied', 'cables are not served: of the three occupied terminations, two are occupied by a cable');
+  });
+
+  describe('ProviderNetworkTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.providernetwork', async (api) => {
+      const providers = await createAll(api, '/api/circuits/providers/', [
+        { name: 'Provider 1', slug: 'provider-1' },
+        { name: 'Provider 2', slug: 'provider-2' },
+        { name: 'Provider 3', slug: 'provider-3' },
+      ]);
+      const provider_networks = await createAll(api, '/api/circuits/provider-networks/', [
+        { name: 'Provider Network 1', provider: providers[0]!.id, description: 'foobar1' },
+        { name: 'Provider Network 2', provider: providers[1]!.id, description: 'foobar2' },
+        { name: 'Provider Network 3', provider: providers[2]!.id },
+      ]);
+      return { providers, provider_networks };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Provider Network 1', 'Provider Network 2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(2);
+    });
+  });
+
+  describe('ProviderAccountTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.provideraccount', async (api) => {
+      const providers = await createAll(api, '/api/circuits/providers/', [
+        { name: 'Provider 1', slug: 'provider-1' },
+        { name: 'Provider 2', slug: 'provider-2' },
+        { name: 'Provider 3', slug: 'provider-3' },
+      ]);
+      const provider_accounts = await createAll(api, '/api/circuits/provider-accounts/', [
+        { name: 'Provider Account 1', provider: providers[0]!.id, description: 'foobar1', account: '1234' },
+        { name: 'Provider Account 2', provider: providers[1]!.id, description: 'foobar2', account: '2345' },
+        { name: 'Provider Account 3', provider: providers[2]!.id, account: '3456' },
+      ]);
+      return { providers, provider_accounts };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Provider Account 1', 'Provider Account 2'] })).toBe(2);
+    });
+    it('test_account', async () => {
+      expect(await suite.count({ account: ['1234', '3456'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(2);
+    });
   });
 });

@@ -1,10 +1,6 @@
 import type { NetBoxTestCase } from '../generic.js';
 
-/**
- * Ported from NetBox 4.6.8 circuits/tests/test_api.py, for the served models. Provider accounts and provider
- * networks are not served: circuits leave out `provider_account`, and terminations at provider networks
- * terminate at a site instead.
- */
+/** Ported from NetBox 4.6.8 circuits/tests/test_api.py. */
 export const circuitsCases: NetBoxTestCase[] = [
   {
     source: 'circuits/tests/test_api.py::ProviderTestCase',
@@ -54,16 +50,31 @@ export const circuitsCases: NetBoxTestCase[] = [
         { name: 'Provider 1', slug: 'provider-1' },
         { name: 'Provider 2', slug: 'provider-2' },
       ]);
+      const [account1, account2] = await t.makeAll('circuits.provideraccount', [
+        { name: 'Provider Account 1', provider: provider1!.id, account: '1234' },
+        { name: 'Provider Account 2', provider: provider2!.id, account: '2345' },
+      ]);
       const [type1, type2] = await t.makeAll('circuits.circuittype', [
         { name: 'Circuit Type 1', slug: 'circuit-type-1' },
         { name: 'Circuit Type 2', slug: 'circuit-type-2' },
       ]);
       await t.makeAll(
         'circuits.circuit',
-        [1, 2, 3].map((i) => ({ cid: `Circuit ${i}`, provider: provider1!.id, type: type1!.id })),
+        [1, 2, 3].map((i) => ({
+          cid: `Circuit ${i}`,
+          provider: provider1!.id,
+          provider_account: account1!.id,
+          type: type1!.id,
+        })),
       );
+      const create = { provider: provider2!.id, type: type2!.id };
       return {
-        createData: [4, 5, 6].map((i) => ({ cid: `Circuit ${i}`, provider: provider2!.id, type: type2!.id })),
+        createData: [
+          { cid: 'Circuit 4', ...create, provider_account: account2!.id },
+          { cid: 'Circuit 5', ...create, provider_account: account2!.id },
+          // NetBox omits the provider account here to test the uniqueness constraint.
+          { cid: 'Circuit 6', ...create },
+        ],
       };
     },
   },
@@ -80,22 +91,79 @@ export const circuitsCases: NetBoxTestCase[] = [
         { name: 'Site 1', slug: 'site-1' },
         { name: 'Site 2', slug: 'site-2' },
       ]);
+      const [network1, network2] = await t.makeAll('circuits.providernetwork', [
+        { provider: provider.id, name: 'Provider Network 1' },
+        { provider: provider.id, name: 'Provider Network 2' },
+      ]);
       const circuits = await t.makeAll(
         'circuits.circuit',
         [1, 2, 3].map((i) => ({ cid: `Circuit ${i}`, provider: provider.id, type: type.id })),
       );
       const site = (id: number): Record<string, unknown> => ({ termination_type: 'dcim.site', termination_id: id });
+      const network = (id: number): Record<string, unknown> => ({
+        termination_type: 'circuits.providernetwork',
+        termination_id: id,
+      });
       await t.makeAll('circuits.circuittermination', [
         { circuit: circuits[0]!.id, term_side: 'A', ...site(site1!.id) },
-        { circuit: circuits[0]!.id, term_side: 'Z', ...site(site2!.id) },
+        { circuit: circuits[0]!.id, term_side: 'Z', ...network(network1!.id) },
         { circuit: circuits[1]!.id, term_side: 'A', ...site(site2!.id) },
-        { circuit: circuits[1]!.id, term_side: 'Z', ...site(site1!.id) },
+        { circuit: circuits[1]!.id, term_side: 'Z', ...network(network2!.id) },
       ]);
       return {
         createData: [
           { circuit: circuits[2]!.id, term_side: 'A', ...site(site1!.id), port_speed: 200000 },
-          { circuit: circuits[2]!.id, term_side: 'Z', ...site(site2!.id), port_speed: 200000 },
+          { circuit: circuits[2]!.id, term_side: 'Z', ...network(network1!.id), port_speed: 200000 },
         ],
+      };
+    },
+  },
+  {
+    source: 'circuits/tests/test_api.py::ProviderAccountTestCase',
+    model: 'circuits.provideraccount',
+    briefFields: ['account', 'description', 'display', 'id', 'name', 'url'],
+    userPermissions: ['circuits.view_provider'],
+    setUp: async (t) => {
+      const [provider1, provider2] = await t.makeAll('circuits.provider', [
+        { name: 'Provider 1', slug: 'provider-1' },
+        { name: 'Provider 2', slug: 'provider-2' },
+      ]);
+      await t.makeAll(
+        'circuits.provideraccount',
+        [1, 2, 3].map((i) => ({
+          name: `Provider Account ${i}`,
+          provider: provider1!.id,
+          account: `${i}${i + 1}${i + 2}${i + 3}`,
+        })),
+      );
+      return {
+        createData: [
+          { name: 'Provider Account 4', provider: provider1!.id, account: '4567' },
+          { name: 'Provider Account 5', provider: provider1!.id, account: '5678' },
+          // NetBox omits the name here to test the uniqueness constraint.
+          { provider: provider1!.id, account: '6789' },
+        ],
+        bulkUpdateData: { provider: provider2!.id, description: 'New description' },
+      };
+    },
+  },
+  {
+    source: 'circuits/tests/test_api.py::ProviderNetworkTestCase',
+    model: 'circuits.providernetwork',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    userPermissions: ['circuits.view_provider'],
+    setUp: async (t) => {
+      const [provider1, provider2] = await t.makeAll('circuits.provider', [
+        { name: 'Provider 1', slug: 'provider-1' },
+        { name: 'Provider 2', slug: 'provider-2' },
+      ]);
+      await t.makeAll(
+        'circuits.providernetwork',
+        [1, 2, 3].map((i) => ({ name: `Provider Network ${i}`, provider: provider1!.id })),
+      );
+      return {
+        createData: [4, 5, 6].map((i) => ({ name: `Provider Network ${i}`, provider: provider1!.id })),
+        bulkUpdateData: { provider: provider2!.id, description: 'New description' },
       };
     },
   },
