@@ -392,16 +392,18 @@ export const circuitSpec: ModelSpec = {
     {
       name: 'assignments',
       label: 'Assignments',
+      description: "The circuit's group assignments, nested.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'circuits.circuitGroupAssignments',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'owner',
@@ -847,6 +849,12 @@ export const circuitSpec: ModelSpec = {
   ],
   hooks: {},
   reverse: [
+    {
+      model: 'circuits.circuitgroupassignment',
+      field: 'member',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

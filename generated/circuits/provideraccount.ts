@@ -388,6 +388,11 @@ export const providerAccountSpec: ModelSpec = {
   reverse: [
     { model: 'circuits.circuit', field: 'provider_account', onDelete: 'protect' },
     {
+      model: 'circuits.virtualcircuit',
+      field: 'provider_account',
+      onDelete: 'protect',
+    },
+    {
       model: 'tenancy.contactassignment',
       field: 'object',
       onDelete: 'cascade',

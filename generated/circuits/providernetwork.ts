@@ -359,6 +359,11 @@ export const providerNetworkSpec: ModelSpec = {
       field: '_provider_network',
       onDelete: 'protect',
     },
+    {
+      model: 'circuits.virtualcircuit',
+      field: 'provider_network',
+      onDelete: 'protect',
+    },
   ],
   actions: [],
 };

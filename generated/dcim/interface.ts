@@ -2293,18 +2293,33 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_circuit_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        {
+          kind: 'reverse',
+          model: 'circuits.virtualcircuittermination',
+          field: 'interface',
+        },
+        { kind: 'fk', field: 'virtual_circuit', target: 'circuits.virtualcircuit' },
+      ],
+      target: 'circuits.virtualcircuit',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_circuit_termination_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        {
+          kind: 'reverse',
+          model: 'circuits.virtualcircuittermination',
+          field: 'interface',
+        },
+      ],
+      target: 'circuits.virtualcircuittermination',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -2439,6 +2454,11 @@ export const interfaceSpec: ModelSpec = {
   ],
   hooks: { prepare: 'dcim.prepareInterface' },
   reverse: [
+    {
+      model: 'circuits.virtualcircuittermination',
+      field: 'interface',
+      onDelete: 'cascade',
+    },
     {
       model: 'dcim.cabletermination',
       field: 'termination',

@@ -261,10 +261,13 @@ export const ownerSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'circuits.circuit', field: 'owner', onDelete: 'protect' },
+    { model: 'circuits.circuitgroup', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.circuittype', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.provider', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.provideraccount', field: 'owner', onDelete: 'protect' },
     { model: 'circuits.providernetwork', field: 'owner', onDelete: 'protect' },
+    { model: 'circuits.virtualcircuit', field: 'owner', onDelete: 'protect' },
+    { model: 'circuits.virtualcircuittype', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.cable', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.cablebundle', field: 'owner', onDelete: 'protect' },
     { model: 'dcim.consoleport', field: 'owner', onDelete: 'protect' },

@@ -1,4 +1,5 @@
 import type { NetBoxTestCase } from '../generic.js';
+import type { PortedClass } from '../harness.js';
 
 /** Ported from NetBox 4.6.8 circuits/tests/test_api.py. */
 export const circuitsCases: NetBoxTestCase[] = [
@@ -167,4 +168,162 @@ export const circuitsCases: NetBoxTestCase[] = [
       };
     },
   },
+  {
+    source: 'circuits/tests/test_api.py::CircuitGroupTestCase',
+    model: 'circuits.circuitgroup',
+    briefFields: ['display', 'id', 'name', 'url'],
+    bulkUpdateData: { description: 'New description' },
+    setUp: async (t) => {
+      await t.makeAll(
+        'circuits.circuitgroup',
+        [1, 2, 3].map((i) => ({ name: `Circuit Group ${i}`, slug: `circuit-group-${i}` })),
+      );
+      return { createData: [4, 5, 6].map((i) => ({ name: `Circuit Group ${i}`, slug: `circuit-group-${i}` })) };
+    },
+  },
+  {
+    source: 'circuits/tests/test_api.py::CircuitGroupAssignmentTestCase',
+    model: 'circuits.circuitgroupassignment',
+    briefFields: ['display', 'group', 'id', 'member', 'member_id', 'member_type', 'priority', 'url'],
+    bulkUpdateData: { priority: 'inactive' },
+    userPermissions: ['circuits.view_circuit', 'circuits.view_circuitgroup'],
+    setUp: async (t) => {
+      const groups = await t.makeAll(
+        'circuits.circuitgroup',
+        [1, 2, 3, 4, 5, 6].map((i) => ({ name: `Circuit Group ${i}`, slug: `circuit-group-${i}` })),
+      );
+      const provider = await t.make('circuits.provider', { name: 'Provider 1', slug: 'provider-1' });
+      const type = await t.make('circuits.circuittype', { name: 'Circuit Type 1', slug: 'circuit-type-1' });
+      const circuits = await t.makeAll(
+        'circuits.circuit',
+        [1, 2, 3, 4, 5, 6].map((i) => ({ cid: `Circuit ${i}`, provider: provider.id, type: type.id })),
+      );
+      const priorities = ['primary', 'secondary', 'tertiary'];
+      const assignment = (i: number): Record<string, unknown> => ({
+        group: groups[i]!.id,
+        member_type: 'circuits.circuit',
+        member_id: circuits[i]!.id,
+        priority: priorities[i % 3],
+      });
+      await t.makeAll('circuits.circuitgroupassignment', [0, 1, 2].map(assignment));
+      return { createData: [3, 4, 5].map(assignment) };
+    },
+  },
+  {
+    source: 'circuits/tests/test_api.py::VirtualCircuitTypeTestCase',
+    model: 'circuits.virtualcircuittype',
+    briefFields: ['description', 'display', 'id', 'name', 'slug', 'url', 'virtual_circuit_count'],
+    bulkUpdateData: { description: 'New description' },
+    setUp: async (t) => {
+      const type = (i: number): Record<string, unknown> => ({
+        name: `Virtual Circuit Type ${i}`,
+        slug: `virtual-circuit-type-${i}`,
+      });
+      await t.makeAll('circuits.virtualcircuittype', [1, 2, 3].map(type));
+      return { createData: [4, 5, 6].map(type) };
+    },
+  },
+  {
+    source: 'circuits/tests/test_api.py::VirtualCircuitTestCase',
+    model: 'circuits.virtualcircuit',
+    briefFields: ['cid', 'description', 'display', 'id', 'provider_network', 'url'],
+    bulkUpdateData: { status: 'planned' },
+    setUp: async (t) => {
+      const common = await virtualCircuitBasics(t);
+      await t.makeAll(
+        'circuits.virtualcircuit',
+        [1, 2, 3].map((i) => ({ ...common, cid: `Virtual Circuit ${i}` })),
+      );
+      return {
+        createData: [4, 5, 6].map((i) => ({ ...common, cid: `Virtual Circuit ${i}`, status: 'planned' })),
+      };
+    },
+  },
+  {
+    source: 'circuits/tests/test_api.py::VirtualCircuitTerminationTestCase',
+    model: 'circuits.virtualcircuittermination',
+    briefFields: ['description', 'display', 'id', 'interface', 'role', 'url', 'virtual_circuit'],
+    bulkUpdateData: { description: 'New description' },
+    setUp: async (t) => {
+      const manufacturer = await t.make('dcim.manufacturer', { name: 'Manufacturer 1', slug: 'manufacturer-1' });
+      const deviceType = await t.make('dcim.devicetype', {
+        manufacturer: manufacturer.id,
+        model: 'Device Type 1',
+        slug: 'device-type-1',
+      });
+      const role = await t.make('dcim.devicerole', { name: 'Device Role 1', slug: 'device-role-1' });
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const devices = await t.makeAll(
+        'dcim.device',
+        ['hub', 'spoke1', 'spoke2', 'spoke3'].map((name) => ({
+          site: site.id,
+          name,
+          device_type: deviceType.id,
+          role: role.id,
+        })),
+      );
+      const physical = await t.makeAll(
+        'dcim.interface',
+        devices.map((d) => ({ device: d.id, name: 'eth0', type: '1000base-t' })),
+      );
+      const virtual = (d: number, name: string): Record<string, unknown> => ({
+        device: devices[d]!.id,
+        name,
+        parent: physical[d]!.id,
+        type: 'virtual',
+      });
+      // NetBox gives the spokes' eth0.9 the hub's eth0 as parent (its bulk_create skips the check that a parent
+      // is on the same device); here each takes its own device's eth0.
+      const interfaces = await t.makeAll('dcim.interface', [
+        virtual(0, 'eth0.1'),
+        virtual(0, 'eth0.2'),
+        virtual(0, 'eth0.3'),
+        virtual(1, 'eth0.1'),
+        virtual(2, 'eth0.1'),
+        virtual(3, 'eth0.1'),
+        virtual(0, 'eth0.9'),
+        virtual(1, 'eth0.9'),
+        virtual(2, 'eth0.9'),
+        virtual(3, 'eth0.9'),
+      ]);
+      const common = await virtualCircuitBasics(t);
+      const circuits = await t.makeAll(
+        'circuits.virtualcircuit',
+        [1, 2, 3, 4].map((i) => ({ ...common, cid: `Virtual Circuit ${i}` })),
+      );
+      const termination = (c: number, role: string, i: number): Record<string, unknown> => ({
+        virtual_circuit: circuits[c]!.id,
+        role,
+        interface: interfaces[i]!.id,
+      });
+      await t.makeAll('circuits.virtualcircuittermination', [
+        termination(0, 'peer', 0),
+        termination(0, 'peer', 3),
+        termination(1, 'peer', 1),
+        termination(1, 'peer', 4),
+        termination(2, 'peer', 2),
+        termination(2, 'peer', 5),
+      ]);
+      return {
+        createData: [
+          termination(3, 'hub', 6),
+          termination(3, 'spoke', 7),
+          termination(3, 'spoke', 8),
+          termination(3, 'spoke', 9),
+        ],
+      };
+    },
+  },
 ];
+
+/** A provider network, an account of its provider and a virtual circuit type: what a virtual circuit needs. */
+async function virtualCircuitBasics(t: PortedClass): Promise<Record<string, unknown>> {
+  const provider = await t.make('circuits.provider', { name: 'Provider 1', slug: 'provider-1' });
+  const network = await t.make('circuits.providernetwork', { provider: provider.id, name: 'Provider Network 1' });
+  const account = await t.make('circuits.provideraccount', { provider: provider.id, account: 'Provider Account 1' });
+  const type = await t.make('circuits.virtualcircuittype', {
+    name: 'Virtual Circuit Type 1',
+    slug: 'virtual-circuit-type-1',
+  });
+  return { provider_network: network.id, provider_account: account.id, type: type.id };
+}
