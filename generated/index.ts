@@ -28,6 +28,7 @@ import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.
 import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_more.json' with { type: 'json' };
 import migration24 from './migrations/0024_circuits_provideraccount_create_table_and_more.json' with { type: 'json' };
 import migration25 from './migrations/0025_circuits_circuitgroup_create_table_and_more.json' with { type: 'json' };
+import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -122,6 +123,8 @@ import * as ipamService from './ipam/service.js';
 import * as ipamServiceTemplate from './ipam/servicetemplate.js';
 import * as ipamVLAN from './ipam/vlan.js';
 import * as ipamVLANGroup from './ipam/vlangroup.js';
+import * as ipamVLANTranslationPolicy from './ipam/vlantranslationpolicy.js';
+import * as ipamVLANTranslationRule from './ipam/vlantranslationrule.js';
 import * as ipamVRF from './ipam/vrf.js';
 import * as netbox_dnsNameServer from './plugins/netbox_dns/nameserver.js';
 import * as netbox_dnsDNSRecord from './plugins/netbox_dns/record.js';
@@ -318,6 +321,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.searchIpRanges',
   'ipam.searchNetworks',
   'ipam.searchPrimaryIp',
+  'ipam.searchTranslationVids',
   'ipam.searchVid',
   'ipam.servicesWithPort',
   'ipam.totalVlanIds',
@@ -331,6 +335,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.vlanGroupContainsVid',
   'ipam.vlanGroupUtilization',
   'ipam.vlanGroupsByTotal',
+  'ipam.vlanTranslationRules',
   'ipam.vlansAvailableAtSite',
   'ipam.vlansAvailableAtSiteGroup',
   'ipam.vlansAvailableOnDevice',
@@ -490,6 +495,8 @@ export const registry: Registry = {
         'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
+        'ipam.vlantranslationpolicy',
+        'ipam.vlantranslationrule',
         'ipam.vrf',
       ],
     },
@@ -635,6 +642,8 @@ export const registry: Registry = {
     'ipam.servicetemplate': ipamServiceTemplate.serviceTemplateSpec,
     'ipam.vlan': ipamVLAN.vLANSpec,
     'ipam.vlangroup': ipamVLANGroup.vLANGroupSpec,
+    'ipam.vlantranslationpolicy': ipamVLANTranslationPolicy.vLANTranslationPolicySpec,
+    'ipam.vlantranslationrule': ipamVLANTranslationRule.vLANTranslationRuleSpec,
     'ipam.vrf': ipamVRF.vRFSpec,
     'netbox_dns.nameserver': netbox_dnsNameServer.nameServerSpec,
     'netbox_dns.record': netbox_dnsDNSRecord.dNSRecordSpec,
@@ -750,6 +759,8 @@ export const registry: Registry = {
     'ipam.servicetemplate': ipamServiceTemplate.mountServiceTemplateRoutes,
     'ipam.vlan': ipamVLAN.mountVLANRoutes,
     'ipam.vlangroup': ipamVLANGroup.mountVLANGroupRoutes,
+    'ipam.vlantranslationpolicy': ipamVLANTranslationPolicy.mountVLANTranslationPolicyRoutes,
+    'ipam.vlantranslationrule': ipamVLANTranslationRule.mountVLANTranslationRuleRoutes,
     'ipam.vrf': ipamVRF.mountVRFRoutes,
     'netbox_dns.nameserver': netbox_dnsNameServer.mountNameServerRoutes,
     'netbox_dns.record': netbox_dnsDNSRecord.mountDNSRecordRoutes,
@@ -801,6 +812,7 @@ export const registry: Registry = {
     migration23 as Migration,
     migration24 as Migration,
     migration25 as Migration,
+    migration26 as Migration,
   ],
   plugins: [
     {

@@ -345,6 +345,8 @@ export const customFieldSpec: ModelSpec = {
         'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
+        'ipam.vlantranslationpolicy',
+        'ipam.vlantranslationrule',
         'ipam.vrf',
         'netbox_dns.nameserver',
         'netbox_dns.record',

@@ -323,6 +323,7 @@ export const ownerSpec: ModelSpec = {
     { model: 'ipam.servicetemplate', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.vlan', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.vlangroup', field: 'owner', onDelete: 'protect' },
+    { model: 'ipam.vlantranslationpolicy', field: 'owner', onDelete: 'protect' },
     { model: 'ipam.vrf', field: 'owner', onDelete: 'protect' },
     { model: 'tenancy.contact', field: 'owner', onDelete: 'protect' },
     { model: 'tenancy.contactgroup', field: 'owner', onDelete: 'protect' },

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, startTestApp, type TestApp } from '../support/app.js';
 
 /**
- * Provider accounts and networks, circuit groups and virtual circuits as a client sees them: nested accounts and
- * group assignments, display texts, NetBox's clean() rules, and a provider network kept while a circuit ends there.
+ * Provider accounts and networks, circuit groups, virtual circuits and VLAN translation policies as a client sees
+ * them: nested accounts, group assignments and rules, display texts, NetBox's clean() rules, and protected objects.
  */
 describe.each(DIALECTS)('provider networks, circuit groups and virtual circuits on %s', (dialect) => {
   let app: TestApp;
@@ -156,5 +156,45 @@ describe.each(DIALECTS)('provider networks, circuit groups and virtual circuits 
       sub.id,
     ]);
     expect((await get(`/api/dcim/interfaces/?virtual_circuit_termination_id=${termination.id}`)).count).toBe(1);
+  });
+
+  it("nests a VLAN translation policy's rules and links the policy from an interface", async () => {
+    const policy = await create('/api/ipam/vlan-translation-policies/', { name: 'Carrier' });
+    await create('/api/ipam/vlan-translation-rules/', { policy: policy.id, local_vid: 200, remote_vid: 2200 });
+    const first = await create('/api/ipam/vlan-translation-rules/', {
+      policy: policy.id,
+      local_vid: 100,
+      remote_vid: 2100,
+    });
+    expect(first.display).toBe('100 -> 2100 (Carrier)');
+    const again = await app.api.post('/api/ipam/vlan-translation-rules/', {
+      policy: policy.id,
+      local_vid: 300,
+      remote_vid: 2100,
+    });
+    expect(again.status).toBe(400);
+    const shown = await get(`/api/ipam/vlan-translation-policies/${policy.id}/`);
+    expect(shown.rules.map((r: { display: string }) => r.display)).toEqual([
+      '100 -> 2100 (Carrier)',
+      '200 -> 2200 (Carrier)',
+    ]);
+    expect(shown.rules[0].policy).toMatchObject({ id: policy.id, name: 'Carrier' });
+    expect((await get('/api/ipam/vlan-translation-rules/?q=2200')).count).toBe(1);
+    const [device] = (await get('/api/dcim/devices/?name=r1')).results;
+    const port = await create('/api/dcim/interfaces/', {
+      device: device.id,
+      name: 'eth1',
+      type: '1000base-t',
+      vlan_translation_policy: policy.id,
+    });
+    expect(port.vlan_translation_policy).toEqual({
+      id: policy.id,
+      url: policy.url,
+      display: 'Carrier',
+      name: 'Carrier',
+      description: '',
+    });
+    expect((await get('/api/dcim/interfaces/?vlan_translation_policy=Carrier')).count).toBe(1);
+    expect((await app.api.delete(`/api/ipam/vlan-translation-policies/${policy.id}/`)).status).toBe(409);
   });
 });
