@@ -29,6 +29,7 @@ import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_mor
 import migration24 from './migrations/0024_circuits_provideraccount_create_table_and_more.json' with { type: 'json' };
 import migration25 from './migrations/0025_circuits_circuitgroup_create_table_and_more.json' with { type: 'json' };
 import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_table_and_more.json' with { type: 'json' };
+import migration27 from './migrations/0027_circuits_provideraccount_create_index_circuits_provideraccount_unique_provi.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -813,6 +814,7 @@ export const registry: Registry = {
     migration24 as Migration,
     migration25 as Migration,
     migration26 as Migration,
+    migration27 as Migration,
   ],
   plugins: [
     {

@@ -46,6 +46,20 @@ describe.each(DIALECTS)('provider networks, circuit groups and virtual circuits 
     expect(Object.keys(lumen.accounts[0])).toEqual(['id', 'url', 'display_url', 'display', 'name', 'account']);
   });
 
+  it("keeps a provider's account names unique when given", async () => {
+    await create('/api/circuits/provider-accounts/', { provider: id.lumen, account: '2000' });
+    const twice = await app.api.post('/api/circuits/provider-accounts/', {
+      provider: id.lumen,
+      account: '3000',
+      name: 'Ops',
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual({
+      __all__: ['Constraint “circuits_provideraccount_unique_provider_name” is violated.'],
+    });
+    await create('/api/circuits/provider-accounts/', { provider: id.arelion, account: '3000', name: 'Ops' });
+  });
+
   it("refuses a circuit or virtual circuit whose account is another provider's", async () => {
     const circuit = await app.api.post('/api/circuits/circuits/', {
       cid: 'L-2',
