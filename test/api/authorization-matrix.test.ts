@@ -46,6 +46,8 @@ const MARKERLESS: Record<string, string> = {
     "NetBox's contact assignment has no text field (an object, a contact, a role and a priority choice).",
   'ipam.fhrpgroupassignment':
     "NetBox's FHRP group assignment has no text field (an interface, a group and a priority).",
+  'circuits.circuitgroupassignment':
+    "NetBox's circuit group assignment has no text field (a member, a group and a priority choice).",
 };
 const VOLATILE_COLUMNS: Record<string, string[]> = { 'users.token': ['last_used'] };
 
