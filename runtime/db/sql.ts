@@ -28,10 +28,10 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Gives each row its own values in one statement per chunk (`SET c = CASE id WHEN ? THEN ? … END WHERE id IN
- * (…)`) rather than one UPDATE per row. Every row sets the same columns. PostgreSQL types the untyped parameters
- * of a CASE as text, so they are cast by their JavaScript type (a number as bigint, a boolean as boolean), which
- * the column then takes by assignment.
+ * Gives each row its own values in one statement per chunk (`SET c = CASE id WHEN ? THEN ? … ELSE c END WHERE
+ * id IN (…)`) rather than one UPDATE per row. Every row sets the same columns. The `ELSE c` branch, never taken,
+ * gives the CASE its column's type: PostgreSQL types the untyped parameters by it (a timestamp, JSON, a number)
+ * instead of as text.
  */
 export async function updateById(
   q: Knex,
@@ -41,19 +41,14 @@ export async function updateById(
 ): Promise<void> {
   const columns = Object.keys(rows[0]?.values ?? {});
   if (columns.length === 0) return;
-  const cast = (column: string): string => {
-    if (dialect === 'sqlite') return '?';
-    const sample = rows.find((r) => r.values[column] !== null && r.values[column] !== undefined)?.values[column];
-    return typeof sample === 'number' ? 'CAST(? AS bigint)' : typeof sample === 'boolean' ? 'CAST(? AS boolean)' : '?';
-  };
   // A CASE is searched branch by branch for every row it sets: chunks of at most 500 rows keep that linear.
   const perRow = 1 + 2 * columns.length;
   for (const chunk of chunks(rows, Math.min(500, Math.floor(MAX_PARAMETERS[dialect] / perRow)))) {
     const set: Record<string, Knex.Raw> = {};
     for (const column of columns) {
-      const value = cast(column);
-      set[column] = q.raw(`CASE id ${chunk.map(() => `WHEN ? THEN ${value}`).join(' ')} END`, [
+      set[column] = q.raw(`CASE id ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ?? END`, [
         ...chunk.flatMap((r) => [r.id, (r.values[column] ?? null) as Knex.Value]),
+        column,
       ]);
     }
     await q(table)
@@ -62,6 +57,39 @@ export async function updateById(
         chunk.map((r) => r.id),
       )
       .update(set);
+  }
+}
+
+/**
+ * Sets each row's values (`rows`: id and columns), in as few statements as the rows allow: rows that set the
+ * same columns go together, in one UPDATE when they also set the same values, else through updateById.
+ */
+export async function updateRows(
+  q: Knex,
+  dialect: Dialect,
+  table: string,
+  rows: readonly { id: number; values: Record<string, unknown> }[],
+): Promise<void> {
+  const groups = new Map<string, { id: number; values: Record<string, unknown> }[]>();
+  for (const row of rows) {
+    const columns = Object.keys(row.values).sort();
+    if (columns.length === 0) continue;
+    const key = columns.join('\0');
+    const group = groups.get(key) ?? [];
+    group.push({ id: row.id, values: Object.fromEntries(columns.map((c) => [c, row.values[c]])) });
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const first = JSON.stringify(group[0]!.values);
+    if (group.every((row) => JSON.stringify(row.values) === first)) {
+      for (const chunk of chunks(group, 500))
+        await q(table)
+          .whereIn(
+            'id',
+            chunk.map((r) => r.id),
+          )
+          .update(group[0]!.values);
+    } else await updateById(q, dialect, table, group);
   }
 }
 

@@ -17,7 +17,7 @@ import { applySetRules, checkRules, fieldsReadByRules, ruleForeignKeys } from '.
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { derivedFollowers } from './derived.js';
 import { primeRows, withRowMemo } from '../db/row-memo.js';
-import { chunks, rowsPerInsert } from '../db/sql.js';
+import { chunks, rowsPerInsert, updateRows } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -155,7 +155,16 @@ export async function updateObjects(
     following,
   );
   throwIfInvalid(items, 'first');
-  if (!serial) for (const item of items) await update(item);
+  if (!serial) {
+    // Not a tree (its moves are serial): the rows only take their new values, in statements per column set.
+    storeUploads(ctx, model, items);
+    const rows = items.map((item) => {
+      const values = updateRow(ctx, model, item);
+      if (model.hasTimestamps) values.last_updated = timestamp;
+      return { id: item.id!, values };
+    });
+    await updateRows(ctx.q, ctx.dialect, model.table, rows);
+  }
 
   const tagChanges: { id: number; ops: TagOps }[] = [];
   for (const item of items) {

@@ -96,6 +96,64 @@ describe.each(DIALECTS)('writes and reads on %s', (dialect) => {
     }
   });
 
+  it('gives each object of a bulk update its own values of every type, and keeps the chassis master rule', async () => {
+    const cf = await app.api.post('/api/extras/custom-fields/', [
+      { name: 'bulk_json', type: 'json', object_types: ['dcim.site'] },
+      { name: 'bulk_flag', type: 'boolean', object_types: ['dcim.site'] },
+    ]);
+    expect(cf.status, cf.text).toBe(201);
+    const europe = (await app.api.get('/api/dcim/regions/?slug=europe')).body.results[0].id as number;
+    const sites = await app.api.post(
+      '/api/dcim/sites/',
+      [1, 2, 3].map((n) => ({ name: `Bulk ${n}`, slug: `bulk-${n}` })),
+    );
+    expect(sites.status, sites.text).toBe(201);
+    const ids = (sites.body as { id: number }[]).map((s) => s.id);
+    const patched = await app.api.patch(
+      '/api/dcim/sites/',
+      ids.map((id, i) => ({
+        id,
+        region: i === 1 ? null : europe,
+        latitude: i + 0.5,
+        time_zone: i === 2 ? 'Europe/Paris' : null,
+        custom_fields: { bulk_json: { n: i, list: [i] }, bulk_flag: i % 2 === 0 },
+        description: i === 0 ? '' : `site ${i}`,
+      })),
+    );
+    expect(patched.status, patched.text).toBe(200);
+    const read = (await app.api.get(`/api/dcim/sites/?id=${ids.join('&id=')}&ordering=name`)).body.results as any[];
+    expect(read.map((s) => [s.region?.id ?? null, s.latitude, s.time_zone, s.custom_fields, s.description])).toEqual([
+      [europe, 0.5, null, { bulk_json: { n: 0, list: [0] }, bulk_flag: true }, ''],
+      [null, 1.5, null, { bulk_json: { n: 1, list: [1] }, bulk_flag: false }, 'site 1'],
+      [europe, 2.5, 'Europe/Paris', { bulk_json: { n: 2, list: [2] }, bulk_flag: true }, 'site 2'],
+    ]);
+    expect(read.map((s) => s.last_updated)).toEqual(read.map(() => read[0].last_updated));
+
+    // A master stays in its chassis; its other fields change in a bulk update like any device's.
+    const post = async (path: string, body: unknown) => (await app.api.post(path, body)).body as { id: number };
+    const maker = await post('/api/dcim/manufacturers/', { name: 'VC maker', slug: 'vc-maker' });
+    const type = await post('/api/dcim/device-types/', { manufacturer: maker.id, model: 'VC', slug: 'vc' });
+    const role = await post('/api/dcim/device-roles/', { name: 'VC role', slug: 'vc-role' });
+    const device = (name: string) => ({ name, device_type: type.id, role: role.id, site: ids[0] });
+    const [master, other] = (await app.api.post('/api/dcim/devices/', [device('vc-1'), device('vc-2')])).body as {
+      id: number;
+    }[];
+    const chassis = await post('/api/dcim/virtual-chassis/', { name: 'VC', master: master!.id });
+    const moved = await app.api.patch('/api/dcim/devices/', [
+      { id: master!.id, description: 'master' },
+      { id: other!.id, description: 'other' },
+    ]);
+    expect(moved.status, moved.text).toBe(200);
+    const left = await app.api.patch(`/api/dcim/devices/${master!.id}/`, { virtual_chassis: null });
+    expect(left.status).toBe(400);
+    expect(left.body).toEqual({
+      virtual_chassis: [
+        'Device cannot be removed from virtual chassis VC because it is currently designated as its master.',
+      ],
+    });
+    expect((await app.api.get(`/api/dcim/devices/${master!.id}/`)).body.virtual_chassis.id).toBe(chassis.id);
+  });
+
   it('answers HEAD like GET without a body', async () => {
     const head = await app.api.request('HEAD', '/api/dcim/sites/');
     expect(head.status).toBe(200);
