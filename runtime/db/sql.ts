@@ -20,6 +20,12 @@ export function rowsPerInsert(dialect: Dialect, width: number): number {
   return Math.max(1, Math.min(MAX_ROWS[dialect], Math.floor(MAX_PARAMETERS[dialect] / Math.max(1, width))));
 }
 
+/**
+ * Ids in one `IN (…)` list of a write's statements: well under both databases' parameter limits, and large
+ * enough that a bulk of a thousand objects reads each table once.
+ */
+export const IDS_PER_STATEMENT = 5_000;
+
 /** Splits a list for `IN (…)` clauses that stay under the databases' parameter limits. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];

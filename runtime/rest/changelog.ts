@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { now } from '../db/clock.js';
 import type { Dialect } from '../db/connect.js';
-import { chunks, rowsPerInsert } from '../db/sql.js';
+import { chunks, IDS_PER_STATEMENT, rowsPerInsert } from '../db/sql.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
 import { displaysOf } from './display.js';
@@ -30,7 +30,8 @@ export async function snapshotsOf(
   if (ids.length === 0) return result;
   const loaded: Row[] = rows ? [...rows] : [];
   if (!rows)
-    for (const chunk of chunks(ids, 500)) loaded.push(...((await q(model.table).whereIn('id', chunk)) as Row[]));
+    for (const chunk of chunks(ids, IDS_PER_STATEMENT))
+      loaded.push(...((await q(model.table).whereIn('id', chunk)) as Row[]));
   for (const row of loaded) {
     const snapshot: Snapshot = {};
     for (const field of model.spec.fields) {
@@ -50,7 +51,7 @@ export async function snapshotsOf(
   const itemModel = schema.withRole('tagged_item');
   if (model.hasTags && tagModel && itemModel) {
     for (const snapshot of result.values()) snapshot.tags = [];
-    for (const chunk of chunks(present, 500)) {
+    for (const chunk of chunks(present, IDS_PER_STATEMENT)) {
       const tags = (await q({ ti: itemModel.table })
         .join({ t: tagModel.table }, 't.id', 'ti.tag_id')
         .where('ti.object_type', model.label)
@@ -63,14 +64,14 @@ export async function snapshotsOf(
   return result;
 }
 
-/** The ids each of `owners` links to through a many-to-many field, in id order (one query per 500 owners). */
+/** The ids each of `owners` links to through a many-to-many field, in id order (one query per IDS_PER_STATEMENT owners). */
 export async function linkedIds(
   q: Knex,
   field: ManyToManyField,
   owners: readonly number[],
 ): Promise<Map<number, number[]>> {
   const linked = new Map(owners.map((id) => [id, [] as number[]]));
-  for (const chunk of chunks([...linked.keys()], 500)) {
+  for (const chunk of chunks([...linked.keys()], IDS_PER_STATEMENT)) {
     const links = (await q(field.through)
       .whereIn(field.fromColumn, chunk)
       .select({ owner: field.fromColumn, target: field.toColumn })
@@ -124,7 +125,8 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
     const after = new Map<string, { snapshot: Snapshot; repr: string; row: Row }>();
     for (const [model, ids] of byModel) {
       const rows: Row[] = [];
-      for (const chunk of chunks(ids, 500)) rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
+      for (const chunk of chunks(ids, IDS_PER_STATEMENT))
+        rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
       const snapshots = await snapshotsOf(trx, schema, model, ids, rows);
       const reprs = await displaysOf(trx, schema, options.domain, model, rows);
       for (const row of rows) {

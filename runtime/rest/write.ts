@@ -17,7 +17,7 @@ import { applySetRules, checkRules, fieldsReadByRules, ruleForeignKeys } from '.
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { derivedFollowers } from './derived.js';
 import { primeRows, withRowMemo } from '../db/row-memo.js';
-import { chunks, rowsPerInsert, updateRows } from '../db/sql.js';
+import { chunks, IDS_PER_STATEMENT, rowsPerInsert, updateRows } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -128,7 +128,7 @@ export async function updateObjects(
   // write replaces, even while other writes of the same objects wait.
   for (const chunk of chunks(
     [...new Set(updates.map((u) => u.id))].sort((a, b) => a - b),
-    500,
+    IDS_PER_STATEMENT,
   )) {
     const query = ctx.q(model.table).whereIn('id', chunk).orderBy('id').select('*');
     for (const row of (await lockForUpdate(query, ctx.dialect)) as Row[]) existingRows.set(Number(row.id), row);
@@ -532,7 +532,7 @@ async function writeRelatedLists(
     if (!creating) {
       for (const chunk of chunks(
         touched.map((i) => i.id!),
-        500,
+        IDS_PER_STATEMENT,
       ))
         await ctx.q(field.through).whereIn(field.fromColumn, chunk).delete();
     }
