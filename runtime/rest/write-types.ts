@@ -63,9 +63,10 @@ export interface WriteContext {
    */
   importing?: boolean;
   /**
-   * Objects are written without first asking whether their unique values are taken: the database's unique
-   * indexes refuse a duplicate, and invalid input stops the write (CheckAgain); the caller then runs the
-   * write again without this, to answer with NetBox's complete error body.
+   * Objects are written without first asking whether their unique values are taken or whether the objects their
+   * stored foreign keys name exist: the database's unique indexes and foreign keys refuse them, and invalid input
+   * stops the write (CheckAgain); the caller then runs the write again without this, to answer with NetBox's
+   * complete error body.
    */
   optimisticUniques?: boolean;
 }

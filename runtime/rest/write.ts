@@ -23,6 +23,7 @@ import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
 import { parseIp } from './ip.js';
 import { naturalKey } from './natural.js';
+import { asId } from './related.js';
 import { fileStem, INVALID_IMAGE, isUploadedFile, sniffImage, storeImage } from './images.js';
 
 type Row = Record<string, unknown>;
@@ -316,6 +317,7 @@ async function prepareItems(
   const optimistic = ctx.optimisticUniques === true;
   for (const field of model.writable) {
     if (field.kind !== 'fk' && !(field.kind === 'm2m' && !field.by)) continue;
+    if (trustsReference(ctx, field)) continue;
     const target = ctx.schema.model(field.target);
     await ctx.resolver.prefetch(
       target,
@@ -445,6 +447,8 @@ async function parseInput(
     return { ok: false, errors: ['This field may not be null.'] };
   }
   if (field.kind === 'fk') {
+    const id = trustsReference(ctx, field) ? asId(value) : null;
+    if (id !== null) return { ok: true, value: id };
     const resolved = await ctx.resolver.resolve(ctx.schema.model(field.target), value);
     return resolved.ok ? { ok: true, value: resolved.id } : { ok: false, errors: [resolved.error] };
   }
@@ -463,6 +467,15 @@ async function parseInput(
   if (parsed.ok && field.kind === 'password')
     return { ok: true, value: ctx.importing ? parsed.value : await hashPassword(parsed.value as string) };
   return parsed;
+}
+
+/**
+ * Whether an id written to the field is taken without asking whether its object exists: in the optimistic
+ * attempt, for a foreign key stored in the row's own column, whose database constraint refuses a missing object
+ * (the attempt is then run again with the checks, for NetBox's error body).
+ */
+function trustsReference(ctx: WriteContext, field: FieldSpec): boolean {
+  return ctx.optimisticUniques === true && field.kind === 'fk' && field.column !== undefined && ownsColumn(field);
 }
 
 /** A many-to-many value: ids (DRF's primary-key list), or `by` attributes such as tag slugs. */

@@ -39,6 +39,24 @@ describe.each(DIALECTS)('writes and reads on %s', (dialect) => {
     });
     const byIdObject = await app.api.post('/api/dcim/sites/', { name: 'Y', slug: 'y', region: { id: 987654 } });
     expect(byIdObject.body).toEqual({ region: ['Related object not found using the provided numeric ID: 987654'] });
+    // A missing object named by its id, left to the database's foreign key first: NetBox's answer all the same.
+    const missing = await app.api.post('/api/dcim/sites/', { name: 'W', slug: 'w', region: 987654 });
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ region: ['Related object not found using the provided numeric ID: 987654'] });
+    const bulkMissing = await app.api.post('/api/dcim/sites/', [
+      { name: 'V1', slug: 'v1' },
+      { name: 'V2', slug: 'v2', tenant: 987654 },
+    ]);
+    expect(bulkMissing.status).toBe(400);
+    expect(bulkMissing.body).toEqual([
+      {},
+      { tenant: ['Related object not found using the provided numeric ID: 987654'] },
+    ]);
+    expect((await app.api.get('/api/dcim/sites/?slug=v1')).body.count).toBe(0);
+    const lyon = (await app.api.get('/api/dcim/sites/?slug=lyon')).body.results[0].id as number;
+    const patchMissing = await app.api.patch(`/api/dcim/sites/${lyon}/`, { tenant: 987654 });
+    expect(patchMissing.status).toBe(400);
+    expect(patchMissing.body).toEqual({ tenant: ['Related object not found using the provided numeric ID: 987654'] });
     const europe = (await app.api.get('/api/dcim/regions/?slug=europe')).body.results[0];
     const numericString = await app.api.post('/api/dcim/sites/', { name: 'Z', slug: 'z', region: String(europe.id) });
     expect(numericString.status).toBe(201);
