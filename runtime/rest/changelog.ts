@@ -25,6 +25,7 @@ export async function snapshotsOf(
   model: ModelInfo,
   ids: readonly number[],
   rows?: readonly Row[],
+  lists?: ReadonlyMap<number, Snapshot>,
 ): Promise<Map<number, Snapshot>> {
   const result = new Map<number, Snapshot>();
   if (ids.length === 0) return result;
@@ -42,6 +43,16 @@ export async function snapshotsOf(
     result.set(Number(row.id), snapshot);
   }
   const present = [...result.keys()];
+  // Lists known to be as they were (an update that wrote none): taken from the earlier snapshots.
+  if (lists && present.every((id) => lists.has(id))) {
+    for (const [id, snapshot] of result) {
+      const earlier = lists.get(id)!;
+      for (const field of model.spec.fields)
+        if (field.kind === 'm2m' && !field.reverseOf) snapshot[field.name] = earlier[field.name];
+      if ('tags' in earlier) snapshot.tags = earlier.tags;
+    }
+    return result;
+  }
   for (const field of model.spec.fields) {
     if (field.kind !== 'm2m' || field.reverseOf) continue;
     const linked = await linkedIds(q, field as ManyToManyField, present);
@@ -122,12 +133,23 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       if (change.action === 'delete') continue;
       byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
     }
+    // Objects whose tags and lists some change of this request wrote (or that it created): those are read.
+    const listsWritten = new Set(changes.filter((c) => !c.listsKept).map((c) => `${c.model.label}:${c.id}`));
+    const earlier = new Map<string, Snapshot>();
+    for (const change of merged)
+      if (change.beforeSnapshot && !listsWritten.has(`${change.model.label}:${change.id}`))
+        earlier.set(`${change.model.label}:${change.id}`, change.beforeSnapshot);
     const after = new Map<string, { snapshot: Snapshot; repr: string; row: Row }>();
     for (const [model, ids] of byModel) {
       const rows: Row[] = [];
       for (const chunk of chunks(ids, IDS_PER_STATEMENT))
         rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
-      const snapshots = await snapshotsOf(trx, schema, model, ids, rows);
+      const lists = new Map<number, Snapshot>();
+      for (const id of ids) {
+        const snapshot = earlier.get(`${model.label}:${id}`);
+        if (snapshot) lists.set(id, snapshot);
+      }
+      const snapshots = await snapshotsOf(trx, schema, model, ids, rows, lists);
       const reprs = await displaysOf(trx, schema, options.domain, model, rows);
       for (const row of rows) {
         const id = Number(row.id);

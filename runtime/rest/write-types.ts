@@ -26,6 +26,8 @@ export interface Change {
   before: Row | null;
   /** The object before the change with its many-to-many fields and tags (change-logged models). */
   beforeSnapshot?: Snapshot | null;
+  /** An update that wrote neither the object's tags nor its many-to-many lists (they are as before). */
+  listsKept?: boolean;
   /** The object's REST representation just before it was deleted, when an event rule wants it. */
   beforeData?: Row;
   message: string;

@@ -177,6 +177,7 @@ export async function updateObjects(
       id,
       before: item.existingRow,
       beforeSnapshot: befores.get(id) ?? null,
+      listsKept: !item.tags && !model.spec.fields.some((f) => f.kind === 'm2m' && Object.hasOwn(item.input, f.name)),
       message: item.message,
     });
   }
