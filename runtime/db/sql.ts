@@ -99,6 +99,24 @@ export async function updateRows(
   }
 }
 
+/**
+ * Which of the queries find a row (by index), in one statement of EXISTS probes joined by UNION ALL: a write asks
+ * which tables hold anything for it before reading only those.
+ */
+export async function whichExist(q: Knex, probes: readonly Knex.QueryBuilder[]): Promise<Set<number>> {
+  if (probes.length === 0) return new Set();
+  const parts = probes.map((probe, index) => {
+    const { sql, bindings } = probe.clearSelect().select(q.raw('1')).toSQL();
+    return { sql: `select ${index} as r where exists (${sql})`, bindings };
+  });
+  const result: unknown = await q.raw(
+    parts.map((p) => p.sql).join(' union all '),
+    parts.flatMap((p) => p.bindings as Knex.Value[]),
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { r: unknown }[] }).rows) as { r: unknown }[];
+  return new Set(rows.map((row) => Number(row.r)));
+}
+
 /** Tree paths: `<segment>(\x02<segment>)*`, segment = `<name>\x01<id, 10 digits>`. */
 export const PATH_SEPARATOR = '\u0002';
 export const PATH_AFTER_SEPARATOR = '\u0003';

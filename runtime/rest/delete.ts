@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ConflictError, ValidationError } from '../errors.js';
 import { translateDatabaseError } from '../db/errors.js';
-import { chunks, IDS_PER_STATEMENT } from '../db/sql.js';
+import { chunks, IDS_PER_STATEMENT, whichExist } from '../db/sql.js';
 import { lockForUpdate } from '../db/transaction.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { displayOf } from './display.js';
@@ -190,21 +190,13 @@ async function referringRelations(
     // Relations already known to refer need no probe for the next ids.
     const open = [...relations.keys()].filter((index) => !found.has(index));
     if (open.length === 0) break;
-    const parts = open.map((index) => {
+    const probes = open.map((index) => {
       const { dependent, columns } = relations[index]!;
-      const probe = q(dependent.table)
-        .select(q.raw('1'))
-        .whereIn(columns[columns.length - 1]!, chunk);
+      const probe = q(dependent.table).whereIn(columns[columns.length - 1]!, chunk);
       if (columns.length > 1) probe.where(columns[0]!, model.label);
-      const { sql, bindings } = probe.toSQL();
-      return { sql: `select ${index} as r where exists (${sql})`, bindings };
+      return probe;
     });
-    const result: unknown = await q.raw(
-      parts.map((p) => p.sql).join(' union all '),
-      parts.flatMap((p) => p.bindings as Knex.Value[]),
-    );
-    const rows = (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
-    for (const row of rows) found.add(Number(row.r));
+    for (const index of await whichExist(q, probes)) found.add(open[index]!);
   }
   return found;
 }
