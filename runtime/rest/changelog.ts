@@ -43,24 +43,20 @@ export async function snapshotsOf(
     result.set(Number(row.id), snapshot);
   }
   const present = [...result.keys()];
-  // Lists known to be as they were (an update that wrote none): taken from the earlier snapshots.
-  if (lists && present.every((id) => lists.has(id))) {
-    for (const [id, snapshot] of result) {
-      const earlier = lists.get(id)!;
-      for (const field of model.spec.fields)
-        if (field.kind === 'm2m' && !field.reverseOf) snapshot[field.name] = earlier[field.name];
-      if ('tags' in earlier) snapshot.tags = earlier.tags;
-    }
-    return result;
-  }
+  // Lists the write knows (an update that wrote none keeps its earlier ones; a create, those it wrote): not read.
+  const known = (key: string): boolean => lists !== undefined && present.every((id) => key in (lists.get(id) ?? {}));
   for (const field of model.spec.fields) {
     if (field.kind !== 'm2m' || field.reverseOf) continue;
-    const linked = await linkedIds(q, field as ManyToManyField, present);
+    const linked = known(field.name)
+      ? new Map(present.map((id) => [id, lists!.get(id)![field.name]]))
+      : await linkedIds(q, field as ManyToManyField, present);
     for (const [id, snapshot] of result) snapshot[field.name] = linked.get(id)!;
   }
   const tagModel = schema.withRole('tag');
   const itemModel = schema.withRole('tagged_item');
-  if (model.hasTags && tagModel && itemModel) {
+  if (model.hasTags && tagModel && itemModel && known('tags')) {
+    for (const [id, snapshot] of result) snapshot.tags = lists!.get(id)!.tags;
+  } else if (model.hasTags && tagModel && itemModel) {
     for (const snapshot of result.values()) snapshot.tags = [];
     for (const chunk of chunks(present, IDS_PER_STATEMENT)) {
       const tags = (await q({ ti: itemModel.table })
@@ -133,12 +129,16 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       if (change.action === 'delete') continue;
       byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
     }
-    // Objects whose tags and lists some change of this request wrote (or that it created): those are read.
-    const listsWritten = new Set(changes.filter((c) => !c.listsKept).map((c) => `${c.model.label}:${c.id}`));
+    // Objects whose tags or lists some change of this request wrote without saying what they became: read.
+    const listsWritten = new Set(
+      changes.filter((c) => !c.listsKept && !c.lists).map((c) => `${c.model.label}:${c.id}`),
+    );
     const earlier = new Map<string, Snapshot>();
-    for (const change of merged)
-      if (change.beforeSnapshot && !listsWritten.has(`${change.model.label}:${change.id}`))
-        earlier.set(`${change.model.label}:${change.id}`, change.beforeSnapshot);
+    for (const change of merged) {
+      const known = change.action === 'create' ? change.lists : change.beforeSnapshot;
+      if (known && !listsWritten.has(`${change.model.label}:${change.id}`))
+        earlier.set(`${change.model.label}:${change.id}`, known);
+    }
     const after = new Map<string, { snapshot: Snapshot; repr: string; row: Row }>();
     for (const [model, ids] of byModel) {
       const rows: Row[] = [];

@@ -28,6 +28,8 @@ export interface Change {
   beforeSnapshot?: Snapshot | null;
   /** An update that wrote neither the object's tags nor its many-to-many lists (they are as before). */
   listsKept?: boolean;
+  /** A create's many-to-many lists as it wrote them (ids in order), by field name. */
+  lists?: Snapshot;
   /** The object's REST representation just before it was deleted, when an event rule wants it. */
   beforeData?: Row;
   message: string;

@@ -85,13 +85,31 @@ export async function createObjects(
   await writeRelatedLists(ctx, model, items, true);
   await writeChildLists(ctx, model, items);
   for (const item of items)
-    ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
+    ctx.changes.push({
+      action: 'create',
+      model,
+      id: item.id!,
+      before: null,
+      lists: createdLists(model, item),
+      message: item.message,
+    });
   if (model.spec.hooks.created && !ctx.importing) {
     const created = items.map((item) => ({ id: item.id!, values: item.values }));
     await ctx.domain.created(model.spec.hooks.created)(hookContext(ctx), model, created);
   }
   await runWrittenHook(ctx, model, items);
   return { ids, transient: transientById(items) };
+}
+
+/** The many-to-many lists (not the reverse ones) a create wrote: each field's ids in order, empty when not given. */
+function createdLists(model: ModelInfo, item: PreparedItem): Record<string, number[]> {
+  const lists: Record<string, number[]> = {};
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'm2m' || field.reverseOf) continue;
+    const value = Object.hasOwn(item.input, field.name) ? item.values[field.name] : [];
+    lists[field.name] = Array.isArray(value) ? [...(value as number[])].sort((a, b) => a - b) : [];
+  }
+  return lists;
 }
 
 /** A write hook's view of the write: its transaction, and creates, updates and deletes through the write path. */

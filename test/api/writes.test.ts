@@ -172,6 +172,41 @@ describe.each(DIALECTS)('writes and reads on %s', (dialect) => {
     expect((await app.api.get(`/api/dcim/devices/${master!.id}/`)).body.virtual_chassis.id).toBe(chassis.id);
   });
 
+  it('records the lists and tags a create wrote and an update kept, without reading them again', async () => {
+    const rir = (await app.api.post('/api/ipam/rirs/', { name: 'Lists RIR', slug: 'lists-rir' })).body.id as number;
+    const asns = (
+      await app.api.post('/api/ipam/asns/', [
+        { asn: 65002, rir },
+        { asn: 65001, rir },
+      ])
+    ).body as { id: number }[];
+    await app.api.post('/api/extras/tags/', [
+      { name: 'Zeta', slug: 'zeta' },
+      { name: 'alpha', slug: 'alpha' },
+    ]);
+    const site = await app.api.post('/api/dcim/sites/', {
+      name: 'Lists',
+      slug: 'lists',
+      asns: [asns[0]!.id, asns[1]!.id],
+      tags: [{ slug: 'zeta' }, { slug: 'alpha' }],
+    });
+    expect(site.status, site.text).toBe(201);
+    const patched = await app.api.patch(`/api/dcim/sites/${site.body.id}/`, { description: 'kept lists' });
+    expect(patched.status, patched.text).toBe(200);
+    const records = (
+      await app.api.get(`/api/core/object-changes/?changed_object_type=dcim.site&changed_object_id=${site.body.id}`)
+    ).body.results as { action: { value: string }; postchange_data: Record<string, unknown> }[];
+    // The tags as the database orders their names, the lists by id: as a read gives them.
+    const order = (await app.api.get('/api/extras/tags/?slug=zeta&slug=alpha&ordering=name')).body.results.map(
+      (t: { name: string }) => t.name,
+    );
+    const ids = asns.map((a) => a.id).sort((a, b) => a - b);
+    for (const action of ['create', 'update']) {
+      const record = records.find((r) => r.action.value === action)!;
+      expect(record.postchange_data).toMatchObject({ asns: ids, tags: order });
+    }
+  });
+
   it('answers HEAD like GET without a body', async () => {
     const head = await app.api.request('HEAD', '/api/dcim/sites/');
     expect(head.status).toBe(200);
