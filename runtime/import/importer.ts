@@ -10,13 +10,13 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { removeStoredFile } from '../rest/images.js';
 import type { AppContext } from '../http/app-context.js';
-import { ValidationError, ApiError, CheckAgain } from '../errors.js';
+import { ValidationError, ApiError } from '../errors.js';
 import { changeLogger } from '../rest/changelog.js';
 import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
-import { describeConstraintViolation, isUniqueViolation, translateDatabaseError } from '../db/errors.js';
+import { describeConstraintViolation, isConnectionError, translateDatabaseError } from '../db/errors.js';
 import { chunks } from '../db/sql.js';
 import { inheritTableLocks, lockTablesExclusively } from '../db/transaction.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
@@ -615,7 +615,8 @@ async function attempt(
       await write(sub);
     });
   } catch (error) {
-    if (optimistic && (error instanceof CheckAgain || isUniqueViolation(error))) {
+    // As a request's write: the optimistic attempt decides nothing by failing (a missing related object included).
+    if (optimistic && !isConnectionError(error)) {
       return attempt(app, ctx, write, false);
     }
     if (error instanceof ApiError) return error;
