@@ -55,6 +55,7 @@ export interface TracedPath {
 export const FRONT_PORT = 'dcim.frontport';
 export const REAR_PORT = 'dcim.rearport';
 export const CIRCUIT_TERMINATION = 'circuits.circuittermination';
+export const PROVIDER_NETWORK = 'circuits.providernetwork';
 export const CABLE = 'dcim.cable';
 
 const keyOf = (node: PathNode): string => `${node.type}:${node.id}`;
@@ -117,6 +118,15 @@ export async function tracePath(origins: readonly PathNode[], graph: TraceGraph)
     } else if (type === CIRCUIT_TERMINATION) {
       const peers = unique((await Promise.all(remote.map((t) => graph.circuitPeers(t)))).flat(), (p) => keyOf(p.node));
       if (peers.length === 0) break;
+      if (peers.every((p) => p.termination?.type === PROVIDER_NETWORK)) {
+        // A provider network is a far end of its own: the path is complete there (NetBox's is_complete).
+        result.path.push(
+          peers.map((p) => p.node),
+          peers.map((p) => p.termination!),
+        );
+        result.isComplete = true;
+        break;
+      }
       if (peers.every((p) => p.termination && p.cable === null)) {
         result.path.push(
           peers.map((p) => p.node),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { relatedRow } from '../db/row-memo.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { parseBoolean } from '../rest/values.js';
-import { CABLE } from './cable-paths.js';
+import { CABLE, CIRCUIT_TERMINATION, PROVIDER_NETWORK } from './cable-paths.js';
 import { VIRTUAL_TYPES, WIRELESS_TYPES } from './interfaces.js';
 import type { BatchContext, ComputeFunction, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -139,6 +139,11 @@ export async function validateCableTermination(item: WriteItemContext): Promise<
     .first('cable_id')) as Row | undefined;
   if (duplicate) {
     item.errors.add('__all__', `Duplicate termination found for ${label} ${id}: cable ${String(duplicate.cable_id)}`);
+    return;
+  }
+  // The far end of its circuit already (the path ends at the network there): not cabled too.
+  if (label === CIRCUIT_TERMINATION && row.termination_type === PROVIDER_NETWORK) {
+    item.errors.add('__all__', 'Circuit terminations attached to a provider network may not be cabled.');
     return;
   }
   if (label === 'dcim.interface') {

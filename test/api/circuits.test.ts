@@ -299,4 +299,49 @@ describe.each(DIALECTS)('circuits on %s', (dialect) => {
     expect((await list(`${terminations}?site_id=${id.fra1}`)).length).toBe(0);
     expect((await app.api.delete(`/api/circuits/providers/${id.lumen}/`)).status).toBe(204);
   });
+
+  // Last: it adds a circuit the tests above do not expect.
+  it('traces an interface across a circuit to the provider network at its far side, which takes no cable', async () => {
+    const network = await create('/api/circuits/provider-networks/', { provider: id.arelion, name: 'Arelion IP' });
+    const circuit = await create('/api/circuits/circuits/', {
+      cid: 'ARE-PN-1',
+      provider: id.arelion,
+      type: id.transit,
+    });
+    const [near, far] = await create(terminations, [
+      { circuit: circuit.id, term_side: 'A', termination_type: 'dcim.site', termination_id: id.fra1 },
+      { circuit: circuit.id, term_side: 'Z', termination_type: 'circuits.providernetwork', termination_id: network.id },
+    ]);
+    const maker = await create('/api/dcim/manufacturers/', { name: 'PN Maker', slug: 'pn-maker' });
+    const type = await create('/api/dcim/device-types/', { manufacturer: maker.id, model: 'PN 1', slug: 'pn-1' });
+    const role = await create('/api/dcim/device-roles/', { name: 'PN Edge', slug: 'pn-edge' });
+    const edge = await create('/api/dcim/devices/', {
+      name: 'pn-edge',
+      device_type: type.id,
+      role: role.id,
+      site: id.fra1,
+    });
+    const wan = await create('/api/dcim/interfaces/', { device: edge.id, name: 'wan0', type: '10gbase-x-sfpp' });
+    const end = (type: string, objectId: number) => [{ object_type: type, object_id: objectId }];
+    await create('/api/dcim/cables/', {
+      a_terminations: end('dcim.interface', wan.id),
+      b_terminations: end('circuits.circuittermination', near.id),
+    });
+    const traced = (await app.api.get(`/api/dcim/interfaces/${wan.id}/`)).body;
+    expect(traced.connected_endpoints_type).toBe('circuits.providernetwork');
+    expect(traced.connected_endpoints.map((e: { id: number; name: string }) => [e.id, e.name])).toEqual([
+      [network.id, 'Arelion IP'],
+    ]);
+    expect(traced.connected_endpoints_reachable).toBe(true);
+
+    const lan = await create('/api/dcim/interfaces/', { device: edge.id, name: 'wan1', type: '10gbase-x-sfpp' });
+    const refused = await app.api.post('/api/dcim/cables/', {
+      a_terminations: end('dcim.interface', lan.id),
+      b_terminations: end('circuits.circuittermination', far.id),
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      'Circuit terminations attached to a provider network may not be cabled.',
+    );
+  });
 });

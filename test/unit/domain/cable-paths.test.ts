@@ -166,6 +166,15 @@ describe('tracePath', () => {
     expect(traced).toMatchObject({ isComplete: false, isSplit: false });
   });
 
+  it('ends complete at the provider network a circuit terminates to', async () => {
+    const network: PathNode = { type: 'circuits.providernetwork', id: 4 };
+    const graph = new Topology().connect(1, [iface(1)], [circuitEnd(1)]).circuit(circuitEnd(1), circuitEnd(2), network);
+    const traced = await tracePath([iface(1)], graph);
+    expect(traced!.path).toEqual([[iface(1)], [cable(1)], [circuitEnd(1)], [circuitEnd(2)], [network]]);
+    expect(traced).toMatchObject({ isComplete: true, isSplit: false });
+    expect(destinations(traced)).toEqual([network]);
+  });
+
   it('stops where the path comes back to a port it passed (a loop)', async () => {
     // Panel 1's rear port carries front ports 1 and 3; panel 2 sends position 1 back into front port 3.
     const graph = new Topology()
