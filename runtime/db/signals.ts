@@ -40,6 +40,8 @@ export class Signals {
   private readonly pending = new Map<string, Pending>();
   private sequence = 0;
   private client: pg.Client | null = null;
+  /** What was last sent on each signal connection: the next statement waits for it (see send). */
+  private readonly sending = new WeakMap<pg.Client, Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   /** Whether the database answered the last time we asked (start-up checked it already). */
@@ -95,7 +97,7 @@ export class Signals {
     // The signal connection when listening: the pool may have a queue of requests to serve first.
     const payload = `tasks:${this.origin}:0`;
     const sent = this.client
-      ? this.client.query('select pg_notify($1, $2)', [CHANNEL, payload])
+      ? this.send(this.client, 'select pg_notify($1, $2)', [CHANNEL, payload])
       : q.raw('select pg_notify(?, ?)', [CHANNEL, payload]);
     void Promise.resolve(sent)
       .catch(() => undefined)
@@ -117,7 +119,8 @@ export class Signals {
     const client = this.client;
     if (!entry || !client) return;
     try {
-      const { rows } = await client.query<{ n: number }>(
+      const { rows } = await this.send<{ n: number }>(
+        client,
         'select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = $1',
         [APPLICATION_NAME],
       );
@@ -217,13 +220,33 @@ export class Signals {
     this.timer.unref();
   }
 
+  /**
+   * Runs a statement on the signal connection after those sent before it: a pg client runs one at a time, and
+   * queueing a query while another runs is deprecated (pg 9 refuses it).
+   */
+  private send<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    client: pg.Client,
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    const sent = (this.sending.get(client) ?? Promise.resolve()).then(() => client.query<R>(text, values));
+    this.sending.set(
+      client,
+      sent.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return sent;
+  }
+
   private schedulePing(client: pg.Client): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
       if (this.client !== client) return;
       const timeout = setTimeout(() => this.lost(client, new Error('no answer to a ping')), PING_MS);
-      client.query('select 1').then(
+      this.send(client, 'select 1').then(
         () => {
           clearTimeout(timeout);
           if (this.client === client) this.schedulePing(client);
@@ -255,7 +278,7 @@ export class Signals {
       entry?.changed?.();
     } else if (topic !== 'tasks') {
       // Our cache is dropped: tell the writer.
-      client.query('select pg_notify($1, $2)', [CHANNEL, `ack:${payload}:${this.origin}`]).catch(() => undefined);
+      this.send(client, 'select pg_notify($1, $2)', [CHANNEL, `ack:${payload}:${this.origin}`]).catch(() => undefined);
     }
   }
 }
