@@ -691,6 +691,7 @@ export const registry: Registry = {
     'extras.eventrule': extrasEventRule.mountEventRuleRoutes,
     'extras.imageattachment': extrasImageAttachment.mountImageAttachmentRoutes,
     'extras.tag': extrasTag.mountTagRoutes,
+    'extras.taggeditem': extrasTaggedItem.mountTaggedItemRoutes,
     'extras.webhook': extrasWebhook.mountWebhookRoutes,
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,

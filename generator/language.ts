@@ -109,6 +109,7 @@ export interface ModelDef {
   class_name?: string;
   path?: string | null;
   read_only?: boolean;
+  private?: boolean;
   string_id?: boolean;
   tree?: boolean;
   display?: string | string[] | { function: string; uses: string[] };

@@ -186,6 +186,7 @@ function resolveModel(
     ...(def.description ? { description: def.description } : {}),
     path: def.path ?? null,
     readOnly: def.read_only ?? false,
+    ...(def.private ? { private: true as const } : {}),
     ...(def.string_id ? { stringId: true as const } : {}),
     table: `${app}_${name}`,
     tree: def.tree ?? false,
@@ -281,7 +282,7 @@ function resolveField(
     }
     if (anyByDefault) {
       return [...entries.values()]
-        .filter((e) => typeof e.def.path === 'string')
+        .filter((e) => typeof e.def.path === 'string' && !e.def.private)
         .map((e) => e.label)
         .sort();
     }

@@ -25,7 +25,7 @@ const choice = field('choice');
 /** Role → field name → what the field must be (keys kept, so that the runtime can type its accessors on them). */
 export const ROLE_CONTRACTS = {
   tag: { name: string, slug: string, color: string, object_types: field('object_types') },
-  tagged_item: { tag: relation('fk', 'tag'), object_type: string, object_id: integer },
+  tagged_item: { tag: relation('fk', 'tag'), object_type: field('string', 'content_type'), object_id: integer },
   user: {
     username: string,
     password: field('password'),

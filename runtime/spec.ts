@@ -594,6 +594,8 @@ export interface ModelSpec {
   /** Endpoint path under the app (`sites`), or null for a model without endpoint. */
   path: string | null;
   readOnly: boolean;
+  /** NetBox's `_netbox_private`: the model's object type is not public. */
+  private?: true;
   /** The API renders `id` as a string (NetBox's RQ task ids are strings); lookups still take the number. */
   stringId?: true;
   table: string;

@@ -573,4 +573,38 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
       expect(await suite.count({ weight: [1000, 2000] })).toBe(2);
     });
   });
+  describe('TaggedItemFilterSetTestCase', () => {
+    const suite = filterSetSuite(shared, 'extras.taggeditem', async (api) => {
+      const tags = await createAll(
+        api,
+        '/api/extras/tags/',
+        [1, 2, 3].map((i) => ({ name: `Tag ${i}`, slug: `tag-${i}` })),
+      );
+      const sites = await createAll(
+        api,
+        '/api/dcim/sites/',
+        [0, 1, 2].map((i) => ({ name: `Site ${i + 1}`, slug: `site-${i + 1}`, tags: [tags[i]!.id] })),
+      );
+      await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [0, 1, 2].map((i) => ({ name: `Tenant ${i + 1}`, slug: `tenant-${i + 1}`, tags: [tags[i]!.id] })),
+      );
+      return { tags, sites };
+    });
+    it('test_tag', async () => {
+      const [a, b] = suite.data.tags;
+      expect(await suite.count({ tag: [a!.slug, b!.slug] })).toBe(4);
+      expect(await suite.count({ tag_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(3);
+      const site = suite.app.context.schema.objectTypeId('dcim.site')!;
+      expect(await suite.count({ object_type_id: [site] })).toBe(3);
+    });
+    it('test_object', async () => {
+      const ids = suite.data.sites.slice(0, 2).map((s) => s.id as number);
+      expect(await suite.count({ object_type: ['dcim.site'], object_id: ids })).toBe(2);
+    });
+  });
 });

@@ -189,6 +189,33 @@ export const extrasCases: NetBoxTestCase[] = [
     },
   },
   {
+    source: 'extras/tests/test_api.py::TaggedItemTestCase',
+    model: 'extras.taggeditem',
+    briefFields: ['display', 'id', 'object', 'object_id', 'object_type', 'tag', 'url'],
+    mixins: ['get', 'list'],
+    // NetBox sets the sites' tags through the ORM; here each site is created with its tags.
+    setUp: async (t) => {
+      const tags = await t.makeAll(
+        'extras.tag',
+        [1, 2, 3].map((i) => ({ name: `Tag ${i}`, slug: `tag-${i}` })),
+      );
+      const pairs = [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+      ];
+      await t.makeAll(
+        'dcim.site',
+        pairs.map(([a, b], i) => ({
+          name: `Site ${i + 1}`,
+          slug: `site-${i + 1}`,
+          tags: [tags[a!]!.id, tags[b!]!.id],
+        })),
+      );
+      return { createData: [] };
+    },
+  },
+  {
     source: 'extras/tests/test_api.py::ImageAttachmentTestCase',
     model: 'extras.imageattachment',
     briefFields: ['description', 'display', 'id', 'image', 'name', 'url'],
