@@ -26,6 +26,8 @@ import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.j
 import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
 import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.json' with { type: 'json' };
 import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_more.json' with { type: 'json' };
+import migration24 from './migrations/0024_core_objecttype_create_table_and_more.json' with { type: 'json' };
+import migration25 from './migrations/0025_extras_journalentry_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -41,6 +43,7 @@ import * as circuitsCircuitType from './circuits/circuittype.js';
 import * as circuitsProvider from './circuits/provider.js';
 import * as coreBackgroundTask from './core/backgroundtask.js';
 import * as coreObjectChange from './core/objectchange.js';
+import * as coreObjectType from './core/objecttype.js';
 import * as coreWorker from './core/worker.js';
 import * as dcimCable from './dcim/cable.js';
 import * as dcimCableBundle from './dcim/cablebundle.js';
@@ -95,6 +98,7 @@ import * as extrasCustomField from './extras/customfield.js';
 import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
 import * as extrasEventRule from './extras/eventrule.js';
 import * as extrasImageAttachment from './extras/imageattachment.js';
+import * as extrasJournalEntry from './extras/journalentry.js';
 import * as extrasTag from './extras/tag.js';
 import * as extrasTaggedItem from './extras/taggeditem.js';
 import * as extrasWebhook from './extras/webhook.js';
@@ -148,7 +152,11 @@ export const domainFunctions: DomainFunctionName[] = [
   'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
+  'core.createdAfter',
+  'core.createdBefore',
+  'core.displayJournalEntry',
   'core.displayObjectChange',
+  'core.displayObjectType',
   'core.taskDescription',
   'core.taskHeartbeat',
   'core.taskIsCanceled',
@@ -369,7 +377,7 @@ export const registry: Registry = {
       name: 'core',
       verboseName: 'Core',
       description: 'The change log.',
-      models: ['core.backgroundtask', 'core.objectchange', 'core.worker'],
+      models: ['core.backgroundtask', 'core.objectchange', 'core.objecttype', 'core.worker'],
     },
     {
       name: 'dcim',
@@ -436,6 +444,7 @@ export const registry: Registry = {
         'extras.customfieldchoiceset',
         'extras.eventrule',
         'extras.imageattachment',
+        'extras.journalentry',
         'extras.tag',
         'extras.taggeditem',
         'extras.webhook',
@@ -527,6 +536,7 @@ export const registry: Registry = {
     'circuits.provider': circuitsProvider.providerSpec,
     'core.backgroundtask': coreBackgroundTask.backgroundTaskSpec,
     'core.objectchange': coreObjectChange.objectChangeSpec,
+    'core.objecttype': coreObjectType.objectTypeSpec,
     'core.worker': coreWorker.workerSpec,
     'dcim.cable': dcimCable.cableSpec,
     'dcim.cablebundle': dcimCableBundle.cableBundleSpec,
@@ -581,6 +591,7 @@ export const registry: Registry = {
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
     'extras.eventrule': extrasEventRule.eventRuleSpec,
     'extras.imageattachment': extrasImageAttachment.imageAttachmentSpec,
+    'extras.journalentry': extrasJournalEntry.journalEntrySpec,
     'extras.tag': extrasTag.tagSpec,
     'extras.taggeditem': extrasTaggedItem.taggedItemSpec,
     'extras.webhook': extrasWebhook.webhookSpec,
@@ -639,6 +650,7 @@ export const registry: Registry = {
     'circuits.provider': circuitsProvider.mountProviderRoutes,
     'core.backgroundtask': coreBackgroundTask.mountBackgroundTaskRoutes,
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
+    'core.objecttype': coreObjectType.mountObjectTypeRoutes,
     'dcim.cable': dcimCable.mountCableRoutes,
     'dcim.cablebundle': dcimCableBundle.mountCableBundleRoutes,
     'dcim.cabletermination': dcimCableTermination.mountCableTerminationRoutes,
@@ -690,6 +702,7 @@ export const registry: Registry = {
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
     'extras.eventrule': extrasEventRule.mountEventRuleRoutes,
     'extras.imageattachment': extrasImageAttachment.mountImageAttachmentRoutes,
+    'extras.journalentry': extrasJournalEntry.mountJournalEntryRoutes,
     'extras.tag': extrasTag.mountTagRoutes,
     'extras.taggeditem': extrasTaggedItem.mountTaggedItemRoutes,
     'extras.webhook': extrasWebhook.mountWebhookRoutes,
@@ -757,6 +770,8 @@ export const registry: Registry = {
     migration21 as Migration,
     migration22 as Migration,
     migration23 as Migration,
+    migration24 as Migration,
+    migration25 as Migration,
   ],
   plugins: [
     {

@@ -127,6 +127,18 @@ export const ROLE_CONTRACTS = {
     action_object_id: integer,
     action_data: json,
   },
+  object_type: {
+    app_label: string,
+    app_name: string,
+    model: string,
+    model_name: string,
+    model_name_plural: string,
+    public: boolean,
+    features: field('list'),
+    is_plugin_model: boolean,
+    rest_api_endpoint: string,
+    description: string,
+  },
   webhook: {
     payload_url: string,
     http_method: choice,

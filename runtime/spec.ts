@@ -4,7 +4,8 @@
  */
 import type { RequestHandler, Router } from 'express';
 
-export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts';
+export type Feature =
+  'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts' | 'journaling';
 export type Role =
   | 'tag'
   | 'tagged_item'
@@ -18,7 +19,8 @@ export type Role =
   | 'worker'
   | 'sign_in_attempt'
   | 'event_rule'
-  | 'webhook';
+  | 'webhook'
+  | 'object_type';
 /** `do_nothing`: generic relations only; the object outlives its target (change records). */
 export type OnDelete = 'cascade' | 'protect' | 'set_null' | 'do_nothing';
 
@@ -596,6 +598,8 @@ export interface ModelSpec {
   readOnly: boolean;
   /** NetBox's `_netbox_private`: the model's object type is not public. */
   private?: true;
+  /** NetBox's IsAuthenticatedOrLoginNotRequired: signed-in users (anyone without LOGIN_REQUIRED) may read. */
+  openView?: true;
   /** The API renders `id` as a string (NetBox's RQ task ids are strings); lookups still take the number. */
   stringId?: true;
   table: string;

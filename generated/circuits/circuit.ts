@@ -125,7 +125,7 @@ export const circuitSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_circuit',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'cid' },
   ordering: [
@@ -824,6 +824,12 @@ export const circuitSpec: ModelSpec = {
     {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

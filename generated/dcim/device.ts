@@ -201,7 +201,7 @@ export const deviceSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_device',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'first',
@@ -1712,6 +1712,12 @@ export const deviceSpec: ModelSpec = {
     {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

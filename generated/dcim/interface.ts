@@ -504,7 +504,7 @@ export const interfaceSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_interface',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -2456,6 +2456,12 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       model: 'dcim.macaddress',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
       field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,

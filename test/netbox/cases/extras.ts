@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { setSuperuser } from '../../support/app.js';
 import { TINY_PNG } from '../../support/fixtures.js';
 import type { NetBoxTestCase } from '../generic.js';
 
@@ -213,6 +214,44 @@ export const extrasCases: NetBoxTestCase[] = [
         })),
       );
       return { createData: [] };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::JournalEntryTestCase',
+    model: 'extras.journalentry',
+    briefFields: ['created', 'display', 'id', 'url'],
+    bulkUpdateData: { comments: 'Overwritten' },
+    // NetBox makes the entries through the ORM with created_by set; here a superuser User_1 writes them (a username has no spaces) (the
+    // API sets created_by to the writer, as NetBox's CurrentUserDefault does).
+    setUp: async (t) => {
+      const users = await t.makeAll('users.user', [
+        { username: 'User_1', password: 'Password-User-1' },
+        { username: 'User_2', password: 'Password-User-2' },
+      ]);
+      await setSuperuser(t.app, users[0]!.id, true);
+      const token = await t.make('users.token', { user: users[0]!.id });
+      const author = t.admin.as(`Bearer svc_${token.key}.${token.token}`);
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const entry = (comments: string) => ({
+        assigned_object_type: 'dcim.site',
+        assigned_object_id: site.id,
+        comments,
+      });
+      const made = await author.post(t.path(), ['Fourth entry', 'Fifth entry', 'Sixth entry'].map(entry));
+      expect(made.status, made.text).toBe(201);
+      return { createData: ['First entry', 'Second entry', 'Third entry'].map(entry), users };
+    },
+    tests: {
+      test_immutable_created_by: async (t, data) => {
+        const [first] = await t.queryset();
+        const before = (await t.get(first!.id))!.created_by as number;
+        const other = (data.users as { id: number }[]).find((u) => u.id !== before)!;
+        const user = await t.user();
+        await user.addPermissions('extras.change_journalentry');
+        const response = await user.client.patch(`${t.path()}${first!.id}/`, { created_by: other.id });
+        expect(response.status, response.text).toBe(200);
+        expect((await t.get(first!.id))!.created_by).toBe(before);
+      },
     },
   },
   {
