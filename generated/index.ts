@@ -28,6 +28,7 @@ import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.
 import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_more.json' with { type: 'json' };
 import migration24 from './migrations/0024_core_objecttype_create_table_and_more.json' with { type: 'json' };
 import migration25 from './migrations/0025_extras_journalentry_create_table_and_more.json' with { type: 'json' };
+import migration26 from './migrations/0026_extras_bookmark_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -93,6 +94,7 @@ import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
 import * as dcimVirtualChassis from './dcim/virtualchassis.js';
 import * as dcimVirtualDeviceContext from './dcim/virtualdevicecontext.js';
+import * as extrasBookmark from './extras/bookmark.js';
 import * as extrasConfigContext from './extras/configcontext.js';
 import * as extrasCustomField from './extras/customfield.js';
 import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
@@ -439,6 +441,7 @@ export const registry: Registry = {
       verboseName: 'Extras',
       description: 'Tags and the other cross-cutting objects.',
       models: [
+        'extras.bookmark',
         'extras.configcontext',
         'extras.customfield',
         'extras.customfieldchoiceset',
@@ -586,6 +589,7 @@ export const registry: Registry = {
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
     'dcim.virtualchassis': dcimVirtualChassis.virtualChassisSpec,
     'dcim.virtualdevicecontext': dcimVirtualDeviceContext.virtualDeviceContextSpec,
+    'extras.bookmark': extrasBookmark.bookmarkSpec,
     'extras.configcontext': extrasConfigContext.configContextSpec,
     'extras.customfield': extrasCustomField.customFieldSpec,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
@@ -697,6 +701,7 @@ export const registry: Registry = {
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
     'dcim.virtualchassis': dcimVirtualChassis.mountVirtualChassisRoutes,
     'dcim.virtualdevicecontext': dcimVirtualDeviceContext.mountVirtualDeviceContextRoutes,
+    'extras.bookmark': extrasBookmark.mountBookmarkRoutes,
     'extras.configcontext': extrasConfigContext.mountConfigContextRoutes,
     'extras.customfield': extrasCustomField.mountCustomFieldRoutes,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
@@ -772,6 +777,7 @@ export const registry: Registry = {
     migration23 as Migration,
     migration24 as Migration,
     migration25 as Migration,
+    migration26 as Migration,
   ],
   plugins: [
     {

@@ -116,7 +116,14 @@ export interface ModelDef {
   display?: string | string[] | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
   features?: (
-    'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts' | 'journaling'
+    | 'tags'
+    | 'custom_fields'
+    | 'change_logging'
+    | 'events'
+    | 'image_attachments'
+    | 'contacts'
+    | 'journaling'
+    | 'bookmarks'
   )[];
   roles?: (
     | 'tag'

@@ -5,7 +5,14 @@
 import type { RequestHandler, Router } from 'express';
 
 export type Feature =
-  'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts' | 'journaling';
+  | 'tags'
+  | 'custom_fields'
+  | 'change_logging'
+  | 'events'
+  | 'image_attachments'
+  | 'contacts'
+  | 'journaling'
+  | 'bookmarks';
 export type Role =
   | 'tag'
   | 'tagged_item'

@@ -125,7 +125,16 @@ export const circuitSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_circuit',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: { kind: 'field', field: 'cid' },
   ordering: [
@@ -821,6 +830,12 @@ export const circuitSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.imageattachment',
       field: 'parent',

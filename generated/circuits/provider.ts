@@ -92,7 +92,7 @@ export const providerSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_provider',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -487,6 +487,12 @@ export const providerSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'circuits.circuit', field: 'provider', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

@@ -181,7 +181,7 @@ export const cableSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_cable',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'function', function: 'dcim.displayCable', uses: ['id', 'label'] },
   ordering: [{ field: 'id', descending: false }],
@@ -976,6 +976,12 @@ export const cableSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.cabletermination', field: 'cable', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

@@ -81,7 +81,7 @@ export const cableBundleSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_cablebundle',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -286,6 +286,12 @@ export const cableBundleSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.cable', field: 'bundle', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

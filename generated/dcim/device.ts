@@ -201,7 +201,16 @@ export const deviceSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_device',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: {
     kind: 'first',
@@ -1709,6 +1718,12 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.rearport', field: 'device', onDelete: 'cascade' },
     { model: 'dcim.virtualchassis', field: 'master', onDelete: 'protect' },
     { model: 'dcim.virtualdevicecontext', field: 'device', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.imageattachment',
       field: 'parent',

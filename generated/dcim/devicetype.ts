@@ -161,7 +161,7 @@ export const deviceTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_devicetype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'model' },
   ordering: [
@@ -965,6 +965,12 @@ export const deviceTypeSpec: ModelSpec = {
     { model: 'dcim.poweroutlettemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.rearporttemplate', field: 'device_type', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.imageattachment',
       field: 'parent',

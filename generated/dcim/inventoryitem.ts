@@ -137,7 +137,7 @@ export const inventoryItemSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_inventoryitem',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [],
@@ -918,6 +918,12 @@ export const inventoryItemSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.inventoryitem', field: 'parent', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

@@ -88,7 +88,7 @@ export const rackGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_rackgroup',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -327,6 +327,12 @@ export const rackGroupSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.rack', field: 'group', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

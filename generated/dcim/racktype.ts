@@ -161,7 +161,7 @@ export const rackTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_racktype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'model' },
   ordering: [
@@ -821,6 +821,12 @@ export const rackTypeSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.rack', field: 'rack_type', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -99,7 +99,7 @@ export const regionSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_region',
   tree: true,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -456,6 +456,12 @@ export const regionSpec: ModelSpec = {
     { model: 'circuits.circuittermination', field: '_region', onDelete: 'cascade' },
     { model: 'dcim.region', field: 'parent', onDelete: 'cascade' },
     { model: 'dcim.site', field: 'region', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

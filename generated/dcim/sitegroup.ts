@@ -99,7 +99,7 @@ export const siteGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_sitegroup',
   tree: true,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -460,6 +460,12 @@ export const siteGroupSpec: ModelSpec = {
     },
     { model: 'dcim.site', field: 'group', onDelete: 'set_null' },
     { model: 'dcim.sitegroup', field: 'parent', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

@@ -317,6 +317,7 @@ export const customFieldSpec: ModelSpec = {
         'dcim.sitegroup',
         'dcim.virtualchassis',
         'dcim.virtualdevicecontext',
+        'extras.bookmark',
         'extras.configcontext',
         'extras.customfield',
         'extras.customfieldchoiceset',

@@ -136,7 +136,7 @@ export const iPAddressSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_ipaddress',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'address' },
   ordering: [
@@ -838,6 +838,12 @@ export const iPAddressSpec: ModelSpec = {
       model: 'dcim.virtualdevicecontext',
       field: 'primary_ip6',
       onDelete: 'set_null',
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
     },
     {
       model: 'extras.journalentry',

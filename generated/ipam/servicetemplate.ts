@@ -95,7 +95,7 @@ export const serviceTemplateSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_servicetemplate',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'function',
@@ -362,6 +362,12 @@ export const serviceTemplateSpec: ModelSpec = {
   rules: [],
   hooks: { prepare: 'ipam.prepareServicePorts' },
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

@@ -100,7 +100,7 @@ export const contactGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_contactgroup',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -392,6 +392,12 @@ export const contactGroupSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

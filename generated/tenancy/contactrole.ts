@@ -85,7 +85,7 @@ export const contactRoleSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_contactrole',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -314,6 +314,12 @@ export const contactRoleSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

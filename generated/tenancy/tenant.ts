@@ -101,7 +101,7 @@ export const tenantSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_tenant',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -506,6 +506,12 @@ export const tenantSpec: ModelSpec = {
     { model: 'dcim.rackreservation', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.site', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.virtualdevicecontext', field: 'tenant', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

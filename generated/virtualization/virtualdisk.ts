@@ -90,7 +90,7 @@ export const virtualDiskSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_virtualdisk',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -340,6 +340,12 @@ export const virtualDiskSpec: ModelSpec = {
   rules: [],
   hooks: { written: 'virtualization.sumVirtualDisks' },
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

@@ -149,7 +149,16 @@ export const virtualMachineSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_virtualmachine',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -1171,6 +1180,12 @@ export const virtualMachineSpec: ModelSpec = {
   hooks: { present: 'dcim.presentDevice' },
   reverse: [
     { model: 'bgp.bgpsession', field: 'virtualmachine', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.imageattachment',
       field: 'parent',

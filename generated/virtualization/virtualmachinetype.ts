@@ -97,7 +97,7 @@ export const virtualMachineTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_virtualmachinetype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -423,6 +423,12 @@ export const virtualMachineTypeSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'extras.imageattachment',
       field: 'parent',

@@ -126,7 +126,7 @@ export const vMInterfaceSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_vminterface',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -820,6 +820,12 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       model: 'dcim.macaddress',
       field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -12,6 +12,7 @@ const NETBOX_FEATURE: Record<Feature, string> = {
   image_attachments: 'image_attachments',
   contacts: 'contacts',
   journaling: 'journaling',
+  bookmarks: 'bookmarks',
 };
 
 /**

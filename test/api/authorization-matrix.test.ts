@@ -42,6 +42,7 @@ const OWNED_BY_DEFAULT: Record<string, string> = { 'users.token': 'user' };
 const MARKERLESS: Record<string, string> = {
   'tenancy.contactassignment':
     "NetBox's contact assignment has no text field (an object, a contact, a role and a priority choice).",
+  'extras.bookmark': "NetBox's bookmark has no text field (an object and a user).",
   'extras.journalentry': "NetBox's journal entry has no string field (an object, a kind choice and text comments).",
   'ipam.fhrpgroupassignment':
     "NetBox's FHRP group assignment has no text field (an interface, a group and a priority).",

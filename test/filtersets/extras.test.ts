@@ -689,4 +689,41 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
       expect(await suite.count({ last_updated: ['2021-01-02T00:00:00'] })).toBe(2);
     });
   });
+  describe('BookmarkTestCase', () => {
+    // NetBox's usernames have a space ('User 1'), which a username may not have here: User_1.
+    const suite = filterSetSuite(shared, 'extras.bookmark', async (api) => {
+      const users = await createAll(
+        api,
+        '/api/users/users/',
+        [1, 2, 3].map((i) => ({ username: `User_${i}`, password: `Password-User-${i}` })),
+      );
+      const sites = await createAll(
+        api,
+        '/api/dcim/sites/',
+        [1, 2, 3].map((i) => ({ name: `Site ${i}`, slug: `site-${i}` })),
+      );
+      const tenants = await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [1, 2, 3].map((i) => ({ name: `Tenant ${i}`, slug: `tenant-${i}` })),
+      );
+      await createAll(api, '/api/extras/bookmarks/', [
+        ...sites.map((o, i) => ({ object_type: 'dcim.site', object_id: o.id, user: users[i]!.id })),
+        ...tenants.map((o, i) => ({ object_type: 'tenancy.tenant', object_id: o.id, user: users[i]!.id })),
+      ]);
+      return { users };
+    });
+    changeLoggedTests(suite, { changeLogged: false });
+
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(3);
+      const site = suite.app.context.schema.objectTypeId('dcim.site')!;
+      expect(await suite.count({ object_type_id: [site] })).toBe(3);
+    });
+    it('test_user', async () => {
+      const [a, b] = suite.data.users;
+      expect(await suite.count({ user: [a!.username, b!.username] })).toBe(4);
+      expect(await suite.count({ user_id: [a!.id, b!.id] })).toBe(4);
+    });
+  });
 });

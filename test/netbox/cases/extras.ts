@@ -255,6 +255,23 @@ export const extrasCases: NetBoxTestCase[] = [
     },
   },
   {
+    source: 'extras/tests/test_api.py::BookmarkTestCase',
+    model: 'extras.bookmark',
+    briefFields: ['display', 'id', 'object_id', 'object_type', 'url'],
+    mixins: ['get', 'list', 'create', 'delete'],
+    // NetBox bookmarks three sites for the test user before each test; here once for the class.
+    setUp: async (t) => {
+      const sites = await t.makeAll(
+        'dcim.site',
+        [1, 2, 3, 4, 5, 6].map((i) => ({ name: `Site ${i}`, slug: `site-${i}` })),
+      );
+      const user = await t.user();
+      const bookmark = (i: number) => ({ object_type: 'dcim.site', object_id: sites[i]!.id, user: user.id });
+      await t.makeAll('extras.bookmark', [0, 1, 2].map(bookmark));
+      return { createData: [3, 4, 5].map(bookmark) };
+    },
+  },
+  {
     source: 'extras/tests/test_api.py::ImageAttachmentTestCase',
     model: 'extras.imageattachment',
     briefFields: ['description', 'display', 'id', 'image', 'name', 'url'],

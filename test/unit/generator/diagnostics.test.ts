@@ -33,7 +33,7 @@ describe('schema errors (ajv)', () => {
     [
       'an unknown feature',
       withModelKey('features: [tags, colours]'),
-      'models/shop.yaml: models.item.features.1: must be one of "tags", "custom_fields", "change_logging", "events", "image_attachments", "contacts", "journaling"',
+      'models/shop.yaml: models.item.features.1: must be one of "tags", "custom_fields", "change_logging", "events", "image_attachments", "contacts", "journaling", "bookmarks"',
     ],
     [
       'a repeated feature',
