@@ -26,9 +26,11 @@ import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.j
 import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
 import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.json' with { type: 'json' };
 import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_more.json' with { type: 'json' };
-import migration24 from './migrations/0024_core_objecttype_create_table_and_more.json' with { type: 'json' };
-import migration25 from './migrations/0025_extras_journalentry_create_table_and_more.json' with { type: 'json' };
-import migration26 from './migrations/0026_extras_bookmark_create_table_and_more.json' with { type: 'json' };
+import migration24 from './migrations/0024_circuits_provideraccount_create_table_and_more.json' with { type: 'json' };
+import migration25 from './migrations/0025_circuits_circuitgroup_create_table_and_more.json' with { type: 'json' };
+import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_table_and_more.json' with { type: 'json' };
+import migration27 from './migrations/0027_circuits_provideraccount_create_index_circuits_provideraccount_unique_provi.json' with { type: 'json' };
+import migration28 from './migrations/0028_core_objecttype_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -39,9 +41,16 @@ import * as bgpPrefixList from './plugins/bgp/prefixlist.js';
 import * as bgpRoutingPolicy from './plugins/bgp/routingpolicy.js';
 import * as bgpRoutingPolicyRule from './plugins/bgp/routingpolicyrule.js';
 import * as circuitsCircuit from './circuits/circuit.js';
+import * as circuitsCircuitGroup from './circuits/circuitgroup.js';
+import * as circuitsCircuitGroupAssignment from './circuits/circuitgroupassignment.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
 import * as circuitsProvider from './circuits/provider.js';
+import * as circuitsProviderAccount from './circuits/provideraccount.js';
+import * as circuitsProviderNetwork from './circuits/providernetwork.js';
+import * as circuitsVirtualCircuit from './circuits/virtualcircuit.js';
+import * as circuitsVirtualCircuitTermination from './circuits/virtualcircuittermination.js';
+import * as circuitsVirtualCircuitType from './circuits/virtualcircuittype.js';
 import * as coreBackgroundTask from './core/backgroundtask.js';
 import * as coreObjectChange from './core/objectchange.js';
 import * as coreObjectType from './core/objecttype.js';
@@ -119,6 +128,8 @@ import * as ipamService from './ipam/service.js';
 import * as ipamServiceTemplate from './ipam/servicetemplate.js';
 import * as ipamVLAN from './ipam/vlan.js';
 import * as ipamVLANGroup from './ipam/vlangroup.js';
+import * as ipamVLANTranslationPolicy from './ipam/vlantranslationpolicy.js';
+import * as ipamVLANTranslationRule from './ipam/vlantranslationrule.js';
 import * as ipamVRF from './ipam/vrf.js';
 import * as netbox_dnsNameServer from './plugins/netbox_dns/nameserver.js';
 import * as netbox_dnsDNSRecord from './plugins/netbox_dns/record.js';
@@ -147,10 +158,17 @@ import * as virtualizationVMInterface from './virtualization/vminterface.js';
 
 /** Every domain function the models name; the type check of this file proves that each one exists. */
 export const domainFunctions: DomainFunctionName[] = [
+  'circuits.assignmentsByProviderId',
+  'circuits.assignmentsByProviderSlug',
   'circuits.cacheTermination',
+  'circuits.circuitGroupAssignments',
   'circuits.circuitsWithTerminationA',
   'circuits.circuitsWithTerminationZ',
+  'circuits.displayGroupAssignment',
   'circuits.displayTermination',
+  'circuits.displayVirtualTermination',
+  'circuits.providerAccounts',
+  'circuits.searchAssignmentMembers',
   'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
@@ -312,6 +330,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.searchIpRanges',
   'ipam.searchNetworks',
   'ipam.searchPrimaryIp',
+  'ipam.searchTranslationVids',
   'ipam.searchVid',
   'ipam.servicesWithPort',
   'ipam.totalVlanIds',
@@ -325,6 +344,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.vlanGroupContainsVid',
   'ipam.vlanGroupUtilization',
   'ipam.vlanGroupsByTotal',
+  'ipam.vlanTranslationRules',
   'ipam.vlansAvailableAtSite',
   'ipam.vlansAvailableAtSiteGroup',
   'ipam.vlansAvailableOnDevice',
@@ -372,8 +392,21 @@ export const registry: Registry = {
     {
       name: 'circuits',
       verboseName: 'Circuits',
-      description: 'Providers, circuit types, circuits and their terminations.',
-      models: ['circuits.circuit', 'circuits.circuittermination', 'circuits.circuittype', 'circuits.provider'],
+      description:
+        'Providers, their accounts and networks, circuit types, circuits and their terminations, circuit groups, virtual circuits and their terminations.',
+      models: [
+        'circuits.circuit',
+        'circuits.circuitgroup',
+        'circuits.circuitgroupassignment',
+        'circuits.circuittermination',
+        'circuits.circuittype',
+        'circuits.provider',
+        'circuits.provideraccount',
+        'circuits.providernetwork',
+        'circuits.virtualcircuit',
+        'circuits.virtualcircuittermination',
+        'circuits.virtualcircuittype',
+      ],
     },
     {
       name: 'core',
@@ -473,6 +506,8 @@ export const registry: Registry = {
         'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
+        'ipam.vlantranslationpolicy',
+        'ipam.vlantranslationrule',
         'ipam.vrf',
       ],
     },
@@ -534,9 +569,16 @@ export const registry: Registry = {
     'bgp.routingpolicy': bgpRoutingPolicy.routingPolicySpec,
     'bgp.routingpolicyrule': bgpRoutingPolicyRule.routingPolicyRuleSpec,
     'circuits.circuit': circuitsCircuit.circuitSpec,
+    'circuits.circuitgroup': circuitsCircuitGroup.circuitGroupSpec,
+    'circuits.circuitgroupassignment': circuitsCircuitGroupAssignment.circuitGroupAssignmentSpec,
     'circuits.circuittermination': circuitsCircuitTermination.circuitTerminationSpec,
     'circuits.circuittype': circuitsCircuitType.circuitTypeSpec,
     'circuits.provider': circuitsProvider.providerSpec,
+    'circuits.provideraccount': circuitsProviderAccount.providerAccountSpec,
+    'circuits.providernetwork': circuitsProviderNetwork.providerNetworkSpec,
+    'circuits.virtualcircuit': circuitsVirtualCircuit.virtualCircuitSpec,
+    'circuits.virtualcircuittermination': circuitsVirtualCircuitTermination.virtualCircuitTerminationSpec,
+    'circuits.virtualcircuittype': circuitsVirtualCircuitType.virtualCircuitTypeSpec,
     'core.backgroundtask': coreBackgroundTask.backgroundTaskSpec,
     'core.objectchange': coreObjectChange.objectChangeSpec,
     'core.objecttype': coreObjectType.objectTypeSpec,
@@ -614,6 +656,8 @@ export const registry: Registry = {
     'ipam.servicetemplate': ipamServiceTemplate.serviceTemplateSpec,
     'ipam.vlan': ipamVLAN.vLANSpec,
     'ipam.vlangroup': ipamVLANGroup.vLANGroupSpec,
+    'ipam.vlantranslationpolicy': ipamVLANTranslationPolicy.vLANTranslationPolicySpec,
+    'ipam.vlantranslationrule': ipamVLANTranslationRule.vLANTranslationRuleSpec,
     'ipam.vrf': ipamVRF.vRFSpec,
     'netbox_dns.nameserver': netbox_dnsNameServer.nameServerSpec,
     'netbox_dns.record': netbox_dnsDNSRecord.dNSRecordSpec,
@@ -649,9 +693,16 @@ export const registry: Registry = {
     'bgp.routingpolicy': bgpRoutingPolicy.mountRoutingPolicyRoutes,
     'bgp.routingpolicyrule': bgpRoutingPolicyRule.mountRoutingPolicyRuleRoutes,
     'circuits.circuit': circuitsCircuit.mountCircuitRoutes,
+    'circuits.circuitgroup': circuitsCircuitGroup.mountCircuitGroupRoutes,
+    'circuits.circuitgroupassignment': circuitsCircuitGroupAssignment.mountCircuitGroupAssignmentRoutes,
     'circuits.circuittermination': circuitsCircuitTermination.mountCircuitTerminationRoutes,
     'circuits.circuittype': circuitsCircuitType.mountCircuitTypeRoutes,
     'circuits.provider': circuitsProvider.mountProviderRoutes,
+    'circuits.provideraccount': circuitsProviderAccount.mountProviderAccountRoutes,
+    'circuits.providernetwork': circuitsProviderNetwork.mountProviderNetworkRoutes,
+    'circuits.virtualcircuit': circuitsVirtualCircuit.mountVirtualCircuitRoutes,
+    'circuits.virtualcircuittermination': circuitsVirtualCircuitTermination.mountVirtualCircuitTerminationRoutes,
+    'circuits.virtualcircuittype': circuitsVirtualCircuitType.mountVirtualCircuitTypeRoutes,
     'core.backgroundtask': coreBackgroundTask.mountBackgroundTaskRoutes,
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'core.objecttype': coreObjectType.mountObjectTypeRoutes,
@@ -726,6 +777,8 @@ export const registry: Registry = {
     'ipam.servicetemplate': ipamServiceTemplate.mountServiceTemplateRoutes,
     'ipam.vlan': ipamVLAN.mountVLANRoutes,
     'ipam.vlangroup': ipamVLANGroup.mountVLANGroupRoutes,
+    'ipam.vlantranslationpolicy': ipamVLANTranslationPolicy.mountVLANTranslationPolicyRoutes,
+    'ipam.vlantranslationrule': ipamVLANTranslationRule.mountVLANTranslationRuleRoutes,
     'ipam.vrf': ipamVRF.mountVRFRoutes,
     'netbox_dns.nameserver': netbox_dnsNameServer.mountNameServerRoutes,
     'netbox_dns.record': netbox_dnsDNSRecord.mountDNSRecordRoutes,
@@ -778,6 +831,8 @@ export const registry: Registry = {
     migration24 as Migration,
     migration25 as Migration,
     migration26 as Migration,
+    migration27 as Migration,
+    migration28 as Migration,
   ],
   plugins: [
     {
