@@ -30,6 +30,7 @@ import migration24 from './migrations/0024_circuits_provideraccount_create_table
 import migration25 from './migrations/0025_circuits_circuitgroup_create_table_and_more.json' with { type: 'json' };
 import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_table_and_more.json' with { type: 'json' };
 import migration27 from './migrations/0027_circuits_provideraccount_create_index_circuits_provideraccount_unique_provi.json' with { type: 'json' };
+import migration28 from './migrations/0028_core_objecttype_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -52,6 +53,7 @@ import * as circuitsVirtualCircuitTermination from './circuits/virtualcircuitter
 import * as circuitsVirtualCircuitType from './circuits/virtualcircuittype.js';
 import * as coreBackgroundTask from './core/backgroundtask.js';
 import * as coreObjectChange from './core/objectchange.js';
+import * as coreObjectType from './core/objecttype.js';
 import * as coreWorker from './core/worker.js';
 import * as dcimCable from './dcim/cable.js';
 import * as dcimCableBundle from './dcim/cablebundle.js';
@@ -101,11 +103,13 @@ import * as dcimSite from './dcim/site.js';
 import * as dcimSiteGroup from './dcim/sitegroup.js';
 import * as dcimVirtualChassis from './dcim/virtualchassis.js';
 import * as dcimVirtualDeviceContext from './dcim/virtualdevicecontext.js';
+import * as extrasBookmark from './extras/bookmark.js';
 import * as extrasConfigContext from './extras/configcontext.js';
 import * as extrasCustomField from './extras/customfield.js';
 import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
 import * as extrasEventRule from './extras/eventrule.js';
 import * as extrasImageAttachment from './extras/imageattachment.js';
+import * as extrasJournalEntry from './extras/journalentry.js';
 import * as extrasTag from './extras/tag.js';
 import * as extrasTaggedItem from './extras/taggeditem.js';
 import * as extrasWebhook from './extras/webhook.js';
@@ -168,7 +172,11 @@ export const domainFunctions: DomainFunctionName[] = [
   'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
+  'core.createdAfter',
+  'core.createdBefore',
+  'core.displayJournalEntry',
   'core.displayObjectChange',
+  'core.displayObjectType',
   'core.taskDescription',
   'core.taskHeartbeat',
   'core.taskIsCanceled',
@@ -404,7 +412,7 @@ export const registry: Registry = {
       name: 'core',
       verboseName: 'Core',
       description: 'The change log.',
-      models: ['core.backgroundtask', 'core.objectchange', 'core.worker'],
+      models: ['core.backgroundtask', 'core.objectchange', 'core.objecttype', 'core.worker'],
     },
     {
       name: 'dcim',
@@ -466,11 +474,13 @@ export const registry: Registry = {
       verboseName: 'Extras',
       description: 'Tags and the other cross-cutting objects.',
       models: [
+        'extras.bookmark',
         'extras.configcontext',
         'extras.customfield',
         'extras.customfieldchoiceset',
         'extras.eventrule',
         'extras.imageattachment',
+        'extras.journalentry',
         'extras.tag',
         'extras.taggeditem',
         'extras.webhook',
@@ -571,6 +581,7 @@ export const registry: Registry = {
     'circuits.virtualcircuittype': circuitsVirtualCircuitType.virtualCircuitTypeSpec,
     'core.backgroundtask': coreBackgroundTask.backgroundTaskSpec,
     'core.objectchange': coreObjectChange.objectChangeSpec,
+    'core.objecttype': coreObjectType.objectTypeSpec,
     'core.worker': coreWorker.workerSpec,
     'dcim.cable': dcimCable.cableSpec,
     'dcim.cablebundle': dcimCableBundle.cableBundleSpec,
@@ -620,11 +631,13 @@ export const registry: Registry = {
     'dcim.sitegroup': dcimSiteGroup.siteGroupSpec,
     'dcim.virtualchassis': dcimVirtualChassis.virtualChassisSpec,
     'dcim.virtualdevicecontext': dcimVirtualDeviceContext.virtualDeviceContextSpec,
+    'extras.bookmark': extrasBookmark.bookmarkSpec,
     'extras.configcontext': extrasConfigContext.configContextSpec,
     'extras.customfield': extrasCustomField.customFieldSpec,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
     'extras.eventrule': extrasEventRule.eventRuleSpec,
     'extras.imageattachment': extrasImageAttachment.imageAttachmentSpec,
+    'extras.journalentry': extrasJournalEntry.journalEntrySpec,
     'extras.tag': extrasTag.tagSpec,
     'extras.taggeditem': extrasTaggedItem.taggedItemSpec,
     'extras.webhook': extrasWebhook.webhookSpec,
@@ -692,6 +705,7 @@ export const registry: Registry = {
     'circuits.virtualcircuittype': circuitsVirtualCircuitType.mountVirtualCircuitTypeRoutes,
     'core.backgroundtask': coreBackgroundTask.mountBackgroundTaskRoutes,
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
+    'core.objecttype': coreObjectType.mountObjectTypeRoutes,
     'dcim.cable': dcimCable.mountCableRoutes,
     'dcim.cablebundle': dcimCableBundle.mountCableBundleRoutes,
     'dcim.cabletermination': dcimCableTermination.mountCableTerminationRoutes,
@@ -738,12 +752,15 @@ export const registry: Registry = {
     'dcim.sitegroup': dcimSiteGroup.mountSiteGroupRoutes,
     'dcim.virtualchassis': dcimVirtualChassis.mountVirtualChassisRoutes,
     'dcim.virtualdevicecontext': dcimVirtualDeviceContext.mountVirtualDeviceContextRoutes,
+    'extras.bookmark': extrasBookmark.mountBookmarkRoutes,
     'extras.configcontext': extrasConfigContext.mountConfigContextRoutes,
     'extras.customfield': extrasCustomField.mountCustomFieldRoutes,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
     'extras.eventrule': extrasEventRule.mountEventRuleRoutes,
     'extras.imageattachment': extrasImageAttachment.mountImageAttachmentRoutes,
+    'extras.journalentry': extrasJournalEntry.mountJournalEntryRoutes,
     'extras.tag': extrasTag.mountTagRoutes,
+    'extras.taggeditem': extrasTaggedItem.mountTaggedItemRoutes,
     'extras.webhook': extrasWebhook.mountWebhookRoutes,
     'ipam.aggregate': ipamAggregate.mountAggregateRoutes,
     'ipam.asn': ipamASN.mountASNRoutes,
@@ -815,6 +832,7 @@ export const registry: Registry = {
     migration25 as Migration,
     migration26 as Migration,
     migration27 as Migration,
+    migration28 as Migration,
   ],
   plugins: [
     {

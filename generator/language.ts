@@ -110,11 +110,22 @@ export interface ModelDef {
   class_name?: string;
   path?: string | null;
   read_only?: boolean;
+  private?: boolean;
+  open_view?: boolean;
   string_id?: boolean;
   tree?: boolean;
   display?: string | string[] | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];
-  features?: ('tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts')[];
+  features?: (
+    | 'tags'
+    | 'custom_fields'
+    | 'change_logging'
+    | 'events'
+    | 'image_attachments'
+    | 'contacts'
+    | 'journaling'
+    | 'bookmarks'
+  )[];
   roles?: (
     | 'tag'
     | 'tagged_item'
@@ -129,6 +140,7 @@ export interface ModelDef {
     | 'sign_in_attempt'
     | 'event_rule'
     | 'webhook'
+    | 'object_type'
   )[];
   /** Traits included, in order (`<trait>` of this app or `<app>.<trait>`); see generator/traits.ts. */
   traits?: string[];

@@ -186,6 +186,8 @@ function resolveModel(
     ...(def.description ? { description: def.description } : {}),
     path: def.path ?? null,
     readOnly: def.read_only ?? false,
+    ...(def.private ? { private: true as const } : {}),
+    ...(def.open_view ? { openView: true as const } : {}),
     ...(def.string_id ? { stringId: true as const } : {}),
     table: `${app}_${name}`,
     tree: def.tree ?? false,
@@ -281,7 +283,7 @@ function resolveField(
     }
     if (anyByDefault) {
       return [...entries.values()]
-        .filter((e) => typeof e.def.path === 'string')
+        .filter((e) => typeof e.def.path === 'string' && !e.def.private)
         .map((e) => e.label)
         .sort();
     }
@@ -402,8 +404,13 @@ function checkPaths(
   }
 }
 
+/** A change-logged model's timestamps, stored beside its fields (orderable, and usable by its display). */
+function isTimestamp(model: ModelSpec, name: string): boolean {
+  return (name === 'created' || name === 'last_updated') && model.features.includes('change_logging');
+}
+
 function checkColumnField(model: ModelSpec, name: string, at: string, report: Reporter): void {
-  if (name === 'id') return;
+  if (name === 'id' || isTimestamp(model, name)) return;
   const field = model.fields.find((f) => f.name === name);
   if (!field) report.error(at, `unknown field '${name}'`);
   else if (!field.column) report.error(at, `field '${name}' is not stored`);
@@ -416,7 +423,7 @@ function resolveOrdering(def: ModelDef, model: ModelSpec, report: Reporter): Ord
     const text = typeof entry === 'string' ? entry : entry.field;
     const descending = text.startsWith('-');
     const field = descending ? text.slice(1) : text;
-    if (field !== 'id' && !model.fields.some((f) => f.name === field && f.column)) {
+    if (field !== 'id' && !isTimestamp(model, field) && !model.fields.some((f) => f.name === field && f.column)) {
       report.error('ordering', `unknown field '${field}'`);
     }
     const nullsFirst = typeof entry === 'object' && entry.nulls === 'first';

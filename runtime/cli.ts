@@ -9,6 +9,8 @@ import { DEFAULT_DATABASE_URL, loadSettings, SettingsError, type Settings } from
 import { connectDatabase } from './db/connect.js';
 import { describeDatabaseFailure } from './db/errors.js';
 import { migrate } from './db/migrate.js';
+import { syncObjectTypes } from './rest/object-types.js';
+import { Schema } from './rest/schema.js';
 import { createSuperuser } from './superuser.js';
 import { prepareDatabase, runWorker, serve, StartupError } from './serve.js';
 import { DEFAULT_RECEIVER_PORT, startWebhookReceiver, type WebhookReceiver } from './events/receiver.js';
@@ -80,6 +82,7 @@ async function run(command: string, rest: string[], reg: Registry, settings: Set
       const db = connectDatabase(settings.DATABASE_URL);
       try {
         const applied = await migrate(db, reg.migrations);
+        await syncObjectTypes(db, new Schema(reg), settings.BASE_PATH);
         console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No migrations to apply.');
         return 0;
       } finally {

@@ -25,7 +25,7 @@ const choice = field('choice');
 /** Role → field name → what the field must be (keys kept, so that the runtime can type its accessors on them). */
 export const ROLE_CONTRACTS = {
   tag: { name: string, slug: string, color: string, object_types: field('object_types') },
-  tagged_item: { tag: relation('fk', 'tag'), object_type: string, object_id: integer },
+  tagged_item: { tag: relation('fk', 'tag'), object_type: field('string', 'content_type'), object_id: integer },
   user: {
     username: string,
     password: field('password'),
@@ -126,6 +126,18 @@ export const ROLE_CONTRACTS = {
     action_object_type: field('content_type'),
     action_object_id: integer,
     action_data: json,
+  },
+  object_type: {
+    app_label: string,
+    app_name: string,
+    model: string,
+    model_name: string,
+    model_name_plural: string,
+    public: boolean,
+    features: field('list'),
+    is_plugin_model: boolean,
+    rest_api_endpoint: string,
+    description: string,
   },
   webhook: {
     payload_url: string,

@@ -4,6 +4,8 @@ import type { AppContext } from './http/app-context.js';
 import type { Settings } from './config.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
+import { syncObjectTypes } from './rest/object-types.js';
+import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
 
 /** A problem an operator fixes in the environment: start-up stops with this one line and exit code 1. */
@@ -27,6 +29,7 @@ export async function prepareDatabase(settings: Settings, reg: Registry): Promis
         );
       }
     }
+    await syncObjectTypes(db, new Schema(reg), settings.BASE_PATH);
   } catch (error) {
     await db.close();
     throw error;

@@ -4,7 +4,15 @@
  */
 import type { RequestHandler, Router } from 'express';
 
-export type Feature = 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts';
+export type Feature =
+  | 'tags'
+  | 'custom_fields'
+  | 'change_logging'
+  | 'events'
+  | 'image_attachments'
+  | 'contacts'
+  | 'journaling'
+  | 'bookmarks';
 export type Role =
   | 'tag'
   | 'tagged_item'
@@ -18,7 +26,8 @@ export type Role =
   | 'worker'
   | 'sign_in_attempt'
   | 'event_rule'
-  | 'webhook';
+  | 'webhook'
+  | 'object_type';
 /** `do_nothing`: generic relations only; the object outlives its target (change records). */
 export type OnDelete = 'cascade' | 'protect' | 'set_null' | 'do_nothing';
 
@@ -598,6 +607,10 @@ export interface ModelSpec {
   /** Endpoint path under the app (`sites`), or null for a model without endpoint. */
   path: string | null;
   readOnly: boolean;
+  /** NetBox's `_netbox_private`: the model's object type is not public. */
+  private?: true;
+  /** NetBox's IsAuthenticatedOrLoginNotRequired: signed-in users (anyone without LOGIN_REQUIRED) may read. */
+  openView?: true;
   /** The API renders `id` as a string (NetBox's RQ task ids are strings); lookups still take the number. */
   stringId?: true;
   table: string;

@@ -128,7 +128,16 @@ export const circuitSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_circuit',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: { kind: 'field', field: 'cid' },
   ordering: [
@@ -857,8 +866,20 @@ export const circuitSpec: ModelSpec = {
     },
     { model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -92,7 +92,7 @@ export const providerSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_provider',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -491,6 +491,18 @@ export const providerSpec: ModelSpec = {
     { model: 'circuits.circuit', field: 'provider', onDelete: 'protect' },
     { model: 'circuits.provideraccount', field: 'provider', onDelete: 'protect' },
     { model: 'circuits.providernetwork', field: 'provider', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

@@ -89,7 +89,7 @@ export const providerAccountSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_provideraccount',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'template',
@@ -400,6 +400,18 @@ export const providerAccountSpec: ModelSpec = {
       model: 'circuits.virtualcircuit',
       field: 'provider_account',
       onDelete: 'protect',
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
     },
     {
       model: 'tenancy.contactassignment',

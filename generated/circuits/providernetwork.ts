@@ -89,7 +89,7 @@ export const providerNetworkSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_providernetwork',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -363,6 +363,18 @@ export const providerNetworkSpec: ModelSpec = {
       model: 'circuits.virtualcircuit',
       field: 'provider_network',
       onDelete: 'protect',
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
     },
   ],
   actions: [],

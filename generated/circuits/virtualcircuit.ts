@@ -107,7 +107,7 @@ export const virtualCircuitSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_virtualcircuit',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'cid' },
   ordering: [
@@ -537,6 +537,18 @@ export const virtualCircuitSpec: ModelSpec = {
       model: 'circuits.virtualcircuittermination',
       field: 'virtual_circuit',
       onDelete: 'cascade',
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
     },
     {
       model: 'tenancy.contactassignment',

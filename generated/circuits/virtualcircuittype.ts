@@ -91,7 +91,7 @@ export const virtualCircuitTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'circuits_virtualcircuittype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -355,7 +355,21 @@ export const virtualCircuitTypeSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'circuits.virtualcircuit', field: 'type', onDelete: 'protect' }],
+  reverse: [
+    { model: 'circuits.virtualcircuit', field: 'type', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -66,6 +66,7 @@ export const workerSpec: ModelSpec = {
   description: 'A running worker process (heartbeats), for /api/status/.',
   path: null,
   readOnly: false,
+  private: true,
   table: 'core_worker',
   tree: false,
   features: [],

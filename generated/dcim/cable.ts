@@ -181,7 +181,7 @@ export const cableSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_cable',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'function', function: 'dcim.displayCable', uses: ['id', 'label'] },
   ordering: [{ field: 'id', descending: false }],
@@ -974,7 +974,21 @@ export const cableSpec: ModelSpec = {
     { kind: 'set', field: 'length_unit', to: 'null', when: 'length == null' },
   ],
   hooks: {},
-  reverse: [{ model: 'dcim.cabletermination', field: 'cable', onDelete: 'cascade' }],
+  reverse: [
+    { model: 'dcim.cabletermination', field: 'cable', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

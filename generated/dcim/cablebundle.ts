@@ -81,7 +81,7 @@ export const cableBundleSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_cablebundle',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -284,7 +284,21 @@ export const cableBundleSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'dcim.cable', field: 'bundle', onDelete: 'set_null' }],
+  reverse: [
+    { model: 'dcim.cable', field: 'bundle', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -141,7 +141,7 @@ export const consoleServerPortSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_consoleserverport',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -908,6 +908,18 @@ export const consoleServerPortSpec: ModelSpec = {
     {
       model: 'dcim.inventoryitem',
       field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

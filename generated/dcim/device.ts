@@ -201,7 +201,16 @@ export const deviceSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_device',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: {
     kind: 'first',
@@ -1710,8 +1719,20 @@ export const deviceSpec: ModelSpec = {
     { model: 'dcim.virtualchassis', field: 'master', onDelete: 'protect' },
     { model: 'dcim.virtualdevicecontext', field: 'device', onDelete: 'protect' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

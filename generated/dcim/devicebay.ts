@@ -101,7 +101,7 @@ export const deviceBaySpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_devicebay',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -643,7 +643,20 @@ export const deviceBaySpec: ModelSpec = {
     { kind: 'validator', function: 'dcim.validateDeviceBay' },
   ],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

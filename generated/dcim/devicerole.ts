@@ -110,7 +110,7 @@ export const deviceRoleSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_devicerole',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -499,6 +499,18 @@ export const deviceRoleSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.device', field: 'role', onDelete: 'protect' },
     { model: 'dcim.devicerole', field: 'parent', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'virtualization.virtualmachine', field: 'role', onDelete: 'protect' },
   ],
   actions: [],

@@ -161,7 +161,7 @@ export const deviceTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_devicetype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'model' },
   ordering: [
@@ -966,8 +966,20 @@ export const deviceTypeSpec: ModelSpec = {
     { model: 'dcim.powerporttemplate', field: 'device_type', onDelete: 'cascade' },
     { model: 'dcim.rearporttemplate', field: 'device_type', onDelete: 'cascade' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -185,7 +185,7 @@ export const frontPortSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_frontport',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -999,6 +999,18 @@ export const frontPortSpec: ModelSpec = {
       generic: true,
     },
     { model: 'dcim.portmapping', field: 'front_port', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [],
 };

@@ -507,7 +507,7 @@ export const interfaceSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_interface',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -2495,6 +2495,18 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       model: 'dcim.macaddress',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
       field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,

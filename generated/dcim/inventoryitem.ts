@@ -137,7 +137,7 @@ export const inventoryItemSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_inventoryitem',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [],
@@ -916,7 +916,21 @@ export const inventoryItemSpec: ModelSpec = {
     { kind: 'validator', function: 'dcim.validateInventoryItemComponent' },
   ],
   hooks: {},
-  reverse: [{ model: 'dcim.inventoryitem', field: 'parent', onDelete: 'cascade' }],
+  reverse: [
+    { model: 'dcim.inventoryitem', field: 'parent', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

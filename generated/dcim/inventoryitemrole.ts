@@ -91,7 +91,7 @@ export const inventoryItemRoleSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_inventoryitemrole',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -358,6 +358,18 @@ export const inventoryItemRoleSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.inventoryitem', field: 'role', onDelete: 'protect' },
     { model: 'dcim.inventoryitemtemplate', field: 'role', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [],
 };

@@ -87,7 +87,7 @@ export const mACAddressSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_macaddress',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'mac_address' },
   ordering: [{ field: 'mac_address', descending: false }],
@@ -421,6 +421,18 @@ export const mACAddressSpec: ModelSpec = {
   hooks: { prepare: 'dcim.prepareMacAddress' },
   reverse: [
     { model: 'dcim.interface', field: 'primary_mac_address', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'virtualization.vminterface',
       field: 'primary_mac_address',

@@ -89,7 +89,7 @@ export const manufacturerSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_manufacturer',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -395,6 +395,18 @@ export const manufacturerSpec: ModelSpec = {
     { model: 'dcim.moduletype', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.platform', field: 'manufacturer', onDelete: 'protect' },
     { model: 'dcim.racktype', field: 'manufacturer', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

@@ -112,7 +112,7 @@ export const moduleSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_module',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'first',
@@ -678,6 +678,18 @@ export const moduleSpec: ModelSpec = {
     { model: 'dcim.poweroutlet', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.powerport', field: 'module', onDelete: 'cascade' },
     { model: 'dcim.rearport', field: 'module', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [],
 };

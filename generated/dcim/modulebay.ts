@@ -110,7 +110,7 @@ export const moduleBaySpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_modulebay',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -715,6 +715,18 @@ export const moduleBaySpec: ModelSpec = {
     },
     { model: 'dcim.module', field: 'module_bay', onDelete: 'cascade' },
     { model: 'dcim.modulebay', field: 'parent', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [],
 };

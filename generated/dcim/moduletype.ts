@@ -128,7 +128,7 @@ export const moduleTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_moduletype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'model' },
   ordering: [
@@ -724,8 +724,20 @@ export const moduleTypeSpec: ModelSpec = {
     { model: 'dcim.powerporttemplate', field: 'module_type', onDelete: 'cascade' },
     { model: 'dcim.rearporttemplate', field: 'module_type', onDelete: 'cascade' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -83,7 +83,7 @@ export const moduleTypeProfileSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_moduletypeprofile',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -291,7 +291,21 @@ export const moduleTypeProfileSpec: ModelSpec = {
   validators: [],
   rules: [{ kind: 'validator', function: 'dcim.validateJsonSchema' }],
   hooks: {},
-  reverse: [{ model: 'dcim.moduletype', field: 'profile', onDelete: 'protect' }],
+  reverse: [
+    { model: 'dcim.moduletype', field: 'profile', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

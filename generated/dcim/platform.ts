@@ -108,7 +108,7 @@ export const platformSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_platform',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -488,6 +488,18 @@ export const platformSpec: ModelSpec = {
     { model: 'dcim.device', field: 'platform', onDelete: 'set_null' },
     { model: 'dcim.devicetype', field: 'default_platform', onDelete: 'set_null' },
     { model: 'dcim.platform', field: 'parent', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'virtualization.virtualmachine',
       field: 'platform',

@@ -69,6 +69,7 @@ export const portMappingSpec: ModelSpec = {
     "A front port's position mapped to a rear port's position (NetBox's PortMapping): change-logged, without an endpoint of its own; read and written as front ports' `rear_ports` and rear ports' `front_ports`.",
   path: null,
   readOnly: false,
+  private: true,
   table: 'dcim_portmapping',
   tree: false,
   features: ['change_logging'],

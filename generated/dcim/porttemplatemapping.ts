@@ -71,6 +71,7 @@ export const portTemplateMappingSpec: ModelSpec = {
     "A front port template's position mapped to a rear port template's position (NetBox's PortTemplateMapping): change-logged, without an endpoint; instantiated as port mappings.",
   path: null,
   readOnly: false,
+  private: true,
   table: 'dcim_porttemplatemapping',
   tree: false,
   features: ['change_logging'],

@@ -145,7 +145,7 @@ export const powerFeedSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_powerfeed',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -971,6 +971,18 @@ export const powerFeedSpec: ModelSpec = {
     {
       model: 'dcim.cabletermination',
       field: 'termination',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -238,7 +238,7 @@ export const powerOutletSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_poweroutlet',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -1175,6 +1175,18 @@ export const powerOutletSpec: ModelSpec = {
     {
       model: 'dcim.inventoryitem',
       field: 'component',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

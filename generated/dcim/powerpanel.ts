@@ -93,7 +93,16 @@ export const powerPanelSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_powerpanel',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -445,8 +454,20 @@ export const powerPanelSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.powerfeed', field: 'power_panel', onDelete: 'protect' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

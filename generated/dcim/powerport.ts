@@ -235,7 +235,7 @@ export const powerPortSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_powerport',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -1119,6 +1119,18 @@ export const powerPortSpec: ModelSpec = {
       generic: true,
     },
     { model: 'dcim.poweroutlet', field: 'power_port', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [
     {

@@ -202,7 +202,16 @@ export const rackSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_rack',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: {
     kind: 'template',
@@ -1353,8 +1362,20 @@ export const rackSpec: ModelSpec = {
     { model: 'dcim.powerfeed', field: 'rack', onDelete: 'protect' },
     { model: 'dcim.rackreservation', field: 'rack', onDelete: 'cascade' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -105,7 +105,7 @@ export const rackReservationSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_rackreservation',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'first',
@@ -583,7 +583,20 @@ export const rackReservationSpec: ModelSpec = {
   validators: [],
   rules: [{ kind: 'validator', function: 'dcim.validateRackReservationUnits' }],
   hooks: { prepare: 'dcim.prepareRackReservation' },
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

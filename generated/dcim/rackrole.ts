@@ -91,7 +91,7 @@ export const rackRoleSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_rackrole',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -355,7 +355,21 @@ export const rackRoleSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'dcim.rack', field: 'role', onDelete: 'protect' }],
+  reverse: [
+    { model: 'dcim.rack', field: 'role', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

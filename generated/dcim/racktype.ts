@@ -161,7 +161,7 @@ export const rackTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_racktype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'model' },
   ordering: [
@@ -822,8 +822,20 @@ export const rackTypeSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.rack', field: 'rack_type', onDelete: 'protect' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

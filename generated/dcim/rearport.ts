@@ -185,7 +185,7 @@ export const rearPortSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_rearport',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({label})]', uses: ['name', 'label'] },
   ordering: [
@@ -999,6 +999,18 @@ export const rearPortSpec: ModelSpec = {
       generic: true,
     },
     { model: 'dcim.portmapping', field: 'rear_port', onDelete: 'cascade' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
   ],
   actions: [],
 };

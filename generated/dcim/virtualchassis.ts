@@ -95,7 +95,7 @@ export const virtualChassisSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_virtualchassis',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -481,7 +481,21 @@ export const virtualChassisSpec: ModelSpec = {
     },
   ],
   hooks: { created: 'dcim.assignVirtualChassisMaster' },
-  reverse: [{ model: 'dcim.device', field: 'virtual_chassis', onDelete: 'set_null' }],
+  reverse: [
+    { model: 'dcim.device', field: 'virtual_chassis', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

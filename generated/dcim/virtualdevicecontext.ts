@@ -114,7 +114,7 @@ export const virtualDeviceContextSpec: ModelSpec = {
   readOnly: false,
   table: 'dcim_virtualdevicecontext',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -567,7 +567,20 @@ export const virtualDeviceContextSpec: ModelSpec = {
   validators: [],
   rules: [{ kind: 'validator', function: 'dcim.checkVirtualDeviceContextPrimaryIps' }],
   hooks: { present: 'dcim.presentDevice' },
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

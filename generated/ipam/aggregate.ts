@@ -101,7 +101,7 @@ export const aggregateSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_aggregate',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'prefix' },
   ordering: [{ field: 'prefix', descending: false }],
@@ -450,6 +450,18 @@ export const aggregateSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

@@ -101,7 +101,7 @@ export const aSNSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_asn',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'function', function: 'ipam.displayAsn', uses: ['asn'] },
   ordering: [{ field: 'asn', descending: false }],
@@ -510,6 +510,18 @@ export const aSNSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.bgpsession', field: 'local_as', onDelete: 'protect' },
     { model: 'bgp.bgpsession', field: 'remote_as', onDelete: 'protect' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

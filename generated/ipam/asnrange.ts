@@ -98,7 +98,7 @@ export const aSNRangeSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_asnrange',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'template',
@@ -493,7 +493,20 @@ export const aSNRangeSpec: ModelSpec = {
     },
   ],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [
     {
       name: 'available-asns',

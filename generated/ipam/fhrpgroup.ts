@@ -100,7 +100,7 @@ export const fHRPGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_fhrpgroup',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'function',
@@ -438,6 +438,18 @@ export const fHRPGroupSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.fhrpgroupassignment', field: 'group', onDelete: 'cascade' },
     {
       model: 'ipam.ipaddress',

@@ -136,7 +136,7 @@ export const iPAddressSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_ipaddress',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'address' },
   ordering: [
@@ -838,6 +838,18 @@ export const iPAddressSpec: ModelSpec = {
       model: 'dcim.virtualdevicecontext',
       field: 'primary_ip6',
       onDelete: 'set_null',
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
     },
     { model: 'ipam.ipaddress', field: 'nat_inside', onDelete: 'set_null' },
     {

@@ -142,7 +142,7 @@ export const iPRangeSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_iprange',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'function',
@@ -654,6 +654,18 @@ export const iPRangeSpec: ModelSpec = {
   rules: [],
   hooks: { prepare: 'ipam.prepareIpRange' },
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

@@ -143,7 +143,7 @@ export const prefixSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_prefix',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'prefix' },
   ordering: [
@@ -900,6 +900,18 @@ export const prefixSpec: ModelSpec = {
   rules: [],
   hooks: { prepare: 'ipam.cacheScope' },
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

@@ -93,7 +93,7 @@ export const rIRSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_rir',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -355,6 +355,18 @@ export const rIRSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.aggregate', field: 'rir', onDelete: 'protect' },
     { model: 'ipam.asn', field: 'rir', onDelete: 'protect' },
     { model: 'ipam.asnrange', field: 'rir', onDelete: 'protect' },

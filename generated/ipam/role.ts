@@ -97,7 +97,7 @@ export const roleSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_role',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -381,6 +381,18 @@ export const roleSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'bgp.community', field: 'role', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.asn', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.iprange', field: 'role', onDelete: 'set_null' },
     { model: 'ipam.prefix', field: 'role', onDelete: 'set_null' },

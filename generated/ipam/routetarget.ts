@@ -86,7 +86,7 @@ export const routeTargetSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_routetarget',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -396,7 +396,20 @@ export const routeTargetSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -107,7 +107,7 @@ export const serviceSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_service',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'function',
@@ -553,6 +553,18 @@ export const serviceSpec: ModelSpec = {
   rules: [],
   hooks: { prepare: 'ipam.prepareServicePorts' },
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

@@ -95,7 +95,7 @@ export const serviceTemplateSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_servicetemplate',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'function',
@@ -361,7 +361,20 @@ export const serviceTemplateSpec: ModelSpec = {
   validators: ['ipam.validateServicePorts'],
   rules: [],
   hooks: { prepare: 'ipam.prepareServicePorts' },
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

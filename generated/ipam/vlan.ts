@@ -119,7 +119,7 @@ export const vLANSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_vlan',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name} ({vid})', uses: ['name', 'vid'] },
   ordering: [
@@ -755,6 +755,18 @@ export const vLANSpec: ModelSpec = {
   reverse: [
     { model: 'dcim.interface', field: 'untagged_vlan', onDelete: 'set_null' },
     { model: 'dcim.interface', field: 'qinq_svlan', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.prefix', field: 'vlan', onDelete: 'protect' },
     { model: 'ipam.vlan', field: 'qinq_svlan', onDelete: 'set_null' },
     {

@@ -107,7 +107,7 @@ export const vLANGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_vlangroup',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -618,7 +618,21 @@ export const vLANGroupSpec: ModelSpec = {
   validators: ['ipam.validateVlanGroup'],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'ipam.vlan', field: 'group', onDelete: 'protect' }],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'ipam.vlan', field: 'group', onDelete: 'protect' },
+  ],
   actions: [
     {
       name: 'available-vlans',

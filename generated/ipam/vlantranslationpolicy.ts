@@ -80,7 +80,7 @@ export const vLANTranslationPolicySpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_vlantranslationpolicy',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -295,6 +295,18 @@ export const vLANTranslationPolicySpec: ModelSpec = {
       model: 'dcim.interface',
       field: 'vlan_translation_policy',
       onDelete: 'protect',
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
     },
     { model: 'ipam.vlantranslationrule', field: 'policy', onDelete: 'cascade' },
     {

@@ -87,7 +87,7 @@ export const vLANTranslationRuleSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_vlantranslationrule',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: {
     kind: 'template',
@@ -283,7 +283,20 @@ export const vLANTranslationRuleSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

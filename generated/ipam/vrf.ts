@@ -105,7 +105,7 @@ export const vRFSpec: ModelSpec = {
   readOnly: false,
   table: 'ipam_vrf',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'template', template: '{name}[ ({rd})]', uses: ['name', 'rd'] },
   ordering: [
@@ -523,6 +523,18 @@ export const vRFSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'dcim.interface', field: 'vrf', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.ipaddress', field: 'vrf', onDelete: 'protect' },
     { model: 'ipam.iprange', field: 'vrf', onDelete: 'protect' },
     { model: 'ipam.prefix', field: 'vrf', onDelete: 'protect' },

@@ -98,7 +98,7 @@ export const contactSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_contact',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -453,7 +453,21 @@ export const contactSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'tenancy.contactassignment', field: 'contact', onDelete: 'protect' }],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'tenancy.contactassignment', field: 'contact', onDelete: 'protect' },
+  ],
   actions: [],
 };
 

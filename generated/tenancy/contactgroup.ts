@@ -100,7 +100,7 @@ export const contactGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_contactgroup',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -391,7 +391,21 @@ export const contactGroupSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'tenancy.contactgroup', field: 'parent', onDelete: 'cascade' }],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'tenancy.contactgroup', field: 'parent', onDelete: 'cascade' },
+  ],
   actions: [],
 };
 

@@ -85,7 +85,7 @@ export const contactRoleSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_contactrole',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -313,7 +313,21 @@ export const contactRoleSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'tenancy.contactassignment', field: 'role', onDelete: 'protect' }],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'tenancy.contactassignment', field: 'role', onDelete: 'protect' },
+  ],
   actions: [],
 };
 

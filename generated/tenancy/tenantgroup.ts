@@ -98,7 +98,7 @@ export const tenantGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'tenancy_tenantgroup',
   tree: true,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [],
@@ -388,6 +388,18 @@ export const tenantGroupSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'tenancy.tenant', field: 'group', onDelete: 'set_null' },
     { model: 'tenancy.tenantgroup', field: 'parent', onDelete: 'cascade' },
   ],

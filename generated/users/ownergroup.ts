@@ -60,7 +60,7 @@ export const ownerGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'users_ownergroup',
   tree: false,
-  features: ['events'],
+  features: ['bookmarks', 'events'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -157,7 +157,15 @@ export const ownerGroupSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'users.owner', field: 'group', onDelete: 'protect' }],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'users.owner', field: 'group', onDelete: 'protect' },
+  ],
   actions: [],
 };
 

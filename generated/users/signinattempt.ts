@@ -56,6 +56,7 @@ export const signInAttemptSpec: ModelSpec = {
     'A password check of the sign-in throttle, per client address and username: reserved before the check, kept when it failed, removed when it succeeded; shared by every server of the database.',
   path: null,
   readOnly: false,
+  private: true,
   table: 'users_signinattempt',
   tree: false,
   features: [],

@@ -469,6 +469,8 @@ export const userSpec: ModelSpec = {
   reverse: [
     { model: 'core.objectchange', field: 'user', onDelete: 'set_null' },
     { model: 'dcim.rackreservation', field: 'user', onDelete: 'protect' },
+    { model: 'extras.bookmark', field: 'user', onDelete: 'cascade' },
+    { model: 'extras.journalentry', field: 'author', onDelete: 'set_null' },
     { model: 'users.token', field: 'user', onDelete: 'cascade' },
   ],
   actions: [],

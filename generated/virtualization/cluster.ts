@@ -120,7 +120,7 @@ export const clusterSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_cluster',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -766,6 +766,18 @@ export const clusterSpec: ModelSpec = {
   hooks: { prepare: 'ipam.cacheScope' },
   reverse: [
     { model: 'dcim.device', field: 'cluster', onDelete: 'set_null' },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
     {
       model: 'tenancy.contactassignment',

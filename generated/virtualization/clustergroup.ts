@@ -88,7 +88,7 @@ export const clusterGroupSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_clustergroup',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'contacts', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -360,6 +360,18 @@ export const clusterGroupSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'ipam.vlangroup', field: 'scope', onDelete: 'set_null', generic: true },
     {
       model: 'tenancy.contactassignment',

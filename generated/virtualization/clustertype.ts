@@ -88,7 +88,7 @@ export const clusterTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_clustertype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -325,7 +325,21 @@ export const clusterTypeSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: {},
-  reverse: [{ model: 'virtualization.cluster', field: 'type', onDelete: 'protect' }],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    { model: 'virtualization.cluster', field: 'type', onDelete: 'protect' },
+  ],
   actions: [],
 };
 

@@ -90,7 +90,7 @@ export const virtualDiskSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_virtualdisk',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -339,7 +339,20 @@ export const virtualDiskSpec: ModelSpec = {
   validators: [],
   rules: [],
   hooks: { written: 'virtualization.sumVirtualDisks' },
-  reverse: [],
+  reverse: [
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+  ],
   actions: [],
 };
 

@@ -149,7 +149,16 @@ export const virtualMachineSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_virtualmachine',
   tree: false,
-  features: ['change_logging', 'contacts', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: [
+    'bookmarks',
+    'change_logging',
+    'contacts',
+    'custom_fields',
+    'events',
+    'image_attachments',
+    'journaling',
+    'tags',
+  ],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -1172,8 +1181,20 @@ export const virtualMachineSpec: ModelSpec = {
   reverse: [
     { model: 'bgp.bgpsession', field: 'virtualmachine', onDelete: 'protect' },
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

@@ -97,7 +97,7 @@ export const virtualMachineTypeSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_virtualmachinetype',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'image_attachments', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'image_attachments', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [{ field: 'name', descending: false }],
@@ -424,8 +424,20 @@ export const virtualMachineTypeSpec: ModelSpec = {
   hooks: {},
   reverse: [
     {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
       model: 'extras.imageattachment',
       field: 'parent',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
+      field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,
     },

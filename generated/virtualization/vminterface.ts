@@ -129,7 +129,7 @@ export const vMInterfaceSpec: ModelSpec = {
   readOnly: false,
   table: 'virtualization_vminterface',
   tree: false,
-  features: ['change_logging', 'custom_fields', 'events', 'tags'],
+  features: ['bookmarks', 'change_logging', 'custom_fields', 'events', 'journaling', 'tags'],
   roles: [],
   display: { kind: 'field', field: 'name' },
   ordering: [
@@ -838,6 +838,18 @@ export const vMInterfaceSpec: ModelSpec = {
   reverse: [
     {
       model: 'dcim.macaddress',
+      field: 'assigned_object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.bookmark',
+      field: 'object',
+      onDelete: 'cascade',
+      generic: true,
+    },
+    {
+      model: 'extras.journalentry',
       field: 'assigned_object',
       onDelete: 'cascade',
       generic: true,

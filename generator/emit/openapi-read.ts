@@ -230,7 +230,8 @@ function readProperty(
     }
     if (field.kind === 'alias') {
       const source = model.fields.find((f) => f.name === field.of)!;
-      const value = readValue(ctx, source);
+      // An alias of an FK renders the related object's id (NetBox's PrimaryKeyRelatedField).
+      const value = source.kind === 'fk' ? { type: 'integer' } : readValue(ctx, source);
       return { schema: described(source.nullable ? withNull(value) : value, fieldDescription(field)), always: true };
     }
     if (field.kind === 'constant' || field.kind === 'ip_family' || field.kind === 'derived') {

@@ -29,6 +29,7 @@ export class PermissionService {
   /** The restriction for an action, or a 403 (authentication or permission) when nothing is allowed. */
   require(principal: Principal, model: ModelInfo, action: Action): Restriction {
     const { user, token } = principal;
+    if (action === 'view' && model.spec.openView && (user || !this.settings.LOGIN_REQUIRED)) return { all: true };
     if (!user) {
       if (action === 'view' && this.anonymousMayView(model)) return { all: true };
       throw new AuthenticationError();

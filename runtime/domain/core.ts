@@ -9,10 +9,13 @@ function displayObjectChange(values: Record<string, unknown>): string {
   return `${String(values.object_type_name ?? '')} ${String(values.object_repr ?? '')} ${verb}${by}`;
 }
 
-/** `time_after` / `time_before`: records at or after (before) an ISO date or date-time. */
-function timeBound(op: '>=' | '<='): FilterFunction {
+/**
+ * NetBox's DateTimeFromToRangeFilter halves (`time_after`, `created_before`…): objects whose timestamp is at or
+ * after (before) an ISO date or date-time.
+ */
+function timeBound(field: string, op: '>=' | '<='): FilterFunction {
   return async (ctx, model, values) => {
-    const column = model.fields.get('time')?.column ?? 'time';
+    const column = model.fields.get(field)?.column ?? field;
     const bounds: string[] = [];
     for (const value of values) {
       const parsed = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
@@ -26,8 +29,28 @@ function timeBound(op: '>=' | '<='): FilterFunction {
   };
 }
 
+/** `DCIM > Site`: NetBox's ObjectType.app_labeled_name (the model's verbose name with each word capitalised). */
+function displayObjectType(values: Record<string, unknown>): string {
+  const model = String(values.model_name ?? '').replace(
+    /(^|\s)(\S)/g,
+    (_m, space: string, c: string) => space + c.toUpperCase(),
+  );
+  return `${String(values.app_name ?? '')} > ${model}`;
+}
+
+/** `2026-05-04 13:45 (Info)`: NetBox's display of a journal entry (its creation minute and kind). */
+function displayJournalEntry(values: Record<string, unknown>): string {
+  const created = values.created instanceof Date ? values.created.toISOString() : String(values.created ?? '');
+  const kind = String(values.kind ?? '');
+  return `${created.slice(0, 10)} ${created.slice(11, 16)} (${kind.charAt(0).toUpperCase()}${kind.slice(1)})`;
+}
+
 export const coreFunctions = {
+  'core.displayJournalEntry': { kind: 'display', fn: displayJournalEntry },
+  'core.displayObjectType': { kind: 'display', fn: displayObjectType },
   'core.displayObjectChange': { kind: 'display', fn: displayObjectChange },
-  'core.timeAfter': { kind: 'filter', fn: timeBound('>=') },
-  'core.timeBefore': { kind: 'filter', fn: timeBound('<=') },
+  'core.timeAfter': { kind: 'filter', fn: timeBound('time', '>=') },
+  'core.timeBefore': { kind: 'filter', fn: timeBound('time', '<=') },
+  'core.createdAfter': { kind: 'filter', fn: timeBound('created', '>=') },
+  'core.createdBefore': { kind: 'filter', fn: timeBound('created', '<=') },
 } satisfies Record<string, DomainEntry>;

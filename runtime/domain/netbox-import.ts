@@ -67,6 +67,7 @@ export const NETBOX_IMPORT = {
     'core.worker': null,
     'users.signinattempt': null,
     'extras.taggeditem': null,
+    'core.objecttype': null,
     'circuits.circuittermination': {
       legacyGeneric: [
         {

@@ -130,10 +130,12 @@ function planApiImport(schema: Schema, source: NetboxApiSource): ImportPlan {
     plans.set(model.label, plan);
   }
   const order = orderModels(schema, plans);
-  // Read, or knowingly not (tokens): a model's other paths (`extras/object-changes` besides `core/…`) too.
+  // Read, or knowingly not (tokens; object types, which the service writes from its models; tagged items, which
+  // come with each object's tags): a model's other paths (`extras/object-changes` besides `core/…`) too.
   const consumed = new Set<string>();
+  const readOtherwise = new Set([tokenModel, schema.withRole('object_type'), schema.withRole('tagged_item')]);
   for (const plan of plans.values()) {
-    if (!plan.table && plan.model !== tokenModel && !ownerList(schema, plan.model)) continue;
+    if (!plan.table && !readOtherwise.has(plan.model) && !ownerList(schema, plan.model)) continue;
     if (plan.model.listPath) consumed.add(plan.model.listPath);
     for (const alias of plan.model.spec.aliases) consumed.add(`/${alias}/`);
   }

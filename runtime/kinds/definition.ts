@@ -1,3 +1,5 @@
+import type { Feature } from '../spec.js';
+
 /**
  * A field as written in the model language (YAML), the input of a kind module's `resolve`. It lives beside
  * the kind modules so that they need nothing from the generator; generator/language.ts re-exports it.
@@ -70,7 +72,7 @@ export interface FieldDef {
   allow_empty?: boolean;
   visible_only?: boolean;
   tree?: boolean;
-  feature?: 'tags' | 'custom_fields' | 'change_logging' | 'events' | 'image_attachments' | 'contacts';
+  feature?: Feature;
   by?: string;
   types?: string[];
   type_field?: string;

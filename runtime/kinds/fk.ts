@@ -14,6 +14,9 @@ export const fkKind = defineKind<ForeignKeyField>({
     const onDelete = def.on_delete ?? (ctx.nullable ? 'set_null' : 'cascade');
     if (onDelete === 'set_null' && !ctx.nullable) ctx.error('on_delete', 'set_null needs a nullable field');
     if (onDelete === 'do_nothing') ctx.error('on_delete', 'do_nothing is for generic relations only');
+    if (def.default !== undefined && def.default !== 'current_user') {
+      ctx.error('default', "only 'current_user' is supported (the requesting user, on an FK to users)");
+    }
     return {
       ...ctx.base,
       kind: 'fk',

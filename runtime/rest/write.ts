@@ -431,7 +431,7 @@ async function parseFields(ctx: WriteContext, model: ModelInfo, item: PreparedIt
     if (!present) {
       if (creating) {
         if (field.required) item.errors.add(field.name, 'This field is required.');
-        else item.values[field.name] = defaultValue(field);
+        else item.values[field.name] = defaultValue(field, ctx.user?.id ?? null);
       } else if (!partial && field.required && !field.createOnly) {
         item.errors.add(field.name, 'This field is required.');
       }
@@ -450,7 +450,7 @@ async function parseFields(ctx: WriteContext, model: ModelInfo, item: PreparedIt
   }
   if (creating) {
     for (const field of model.spec.fields) {
-      if (!(field.name in item.values)) item.values[field.name] = defaultValue(field);
+      if (!(field.name in item.values)) item.values[field.name] = defaultValue(field, ctx.user?.id ?? null);
     }
   }
 }
@@ -682,8 +682,10 @@ async function checkGenericRelations(ctx: WriteContext, model: ModelInfo, item: 
   }
 }
 
-function defaultValue(field: FieldSpec): unknown {
+/** A field's value when a created object leaves it out; `current_user` is the requesting user's id. */
+function defaultValue(field: FieldSpec, userId: number | null): unknown {
   if (field.default === 'now' && field.kind === 'datetime') return now();
+  if (field.default === 'current_user' && field.kind === 'fk') return userId;
   if (field.default !== undefined) return structuredClone(field.default);
   if (field.kind === 'string' && field.blank && !field.nullable) return '';
   return null;

@@ -34,6 +34,10 @@ describe.each(DIALECTS)("NetBox's representations on %s", (dialect) => {
       const list = await app.api.get(`/api${model.listPath}?limit=1&brief=1`);
       if (list.body.count === 0) await fixtures.create(label);
     }
+    // A tagged site: the tagged items are read-only.
+    const tag = await fixtures.create('extras.tag');
+    const [site] = (await app.api.get('/api/dcim/sites/?limit=1')).body.results as { id: number }[];
+    expect((await app.api.patch(`/api/dcim/sites/${site!.id}/`, { tags: [tag.id] })).status).toBe(200);
   });
   afterAll(async () => app?.close());
 

@@ -1,11 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS, setSuperuser } from '../support/app.js';
 import type { ApiClient } from '../support/client.js';
-import { changeLoggedTests, createAll, filterSetSuite, useApp } from '../support/filtersets.js';
+import { changeLoggedTests, createAll, filterSetSuite, useApp, type Row } from '../support/filtersets.js';
 
 /** NetBox 4.6.8 core/tests/test_filtersets.py, for the models this service serves (change records). */
 describe.each(DIALECTS)('core filter sets on %s', (dialect) => {
   const shared = useApp(dialect);
+
+  describe('ObjectTypeTestCase', () => {
+    // The object types are the registry's models: nothing to create.
+    const suite = filterSetSuite(shared, 'core.objecttype', async () => undefined);
+    const all = async (): Promise<Row[]> => (await suite.app.api.get(`${suite.list}?limit=0`)).body.results as Row[];
+
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'vrf' })).toBe(1);
+    });
+    it('test_app_label', async () => {
+      const expected = (await all()).filter((o) => o.app_label === 'dcim').length;
+      expect(expected).toBeGreaterThan(10);
+      expect(await suite.count({ app_label: ['dcim'] })).toBe(expected);
+    });
+    it('test_model', async () => {
+      expect(await suite.count({ model: ['site'] })).toBe(1);
+    });
+    it('test_public', async () => {
+      const objects = await all();
+      const publicCount = objects.filter((o) => o.public === true).length;
+      expect(publicCount).toBeGreaterThan(0);
+      expect(await suite.count({ public: true })).toBe(publicCount);
+      expect(await suite.count({ public: false })).toBe(objects.length - publicCount);
+    });
+    it('test_feature', async () => {
+      const expected = (await all()).filter((o) => (o.features as string[]).includes('tags')).length;
+      expect(expected).toBeGreaterThan(10);
+      expect(await suite.count({ features: 'tags' })).toBe(expected);
+    });
+  });
 
   describe('ObjectChangeTestCase', () => {
     /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, setSuperuser } from '../support/app.js';
+import type { ApiClient } from '../support/client.js';
 import { TINY_PNG } from '../support/fixtures.js';
 import {
   changeLoggedTests,
@@ -7,6 +8,7 @@ import {
   filterSetSuite,
   leftOut,
   patchAll,
+  setTimestamp,
   setValue,
   useApp,
   type Row,
@@ -571,6 +573,157 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
     });
     it('test_weight', async () => {
       expect(await suite.count({ weight: [1000, 2000] })).toBe(2);
+    });
+  });
+  describe('TaggedItemFilterSetTestCase', () => {
+    const suite = filterSetSuite(shared, 'extras.taggeditem', async (api) => {
+      const tags = await createAll(
+        api,
+        '/api/extras/tags/',
+        [1, 2, 3].map((i) => ({ name: `Tag ${i}`, slug: `tag-${i}` })),
+      );
+      const sites = await createAll(
+        api,
+        '/api/dcim/sites/',
+        [0, 1, 2].map((i) => ({ name: `Site ${i + 1}`, slug: `site-${i + 1}`, tags: [tags[i]!.id] })),
+      );
+      await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [0, 1, 2].map((i) => ({ name: `Tenant ${i + 1}`, slug: `tenant-${i + 1}`, tags: [tags[i]!.id] })),
+      );
+      return { tags, sites };
+    });
+    it('test_tag', async () => {
+      const [a, b] = suite.data.tags;
+      expect(await suite.count({ tag: [a!.slug, b!.slug] })).toBe(4);
+      expect(await suite.count({ tag_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(3);
+      const site = suite.app.context.schema.objectTypeId('dcim.site')!;
+      expect(await suite.count({ object_type_id: [site] })).toBe(3);
+    });
+    it('test_object', async () => {
+      const ids = suite.data.sites.slice(0, 2).map((s) => s.id as number);
+      expect(await suite.count({ object_type: ['dcim.site'], object_id: ids })).toBe(2);
+    });
+  });
+  describe('JournalEntryTestCase', () => {
+    // NetBox sets created_by through the ORM; here Alice, Bob and Charlie (superusers) write their entries.
+    const suite = filterSetSuite(shared, 'extras.journalentry', async (api, app) => {
+      const sites = await createAll(api, '/api/dcim/sites/', [
+        { name: 'Site 1', slug: 'site-1' },
+        { name: 'Site 2', slug: 'site-2' },
+      ]);
+      const racks = await createAll(api, '/api/dcim/racks/', [
+        { name: 'Rack 1', site: sites[0]!.id },
+        { name: 'Rack 2', site: sites[1]!.id },
+      ]);
+      const users = await createAll(
+        api,
+        '/api/users/users/',
+        ['Alice', 'Bob', 'Charlie'].map((username) => ({ username, password: `Password-${username}-1` })),
+      );
+      const as: ApiClient[] = [];
+      for (const user of users) {
+        await setSuperuser(app, user.id, true);
+        const [token] = await createAll(api, '/api/users/tokens/', [{ user: user.id }]);
+        as.push(api.as(`Bearer svc_${token!.key}.${token!.token}`));
+      }
+      const entries: [Row, number, string][] = [
+        [sites[0]!, 0, 'info'],
+        [sites[0]!, 1, 'success'],
+        [sites[1]!, 2, 'warning'],
+        [racks[0]!, 0, 'info'],
+        [racks[0]!, 1, 'success'],
+        [racks[1]!, 2, 'warning'],
+      ];
+      for (const [i, [object, author, kind]] of entries.entries()) {
+        const made = await as[author]!.post('/api/extras/journal-entries/', {
+          assigned_object_type: i < 3 ? 'dcim.site' : 'dcim.rack',
+          assigned_object_id: object.id,
+          kind,
+          comments: `foobar${i + 1}`,
+        });
+        expect(made.status, made.text).toBe(201);
+      }
+      return { sites, users };
+    });
+    changeLoggedTests(suite, { changeLogged: false });
+
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_created_by', async () => {
+      const [alice, bob] = suite.data.users;
+      expect(await suite.count({ created_by: ['Alice', 'Bob'] })).toBe(4);
+      expect(await suite.count({ created_by_id: [alice!.id, bob!.id] })).toBe(4);
+    });
+    it('test_assigned_object_type', async () => {
+      expect(await suite.count({ assigned_object_type: ['dcim.site'] })).toBe(3);
+      const site = suite.app.context.schema.objectTypeId('dcim.site')!;
+      expect(await suite.count({ assigned_object_type_id: [site] })).toBe(3);
+    });
+    it('test_assigned_object', async () => {
+      const site = suite.data.sites[0]!;
+      expect(await suite.count({ assigned_object_type: ['dcim.site'], assigned_object_id: [site.id] })).toBe(2);
+    });
+    it('test_kind', async () => {
+      expect(await suite.count({ kind: ['info', 'success'] })).toBe(4);
+    });
+    it('test_created', async () => {
+      const { app, list, label } = suite;
+      const all = await app.api.get(`${list}?ordering=id&limit=0`);
+      const ids = (all.body.results as Row[]).slice(0, 2).map((o) => o.id as number);
+      await setTimestamp(app, label, ids, 'created', '2021-01-01T00:00:00.000000Z');
+      expect(await suite.count({ created_after: '2020-12-31T00:00:00', created_before: '2021-01-02T00:00:00' })).toBe(
+        2,
+      );
+    });
+    it('test_last_updated', async () => {
+      const { app, list, label } = suite;
+      const all = await app.api.get(`${list}?ordering=id&limit=0`);
+      const ids = (all.body.results as Row[]).slice(0, 2).map((o) => o.id as number);
+      await setTimestamp(app, label, ids, 'last_updated', '2021-01-02T00:00:00.000000Z');
+      expect(await suite.count({ last_updated: ['2021-01-02T00:00:00'] })).toBe(2);
+    });
+  });
+  describe('BookmarkTestCase', () => {
+    // NetBox's usernames have a space ('User 1'), which a username may not have here: User_1.
+    const suite = filterSetSuite(shared, 'extras.bookmark', async (api) => {
+      const users = await createAll(
+        api,
+        '/api/users/users/',
+        [1, 2, 3].map((i) => ({ username: `User_${i}`, password: `Password-User-${i}` })),
+      );
+      const sites = await createAll(
+        api,
+        '/api/dcim/sites/',
+        [1, 2, 3].map((i) => ({ name: `Site ${i}`, slug: `site-${i}` })),
+      );
+      const tenants = await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [1, 2, 3].map((i) => ({ name: `Tenant ${i}`, slug: `tenant-${i}` })),
+      );
+      await createAll(api, '/api/extras/bookmarks/', [
+        ...sites.map((o, i) => ({ object_type: 'dcim.site', object_id: o.id, user: users[i]!.id })),
+        ...tenants.map((o, i) => ({ object_type: 'tenancy.tenant', object_id: o.id, user: users[i]!.id })),
+      ]);
+      return { users };
+    });
+    changeLoggedTests(suite, { changeLogged: false });
+
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(3);
+      const site = suite.app.context.schema.objectTypeId('dcim.site')!;
+      expect(await suite.count({ object_type_id: [site] })).toBe(3);
+    });
+    it('test_user', async () => {
+      const [a, b] = suite.data.users;
+      expect(await suite.count({ user: [a!.username, b!.username] })).toBe(4);
+      expect(await suite.count({ user_id: [a!.id, b!.id] })).toBe(4);
     });
   });
 });

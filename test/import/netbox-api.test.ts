@@ -137,6 +137,7 @@ describe.runIf(canRestore())('import over the REST API', () => {
       const own = new Set<number>();
       const users = schema.withRole('user')!;
       const changes = schema.withRole('change_record')!;
+      const tagged = schema.withRole('tagged_item')!;
       const mismatches: string[] = [];
       let compared = 0;
       for (const model of schema.models.values()) {
@@ -145,6 +146,13 @@ describe.runIf(canRestore())('import over the REST API', () => {
           JSON.stringify(await listAll(source.api, model.listPath)).replaceAll(source.baseUrl, target.baseUrl),
         ) as Row[];
         let after = await listAll(target.api, model.listPath);
+        if (model === tagged) {
+          // Tagged items are written again with each object's tags: the same assignments, under new ids.
+          const key = (r: Row): string =>
+            `${String(r.object_type)} ${String(r.object_id)} ${String((r.tag as Row).slug)}`;
+          expect(after.map(key).sort()).toEqual(before.map(key).sort());
+          continue;
+        }
         if (model === users) {
           // The target's own superuser, made when it started.
           const extra = after.filter((u) => !before.some((b) => b.id === u.id));

@@ -114,14 +114,20 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
     });
 
     it('serves what was added as NetBox holds it', async () => {
-      for (const model of ['users.objectpermission', 'extras.webhook', 'extras.eventrule', 'core.objectchange']) {
+      for (const model of [
+        'users.objectpermission',
+        'extras.webhook',
+        'extras.eventrule',
+        'core.objectchange',
+        'extras.journalentry',
+      ]) {
         expect(
           report.models.find((m) => m.model === model),
           model,
         ).toMatchObject({ read: 1, imported: 1 });
       }
       expect(await compareWithSource(app, report, source, dump.url)).toEqual([]);
-      expect(report.withoutHome).toContainEqual({ table: 'extras_journalentry', rows: 1 });
+      expect(report.withoutHome).not.toContainEqual(expect.objectContaining({ table: 'extras_journalentry' }));
       // Since 4.2 an interface's MAC address is its primary MAC address object's.
       const iface = await app.api.get('/api/dcim/interfaces/1/');
       expect((iface.body as { mac_address: string }).mac_address).toBe('00:1A:2B:3C:4D:5E');

@@ -12,6 +12,7 @@ import type { AppContext } from '../../runtime/http/app-context.js';
 import { loadSettings, type Settings } from '../../runtime/config.js';
 import { connectDatabase, type Database, type Dialect } from '../../runtime/db/connect.js';
 import { migrate } from '../../runtime/db/migrate.js';
+import { syncObjectTypes } from '../../runtime/rest/object-types.js';
 import { createSuperuser } from '../../runtime/superuser.js';
 import type { Registry } from '../../runtime/spec.js';
 import { enablePlugins } from '../../runtime/plugins.js';
@@ -155,6 +156,7 @@ export async function startTestApp(dialect: Dialect, options: TestAppOptions = {
   const db = connectDatabase(database.url);
   await migrate(db, registry.migrations);
   const context = createContext(registry, settings, db, () => undefined);
+  await syncObjectTypes(db, context.schema, settings.BASE_PATH);
   const { header } = await createSuperuser(context, {
     // A shared database already has `admin`.
     username: options.databaseUrl ? `admin${(sharedAdmins += 1)}` : 'admin',

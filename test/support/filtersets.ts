@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Dialect } from '../../runtime/db/connect.js';
 import type { Settings } from '../../runtime/config.js';
 import type { ApiClient } from './client.js';
+import { syncObjectTypes } from '../../runtime/rest/object-types.js';
 import { startTestApp, type TestApp } from './app.js';
 
 /**
@@ -133,6 +134,8 @@ export async function resetDatabase(app: TestApp): Promise<void> {
     if (model.spec.roles.includes('token')) query.whereNot('user_id', admin.id);
     await query.del();
   }
+  // The object types are the registry's, not a test's data: written again as a start writes them.
+  await syncObjectTypes(app.db, schema, app.context.settings.BASE_PATH);
 }
 
 export interface Suite<T> {

@@ -24,6 +24,30 @@ async function superuser(t: PortedClass, id: number): Promise<void> {
 
 export const coreCases: NetBoxTestCase[] = [
   {
+    // Every signed-in user reads object types (NetBox's IsAuthenticatedOrLoginNotRequired): the test user has
+    // no permission at all.
+    source: 'core/tests/test_api.py::ObjectTypeTestCase',
+    model: 'core.objecttype',
+    briefFields: [],
+    mixins: [],
+    setUp: async () => ({ createData: [] }),
+    tests: {
+      test_list_objects: async (t) => {
+        const count = (await t.all()).length;
+        const user = await t.user();
+        const response = await user.client.get(t.path());
+        expect(response.status, response.text).toBe(200);
+        expect(response.body.count).toBe(count);
+      },
+      test_get_object: async (t) => {
+        const [first] = await t.all();
+        const user = await t.user();
+        const response = await user.client.get(`${t.path()}${first!.id}/`);
+        expect(response.status, response.text).toBe(200);
+      },
+    },
+  },
+  {
     source: 'core/tests/test_api.py::BackgroundTaskTestCase',
     model: 'core.backgroundtask',
     briefFields: [],

@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { setSuperuser } from '../../support/app.js';
 import { TINY_PNG } from '../../support/fixtures.js';
 import type { NetBoxTestCase } from '../generic.js';
 
@@ -186,6 +187,88 @@ export const extrasCases: NetBoxTestCase[] = [
           { name: 'Tag 6', slug: 'tag-6' },
         ],
       };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::TaggedItemTestCase',
+    model: 'extras.taggeditem',
+    briefFields: ['display', 'id', 'object', 'object_id', 'object_type', 'tag', 'url'],
+    mixins: ['get', 'list'],
+    // NetBox sets the sites' tags through the ORM; here each site is created with its tags.
+    setUp: async (t) => {
+      const tags = await t.makeAll(
+        'extras.tag',
+        [1, 2, 3].map((i) => ({ name: `Tag ${i}`, slug: `tag-${i}` })),
+      );
+      const pairs = [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+      ];
+      await t.makeAll(
+        'dcim.site',
+        pairs.map(([a, b], i) => ({
+          name: `Site ${i + 1}`,
+          slug: `site-${i + 1}`,
+          tags: [tags[a!]!.id, tags[b!]!.id],
+        })),
+      );
+      return { createData: [] };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::JournalEntryTestCase',
+    model: 'extras.journalentry',
+    briefFields: ['created', 'display', 'id', 'url'],
+    bulkUpdateData: { comments: 'Overwritten' },
+    // NetBox makes the entries through the ORM with created_by set; here a superuser User_1 writes them (a username has no spaces) (the
+    // API sets created_by to the writer, as NetBox's CurrentUserDefault does).
+    setUp: async (t) => {
+      const users = await t.makeAll('users.user', [
+        { username: 'User_1', password: 'Password-User-1' },
+        { username: 'User_2', password: 'Password-User-2' },
+      ]);
+      await setSuperuser(t.app, users[0]!.id, true);
+      const token = await t.make('users.token', { user: users[0]!.id });
+      const author = t.admin.as(`Bearer svc_${token.key}.${token.token}`);
+      const site = await t.make('dcim.site', { name: 'Site 1', slug: 'site-1' });
+      const entry = (comments: string) => ({
+        assigned_object_type: 'dcim.site',
+        assigned_object_id: site.id,
+        comments,
+      });
+      const made = await author.post(t.path(), ['Fourth entry', 'Fifth entry', 'Sixth entry'].map(entry));
+      expect(made.status, made.text).toBe(201);
+      return { createData: ['First entry', 'Second entry', 'Third entry'].map(entry), users };
+    },
+    tests: {
+      test_immutable_created_by: async (t, data) => {
+        const [first] = await t.queryset();
+        const before = (await t.get(first!.id))!.created_by as number;
+        const other = (data.users as { id: number }[]).find((u) => u.id !== before)!;
+        const user = await t.user();
+        await user.addPermissions('extras.change_journalentry');
+        const response = await user.client.patch(`${t.path()}${first!.id}/`, { created_by: other.id });
+        expect(response.status, response.text).toBe(200);
+        expect((await t.get(first!.id))!.created_by).toBe(before);
+      },
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::BookmarkTestCase',
+    model: 'extras.bookmark',
+    briefFields: ['display', 'id', 'object_id', 'object_type', 'url'],
+    mixins: ['get', 'list', 'create', 'delete'],
+    // NetBox bookmarks three sites for the test user before each test; here once for the class.
+    setUp: async (t) => {
+      const sites = await t.makeAll(
+        'dcim.site',
+        [1, 2, 3, 4, 5, 6].map((i) => ({ name: `Site ${i}`, slug: `site-${i}` })),
+      );
+      const user = await t.user();
+      const bookmark = (i: number) => ({ object_type: 'dcim.site', object_id: sites[i]!.id, user: user.id });
+      await t.makeAll('extras.bookmark', [0, 1, 2].map(bookmark));
+      return { createData: [3, 4, 5].map(bookmark) };
     },
   },
   {

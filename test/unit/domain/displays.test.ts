@@ -41,6 +41,17 @@ describe("the device's display templates (NetBox Device.__str__ without virtual 
 });
 
 describe('other displays', () => {
+  it("object types: NetBox's app_labeled_name, each word of the model's name capitalised", () => {
+    const fn = display('core.displayObjectType');
+    expect(fn({ app_name: 'DCIM', model_name: 'site' })).toBe('DCIM > Site');
+    expect(fn({ app_name: 'IPAM', model_name: 'IP address' })).toBe('IPAM > IP Address');
+    expect(fn({ app_name: 'Extras', model_name: 'custom field choice set' })).toBe('Extras > Custom Field Choice Set');
+  });
+  it('journal entries: the minute they were written (UTC) and their kind', () => {
+    const fn = display('core.displayJournalEntry');
+    expect(fn({ created: '2026-05-04T13:45:59.123456Z', kind: 'warning' })).toBe('2026-05-04 13:45 (Warning)');
+    expect(fn({ created: new Date('2026-05-04T13:45:00Z'), kind: 'info' })).toBe('2026-05-04 13:45 (Info)');
+  });
   it('circuit terminations: "<cid>: Termination <side>"', () => {
     expect(displayTermination({ 'circuit.cid': 'CID-1', term_side: 'Z' })).toBe('CID-1: Termination Z');
   });

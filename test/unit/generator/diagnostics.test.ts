@@ -33,7 +33,7 @@ describe('schema errors (ajv)', () => {
     [
       'an unknown feature',
       withModelKey('features: [tags, colours]'),
-      'models/shop.yaml: models.item.features.1: must be one of "tags", "custom_fields", "change_logging", "events", "image_attachments", "contacts"',
+      'models/shop.yaml: models.item.features.1: must be one of "tags", "custom_fields", "change_logging", "events", "image_attachments", "contacts", "journaling", "bookmarks"',
     ],
     [
       'a repeated feature',
@@ -99,6 +99,11 @@ describe('field errors', () => {
       E('fields.day.default', "only 'now' is supported"),
     ],
     ['an fk without a target', 'box: { type: fk }', E('fields.box.to', "missing property 'to'")],
+    [
+      'an fk default other than the requesting user',
+      'box: { type: fk, to: shop.item, default: 1 }',
+      E('fields.box.default', "only 'current_user' is supported (the requesting user, on an FK to users)"),
+    ],
     [
       'do_nothing on an fk',
       'box: { type: fk, to: shop.item, on_delete: do_nothing }',
@@ -270,6 +275,11 @@ describe('model errors', () => {
       [E('ordering', 'tree models are ordered by the tree')],
     ],
     ['an ordering by an unknown field', 'ordering: [-nope]', [E('ordering', "unknown field 'nope'")]],
+    [
+      'an ordering by the timestamps of a model without change logging',
+      'ordering: [-created]',
+      [E('ordering', "unknown field 'created'")],
+    ],
     ['a display of an unknown field', 'display: nope', [E('display', "unknown field 'nope'")]],
     [
       'a display template naming an unknown field',
@@ -389,6 +399,23 @@ describe('model errors', () => {
  * (ajv's pattern error beside its propertyNames summary), and a missing `of` or an unknown display field
  * (the missing or unknown name checked again by a later pass).
  */
+describe('model properties', () => {
+  it("resolve private, open_view, and a change-logged model's timestamps in its ordering", () => {
+    const { graph, errors } = resolveFiles({
+      'models/shop.yaml': shop(
+        `${ITEM}    private: true\n    open_view: true\n    features: [change_logging]\n    ordering: [-created]\n`,
+      ),
+    });
+    expect(errors).toEqual([]);
+    const item = graph.models.find((m) => m.label === 'shop.item')!;
+    expect([item.private, item.openView, item.ordering]).toEqual([
+      true,
+      true,
+      [{ field: 'created', descending: true }],
+    ]);
+  });
+});
+
 describe('each diagnostic appears once', () => {
   it.each([
     [
