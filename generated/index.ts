@@ -142,6 +142,7 @@ import * as virtualizationVMInterface from './virtualization/vminterface.js';
 /** Every domain function the models name; the type check of this file proves that each one exists. */
 export const domainFunctions: DomainFunctionName[] = [
   'circuits.cacheTermination',
+  'circuits.circuitTerminationPaths',
   'circuits.circuitsWithTerminationA',
   'circuits.circuitsWithTerminationZ',
   'circuits.displayTermination',

@@ -294,4 +294,51 @@ describe.each(DIALECTS)('cables on %s', (dialect) => {
     const list = await api.get(`/api/dcim/interfaces/?device_id=${device.id}&limit=100`);
     expect(list.status, list.text).toBe(200);
   });
+
+  it('lists the paths across a circuit on its terminations', async () => {
+    const { api } = shared.app;
+    const post = async (path: string, body: Row): Promise<Row> => {
+      const response = await api.post(path, body);
+      expect(response.status, response.text).toBe(201);
+      return response.body as Row;
+    };
+    const provider = await post('/api/circuits/providers/', { name: 'Paths Transit', slug: 'paths-transit' });
+    const type = await post('/api/circuits/circuit-types/', { name: 'Paths Wave', slug: 'paths-wave' });
+    const circuit = await post('/api/circuits/circuits/', { cid: 'PATH-1', provider: provider.id, type: type.id });
+    const side = (term_side: string, owner: Row): Promise<Row> =>
+      post('/api/circuits/circuit-terminations/', {
+        circuit: circuit.id,
+        term_side,
+        termination_type: 'dcim.site',
+        termination_id: owner.site.id,
+      });
+    const [a, z] = [await side('A', device), await side('Z', other)];
+    const [near, far] = await createAll(api, '/api/dcim/interfaces/', [
+      { device: device.id, name: 'wan0', type: '10gbase-x-sfpp' },
+      { device: other.id, name: 'wan0', type: '10gbase-x-sfpp' },
+    ]);
+    const term = (id: number): Row[] => [{ object_type: 'circuits.circuittermination', object_id: id }];
+    await post('/api/dcim/cables/', { a_terminations: end(near!.id), b_terminations: term(a.id) });
+    const paths = async (id: number): Promise<Row[]> => {
+      const response = await api.get(`/api/circuits/circuit-terminations/${id}/paths/`);
+      expect(response.status, response.text).toBe(200);
+      return response.body as Row[];
+    };
+    // Only the A side is cabled: one path, from wan0 through the circuit to the far termination's site (as
+    // NetBox, a path that ends at a site is not complete; one that ends at a provider network is).
+    const [alone] = await paths(a.id);
+    expect(alone).toMatchObject({ is_complete: false, is_active: true, is_split: false });
+    expect((alone!.path as Row[][]).at(-1)!.map((n) => n.id)).toEqual([other.site.id]);
+    await post('/api/dcim/cables/', { a_terminations: term(z.id), b_terminations: end(far!.id) });
+    const both = await paths(z.id);
+    expect(both).toHaveLength(2);
+    expect(both.map((p) => (p.path as Row[][]).at(-1)![0]!.id).sort()).toEqual([near!.id, far!.id].sort());
+    expect(
+      (
+        await api.get(
+          `/api/dcim/connected-device/?peer_device=${encodeURIComponent(String(other.name))}&peer_interface=wan0`,
+        )
+      ).body.id,
+    ).toBe(device.id);
+  });
 });
