@@ -137,6 +137,17 @@ export async function tracePath(origins: readonly PathNode[], graph: TraceGraph)
   return result;
 }
 
+/**
+ * The path of one endpoint as NetBox stores it: traced from all the terminations on its end of its cable
+ * together (NetBox's create_cablepaths takes a cable end's terminations as one origin), so the two interfaces
+ * on one end of a cable share one path.
+ */
+export async function tracePathOf(endpoint: PathNode, graph: TraceGraph): Promise<TracedPath | null> {
+  const link = await graph.link(endpoint);
+  const origins = link ? await graph.ends(link.cable, link.end) : [];
+  return tracePath(origins.some((o) => keyOf(o) === keyOf(endpoint)) ? origins : [endpoint], graph);
+}
+
 /** Through front ports to their rear ports or back (NetBox's step 8), or 'split' when no position says where. */
 async function passThrough(
   ports: readonly PathNode[],
@@ -217,9 +228,14 @@ export async function reachableEndpoints(start: PathNode, graph: TraceGraph): Pr
  */
 export async function pathsThrough(port: PathNode, graph: TraceGraph): Promise<TracedPath[]> {
   const origins = await reachableEndpoints(port, graph);
-  const traced = await Promise.all(origins.map((origin) => tracePath([origin], graph)));
-  return traced.filter(
-    (path): path is TracedPath =>
-      path !== null && path.path.some((segment) => segment.some((n) => keyOf(n) === keyOf(port))),
-  );
+  const traced = await Promise.all(origins.map((origin) => tracePathOf(origin, graph)));
+  // Endpoints on one cable end share their path: keep it once.
+  const seen = new Set<string>();
+  return traced.filter((path): path is TracedPath => {
+    if (path === null || !path.path.some((segment) => segment.some((n) => keyOf(n) === keyOf(port)))) return false;
+    const origin = path.path[0]!.map(keyOf).join(',');
+    if (seen.has(origin)) return false;
+    seen.add(origin);
+    return true;
+  });
 }

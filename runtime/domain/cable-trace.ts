@@ -5,7 +5,7 @@ import {
   CIRCUIT_TERMINATION,
   FRONT_PORT,
   destinations,
-  tracePath,
+  tracePathOf,
   type CircuitPeer,
   type PathNode,
   type PortMappingRow,
@@ -186,7 +186,7 @@ export async function tracePaths(
   ids: readonly number[],
 ): Promise<Map<number, TracedPath | null>> {
   const graph = databaseGraph(ctx.q, ctx.schema);
-  const traced = await Promise.all(ids.map((id) => tracePath([{ type: label, id }], graph)));
+  const traced = await Promise.all(ids.map((id) => tracePathOf({ type: label, id }, graph)));
   return new Map(ids.map((id, i) => [id, traced[i] ?? null]));
 }
 
@@ -280,7 +280,7 @@ export function traceSegments(path: readonly PathNode[][]): [PathNode[], PathNod
 /** `trace/` of one path endpoint model: its path as NetBox's list of triples (a JSON document). */
 function traceOf(label: string): ListFunction {
   return async (ctx, parent) => {
-    const traced = await tracePath([{ type: label, id: parent.id }], databaseGraph(ctx.q, ctx.schema));
+    const traced = await tracePathOf({ type: label, id: parent.id }, databaseGraph(ctx.q, ctx.schema));
     const triples = traced ? traceSegments(traced.path) : [];
     const ends = await renderNodes(
       ctx,

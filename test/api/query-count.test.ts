@@ -210,7 +210,7 @@ describe.each(DIALECTS)('queries of the common pages on %s', (dialect) => {
     const large = await queriesFor(`${page}&limit=${N}`);
     expect(large).toBe(small);
     // Rows, count, tags, the cable and link peers, then the trace: one query per kind of read per hop.
-    expect(large).toMatchInlineSnapshot(`39`);
+    expect(large).toMatchInlineSnapshot(`40`);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   pathsThrough,
   reachableEndpoints,
   tracePath,
+  tracePathOf,
   type CircuitPeer,
   type PathNode,
   type PortMappingRow,
@@ -234,5 +235,13 @@ describe('pathsThrough', () => {
     const through = await pathsThrough(circuitEnd(2), graph);
     expect(through).toHaveLength(2);
     expect(through.every((p) => p.isComplete)).toBe(true);
+  });
+});
+
+describe('tracePathOf', () => {
+  it('traces from every termination on the endpoint’s cable end, as NetBox stores one path per cable end', async () => {
+    const graph = new Topology().connect(1, [iface(1)], [iface(2), iface(3)]);
+    expect((await tracePathOf(iface(3), graph))!.path).toEqual([[iface(2), iface(3)], [cable(1)], [iface(1)]]);
+    expect(await tracePathOf(iface(4), graph)).toBeNull();
   });
 });
