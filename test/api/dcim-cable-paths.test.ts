@@ -396,6 +396,69 @@ describe.each(DIALECTS)('cable paths (NetBox test_cablepaths.py) on %s', (dialec
     );
   });
 
+  it('test_216_interface_to_interface_via_multiple_circuits', async () => {
+    const [if1, if2] = [await iface('Interface 1'), await iface('Interface 2')];
+    const [one, two] = [await circuit(), await circuit()];
+    const [ct1, ct2, ct3, ct4] = [
+      await termination(one, 'A'),
+      await termination(one, 'Z'),
+      await termination(two, 'A'),
+      await termination(two, 'Z'),
+    ];
+    const c1 = await cable(if1, ct1);
+    const c2 = await cable(ct2, ct3);
+    const c3 = await cable(ct4, if2);
+    const complete = { is_complete: true, is_active: true };
+    await assertPathExists([if1, c1, ct1, ct2, c2, ct3, ct4, c3, if2], complete);
+    await assertPathExists([if2, c3, ct4, ct3, c2, ct2, ct1, c1, if1], complete);
+    await deleteCable(c2);
+    const at = { type: 'dcim.site', id: site.id as number };
+    await assertPathExists([if1, c1, ct1, ct2, at], { is_active: true });
+    await assertPathExists([if2, c3, ct4, ct3, at], { is_active: true });
+  });
+
+  it('test_222_single_path_via_multiple_singleposition_rear_ports', async () => {
+    const [if1, if2] = [await iface('Interface 1'), await iface('Interface 2')];
+    const [rp1, rp2] = [await rear('Rear Port 1'), await rear('Rear Port 2')];
+    const [fp1, fp2] = [await front('Front Port 1', rp1), await front('Front Port 2', rp2)];
+    const c1 = await cable(if1, [fp1, fp2]);
+    const c2 = await cable([rp1, rp2], if2);
+    await assertPathExists([if1, c1, [fp1, fp2], [rp1, rp2], c2, if2], { is_complete: true });
+    await assertPathExists([if2, c2, [rp1, rp2], [fp1, fp2], c1, if1], { is_complete: true });
+  });
+
+  it('test_223_interface_to_interface_via_multiple_circuit_terminations', async () => {
+    const [if1, if2] = [await iface('Interface 1'), await iface('Interface 2')];
+    const [one, two] = [await circuit(), await circuit()];
+    const [ct1a, ct1z, ct2a, ct2z] = [
+      await termination(one, 'A'),
+      await termination(one, 'Z'),
+      await termination(two, 'A'),
+      await termination(two, 'Z'),
+    ];
+    const c1 = await cable(if1, [ct1a, ct2a]);
+    const c2 = await cable(if2, [ct1z, ct2z]);
+    const complete = { is_complete: true, is_active: true };
+    await assertPathExists([if1, c1, [ct1a, ct2a], [ct1z, ct2z], c2, if2], complete);
+    await assertPathExists([if2, c2, [ct1z, ct2z], [ct1a, ct2a], c1, if1], complete);
+  });
+
+  it('test_224_single_path_via_multiple_pass_throughs_with_breakouts', async () => {
+    const [if1, if2, if3, if4] = [
+      await iface('Interface 1'),
+      await iface('Interface 2'),
+      await iface('Interface 3'),
+      await iface('Interface 4'),
+    ];
+    const [rp1, rp2] = [await rear('Rear Port 1'), await rear('Rear Port 2')];
+    const [fp1, fp2] = [await front('Front Port 1', rp1), await front('Front Port 2', rp2)];
+    const c1 = await cable([if1, if2], [fp1, fp2]);
+    const c2 = await cable([rp1, rp2], [if3, if4]);
+    const complete = { is_complete: true, is_active: true };
+    await assertPathExists([[if1, if2], c1, [fp1, fp2], [rp1, rp2], c2, [if3, if4]], complete);
+    await assertPathExists([[if3, if4], c2, [rp1, rp2], [fp1, fp2], c1, [if1, if2]], complete);
+  });
+
   it('test_301_create_path_via_existing_cable', async () => {
     const [if1, if2] = [await iface('Interface 1'), await iface('Interface 2')];
     const [rp1, rp2] = [await rear('Rear Port 1'), await rear('Rear Port 2')];
@@ -457,5 +520,143 @@ describe.each(DIALECTS)('cable paths (NetBox test_cablepaths.py) on %s', (dialec
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body).toEqual({ detail: 'All mid-span terminations must have the same parent object' });
     await assertNoPath(if1);
+  });
+
+  it('test_402_exclude_circuit_loopback', async () => {
+    const if1 = await iface('Interface 1');
+    const c = await circuit();
+    const [ct1, ct2] = [await termination(c, 'A'), await termination(c, 'Z')];
+    const c1 = await cable(if1, [ct1, ct2]);
+    await assertPathExists([if1, c1, [ct1, ct2]], { is_active: true, is_complete: false, is_split: true });
+  });
+
+  const LEFT_OUT = 'not ported yet (time); the pure tracer covers its shape in test/unit/domain/cable-paths.test.ts';
+  for (const name of [
+    'test_204_multiple_paths_via_pass_through_with_breakouts',
+    'test_205_multiple_paths_via_nested_pass_throughs',
+    'test_206_multiple_paths_via_multiple_pass_throughs',
+    'test_207_multiple_paths_via_patched_pass_throughs',
+    'test_215_multiple_paths_via_circuit',
+    'test_218_interfaces_to_interfaces_via_multiposition_rear_ports',
+    'test_219_interface_to_interface_duplex_via_multiple_rearports',
+    'test_220_interface_to_interface_duplex_via_multiple_front_and_rear_ports',
+    'test_221_non_symmetric_paths',
+  ])
+    it.skip(`${name} — left out: ${LEFT_OUT}`, () => {});
+  it.skip('test_214_interface_to_providernetwork_via_circuit — left out: circuit terminations do not attach to provider networks yet (models/circuits.yaml, another change)', () => {});
+  it.skip('test_225_circuittermination_origin_passive_network — left out: it checks that a stored CablePath with a circuit termination origin saves and deletes (NetBox #22825); paths are not stored here', () => {});
+});
+
+/**
+ * NetBox 4.6.8's dcim/tests/test_cablepaths2.py (CablePathTestCase): the port mapping changes (304–306). The
+ * cable profile cases (101–110 and the profiled 202–225) are left out: cable profiles are stored and validated
+ * but tracing does not map connectors and positions through them yet; the total length cases (226–231) test
+ * CablePath.get_total_length, which no API response carries.
+ */
+describe.each(DIALECTS)('cable paths after port mapping changes (NetBox test_cablepaths2.py) on %s', (dialect) => {
+  const shared = useApp(dialect);
+  let device: Row;
+
+  beforeAll(async () => {
+    device = await createTestDevice(shared.app.api, 'Test Device');
+  });
+
+  const create = async (list: string, type: string, body: Row): Promise<Node> => ({
+    type,
+    id: (await createAll(shared.app.api, list, [{ device: device.id, ...body }]))[0]!.id as number,
+  });
+  let serial = 0;
+  const iface = (name: string) =>
+    create('/api/dcim/interfaces/', 'dcim.interface', { name: `${name} #${++serial}`, type: '1000base-t' });
+  const front = (name: string) =>
+    create('/api/dcim/front-ports/', 'dcim.frontport', { name: `${name} #${++serial}`, type: '8p8c' });
+  const rear = (name: string) =>
+    create('/api/dcim/rear-ports/', 'dcim.rearport', { name: `${name} #${++serial}`, type: '8p8c' });
+  const cable = async (a: Node, b: Node): Promise<Node> => {
+    const response = await shared.app.api.post('/api/dcim/cables/', {
+      a_terminations: [{ object_type: a.type, object_id: a.id }],
+      b_terminations: [{ object_type: b.type, object_id: b.id }],
+    });
+    expect(response.status, response.text).toBe(201);
+    return { type: 'dcim.cable', id: response.body.id as number };
+  };
+  /** A front port's mappings, written as a client writes them (its `rear_ports`); null: none. */
+  const map = async (fp: Node, rp: Node | null): Promise<void> => {
+    const rear_ports = rp ? [{ position: 1, rear_port: rp.id, rear_port_position: 1 }] : [];
+    const response = await shared.app.api.patch(`/api/dcim/front-ports/${fp.id}/`, { rear_ports });
+    expect(response.status, response.text).toBe(200);
+  };
+  /** The origin's path, from its trace/ (as in the file above), and whether it is complete. */
+  const pathOf = async (origin: Node): Promise<{ path: string[][]; complete: boolean }> => {
+    const { api } = shared.app;
+    const trace = (await api.get(`/api/dcim/interfaces/${origin.id}/trace/`)).body as [Row[], Row | Row[], Row[]][];
+    const path: string[][] = [];
+    for (const [near, link, far] of trace) {
+      path.push(near.map(keyOfObject).sort());
+      if (link && !Array.isArray(link)) path.push([`dcim.cable:${link.id}`]);
+      if (far.length > 0) path.push(far.map(keyOfObject).sort());
+    }
+    const object = (await api.get(`/api/dcim/interfaces/${origin.id}/`)).body as Row;
+    return { path, complete: object.connected_endpoints !== null };
+  };
+  const assertPathExists = async (steps: Node[], complete: boolean): Promise<void> => {
+    expect(await pathOf(steps[0]!)).toEqual({ path: segments(steps), complete });
+  };
+
+  it('test_304_add_port_mapping_between_connected_ports', async () => {
+    const [if1, if2, fp1, rp1] = [
+      await iface('Interface 1'),
+      await iface('Interface 2'),
+      await front('FP1'),
+      await rear('RP1'),
+    ];
+    const c1 = await cable(if1, fp1);
+    const c2 = await cable(if2, rp1);
+    await assertPathExists([if1, c1, fp1], false);
+    await assertPathExists([if2, c2, rp1], false);
+    await map(fp1, rp1);
+    await assertPathExists([if1, c1, fp1, rp1, c2, if2], true);
+    await assertPathExists([if2, c2, rp1, fp1, c1, if1], true);
+  });
+
+  it('test_305_delete_port_mapping_between_connected_ports', async () => {
+    const [if1, if2, fp1, rp1] = [
+      await iface('Interface 1'),
+      await iface('Interface 2'),
+      await front('FP1'),
+      await rear('RP1'),
+    ];
+    const c1 = await cable(if1, fp1);
+    const c2 = await cable(if2, rp1);
+    await map(fp1, rp1);
+    await assertPathExists([if1, c1, fp1, rp1, c2, if2], true);
+    await assertPathExists([if2, c2, rp1, fp1, c1, if1], true);
+    await map(fp1, null);
+    await assertPathExists([if1, c1, fp1], false);
+    await assertPathExists([if2, c2, rp1], false);
+  });
+
+  it('test_306_change_port_mapping_between_connected_ports', async () => {
+    const [if1, if2, if3, if4] = [
+      await iface('Interface 1'),
+      await iface('Interface 2'),
+      await iface('Interface 3'),
+      await iface('Interface 4'),
+    ];
+    const [fp1, fp2, rp1, rp2] = [await front('FP1'), await front('FP2'), await rear('RP1'), await rear('RP2')];
+    const c1 = await cable(if1, fp1);
+    const c2 = await cable(if2, fp2);
+    const c3 = await cable(if3, rp1);
+    const c4 = await cable(if4, rp2);
+    await map(fp1, rp1);
+    await assertPathExists([if1, c1, fp1, rp1, c3, if3], true);
+    await assertPathExists([if3, c3, rp1, fp1, c1, if1], true);
+    await map(fp1, rp2);
+    await assertPathExists([if1, c1, fp1, rp2, c4, if4], true);
+    await assertPathExists([if4, c4, rp2, fp1, c1, if1], true);
+    await map(fp1, null);
+    await map(fp2, rp2);
+    await assertPathExists([if2, c2, fp2, rp2, c4, if4], true);
+    await assertPathExists([if4, c4, rp2, fp2, c2, if2], true);
   });
 });
