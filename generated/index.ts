@@ -26,6 +26,10 @@ import migration20 from './migrations/0020_ipam_asnrange_create_table_and_more.j
 import migration21 from './migrations/0021_virtualization_virtualmachinetype_create_table_and_more.json' with { type: 'json' };
 import migration22 from './migrations/0022_ipam_fhrpgroup_create_table_and_more.json' with { type: 'json' };
 import migration23 from './migrations/0023_dcim_cablebundle_create_table_and_more.json' with { type: 'json' };
+import migration24 from './migrations/0024_circuits_provideraccount_create_table_and_more.json' with { type: 'json' };
+import migration25 from './migrations/0025_circuits_circuitgroup_create_table_and_more.json' with { type: 'json' };
+import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_table_and_more.json' with { type: 'json' };
+import migration27 from './migrations/0027_circuits_provideraccount_create_index_circuits_provideraccount_unique_provi.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -36,9 +40,16 @@ import * as bgpPrefixList from './plugins/bgp/prefixlist.js';
 import * as bgpRoutingPolicy from './plugins/bgp/routingpolicy.js';
 import * as bgpRoutingPolicyRule from './plugins/bgp/routingpolicyrule.js';
 import * as circuitsCircuit from './circuits/circuit.js';
+import * as circuitsCircuitGroup from './circuits/circuitgroup.js';
+import * as circuitsCircuitGroupAssignment from './circuits/circuitgroupassignment.js';
 import * as circuitsCircuitTermination from './circuits/circuittermination.js';
 import * as circuitsCircuitType from './circuits/circuittype.js';
 import * as circuitsProvider from './circuits/provider.js';
+import * as circuitsProviderAccount from './circuits/provideraccount.js';
+import * as circuitsProviderNetwork from './circuits/providernetwork.js';
+import * as circuitsVirtualCircuit from './circuits/virtualcircuit.js';
+import * as circuitsVirtualCircuitTermination from './circuits/virtualcircuittermination.js';
+import * as circuitsVirtualCircuitType from './circuits/virtualcircuittype.js';
 import * as coreBackgroundTask from './core/backgroundtask.js';
 import * as coreObjectChange from './core/objectchange.js';
 import * as coreWorker from './core/worker.js';
@@ -113,6 +124,8 @@ import * as ipamService from './ipam/service.js';
 import * as ipamServiceTemplate from './ipam/servicetemplate.js';
 import * as ipamVLAN from './ipam/vlan.js';
 import * as ipamVLANGroup from './ipam/vlangroup.js';
+import * as ipamVLANTranslationPolicy from './ipam/vlantranslationpolicy.js';
+import * as ipamVLANTranslationRule from './ipam/vlantranslationrule.js';
 import * as ipamVRF from './ipam/vrf.js';
 import * as netbox_dnsNameServer from './plugins/netbox_dns/nameserver.js';
 import * as netbox_dnsDNSRecord from './plugins/netbox_dns/record.js';
@@ -141,11 +154,18 @@ import * as virtualizationVMInterface from './virtualization/vminterface.js';
 
 /** Every domain function the models name; the type check of this file proves that each one exists. */
 export const domainFunctions: DomainFunctionName[] = [
+  'circuits.assignmentsByProviderId',
+  'circuits.assignmentsByProviderSlug',
   'circuits.cacheTermination',
+  'circuits.circuitGroupAssignments',
   'circuits.circuitTerminationPaths',
   'circuits.circuitsWithTerminationA',
   'circuits.circuitsWithTerminationZ',
+  'circuits.displayGroupAssignment',
   'circuits.displayTermination',
+  'circuits.displayVirtualTermination',
+  'circuits.providerAccounts',
+  'circuits.searchAssignmentMembers',
   'circuits.searchTerminations',
   'circuits.terminationA',
   'circuits.terminationZ',
@@ -307,6 +327,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.searchIpRanges',
   'ipam.searchNetworks',
   'ipam.searchPrimaryIp',
+  'ipam.searchTranslationVids',
   'ipam.searchVid',
   'ipam.servicesWithPort',
   'ipam.totalVlanIds',
@@ -320,6 +341,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.vlanGroupContainsVid',
   'ipam.vlanGroupUtilization',
   'ipam.vlanGroupsByTotal',
+  'ipam.vlanTranslationRules',
   'ipam.vlansAvailableAtSite',
   'ipam.vlansAvailableAtSiteGroup',
   'ipam.vlansAvailableOnDevice',
@@ -367,8 +389,21 @@ export const registry: Registry = {
     {
       name: 'circuits',
       verboseName: 'Circuits',
-      description: 'Providers, circuit types, circuits and their terminations.',
-      models: ['circuits.circuit', 'circuits.circuittermination', 'circuits.circuittype', 'circuits.provider'],
+      description:
+        'Providers, their accounts and networks, circuit types, circuits and their terminations, circuit groups, virtual circuits and their terminations.',
+      models: [
+        'circuits.circuit',
+        'circuits.circuitgroup',
+        'circuits.circuitgroupassignment',
+        'circuits.circuittermination',
+        'circuits.circuittype',
+        'circuits.provider',
+        'circuits.provideraccount',
+        'circuits.providernetwork',
+        'circuits.virtualcircuit',
+        'circuits.virtualcircuittermination',
+        'circuits.virtualcircuittype',
+      ],
     },
     {
       name: 'core',
@@ -466,6 +501,8 @@ export const registry: Registry = {
         'ipam.servicetemplate',
         'ipam.vlan',
         'ipam.vlangroup',
+        'ipam.vlantranslationpolicy',
+        'ipam.vlantranslationrule',
         'ipam.vrf',
       ],
     },
@@ -527,9 +564,16 @@ export const registry: Registry = {
     'bgp.routingpolicy': bgpRoutingPolicy.routingPolicySpec,
     'bgp.routingpolicyrule': bgpRoutingPolicyRule.routingPolicyRuleSpec,
     'circuits.circuit': circuitsCircuit.circuitSpec,
+    'circuits.circuitgroup': circuitsCircuitGroup.circuitGroupSpec,
+    'circuits.circuitgroupassignment': circuitsCircuitGroupAssignment.circuitGroupAssignmentSpec,
     'circuits.circuittermination': circuitsCircuitTermination.circuitTerminationSpec,
     'circuits.circuittype': circuitsCircuitType.circuitTypeSpec,
     'circuits.provider': circuitsProvider.providerSpec,
+    'circuits.provideraccount': circuitsProviderAccount.providerAccountSpec,
+    'circuits.providernetwork': circuitsProviderNetwork.providerNetworkSpec,
+    'circuits.virtualcircuit': circuitsVirtualCircuit.virtualCircuitSpec,
+    'circuits.virtualcircuittermination': circuitsVirtualCircuitTermination.virtualCircuitTerminationSpec,
+    'circuits.virtualcircuittype': circuitsVirtualCircuitType.virtualCircuitTypeSpec,
     'core.backgroundtask': coreBackgroundTask.backgroundTaskSpec,
     'core.objectchange': coreObjectChange.objectChangeSpec,
     'core.worker': coreWorker.workerSpec,
@@ -604,6 +648,8 @@ export const registry: Registry = {
     'ipam.servicetemplate': ipamServiceTemplate.serviceTemplateSpec,
     'ipam.vlan': ipamVLAN.vLANSpec,
     'ipam.vlangroup': ipamVLANGroup.vLANGroupSpec,
+    'ipam.vlantranslationpolicy': ipamVLANTranslationPolicy.vLANTranslationPolicySpec,
+    'ipam.vlantranslationrule': ipamVLANTranslationRule.vLANTranslationRuleSpec,
     'ipam.vrf': ipamVRF.vRFSpec,
     'netbox_dns.nameserver': netbox_dnsNameServer.nameServerSpec,
     'netbox_dns.record': netbox_dnsDNSRecord.dNSRecordSpec,
@@ -639,9 +685,16 @@ export const registry: Registry = {
     'bgp.routingpolicy': bgpRoutingPolicy.mountRoutingPolicyRoutes,
     'bgp.routingpolicyrule': bgpRoutingPolicyRule.mountRoutingPolicyRuleRoutes,
     'circuits.circuit': circuitsCircuit.mountCircuitRoutes,
+    'circuits.circuitgroup': circuitsCircuitGroup.mountCircuitGroupRoutes,
+    'circuits.circuitgroupassignment': circuitsCircuitGroupAssignment.mountCircuitGroupAssignmentRoutes,
     'circuits.circuittermination': circuitsCircuitTermination.mountCircuitTerminationRoutes,
     'circuits.circuittype': circuitsCircuitType.mountCircuitTypeRoutes,
     'circuits.provider': circuitsProvider.mountProviderRoutes,
+    'circuits.provideraccount': circuitsProviderAccount.mountProviderAccountRoutes,
+    'circuits.providernetwork': circuitsProviderNetwork.mountProviderNetworkRoutes,
+    'circuits.virtualcircuit': circuitsVirtualCircuit.mountVirtualCircuitRoutes,
+    'circuits.virtualcircuittermination': circuitsVirtualCircuitTermination.mountVirtualCircuitTerminationRoutes,
+    'circuits.virtualcircuittype': circuitsVirtualCircuitType.mountVirtualCircuitTypeRoutes,
     'core.backgroundtask': coreBackgroundTask.mountBackgroundTaskRoutes,
     'core.objectchange': coreObjectChange.mountObjectChangeRoutes,
     'dcim.cable': dcimCable.mountCableRoutes,
@@ -712,6 +765,8 @@ export const registry: Registry = {
     'ipam.servicetemplate': ipamServiceTemplate.mountServiceTemplateRoutes,
     'ipam.vlan': ipamVLAN.mountVLANRoutes,
     'ipam.vlangroup': ipamVLANGroup.mountVLANGroupRoutes,
+    'ipam.vlantranslationpolicy': ipamVLANTranslationPolicy.mountVLANTranslationPolicyRoutes,
+    'ipam.vlantranslationrule': ipamVLANTranslationRule.mountVLANTranslationRuleRoutes,
     'ipam.vrf': ipamVRF.mountVRFRoutes,
     'netbox_dns.nameserver': netbox_dnsNameServer.mountNameServerRoutes,
     'netbox_dns.record': netbox_dnsDNSRecord.mountDNSRecordRoutes,
@@ -761,6 +816,10 @@ export const registry: Registry = {
     migration21 as Migration,
     migration22 as Migration,
     migration23 as Migration,
+    migration24 as Migration,
+    migration25 as Migration,
+    migration26 as Migration,
+    migration27 as Migration,
   ],
   plugins: [
     {

@@ -16,6 +16,7 @@ export interface UniqueDef {
   fields: string[];
   where_null?: string[];
   condition?: Record<string, string | number | boolean>;
+  exclude?: Record<string, string | number | boolean>;
   case_insensitive?: boolean;
   message?: string;
 }

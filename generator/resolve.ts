@@ -443,7 +443,7 @@ function resolveUniques(def: ModelDef, model: ModelSpec, report: Reporter): Uniq
     });
   }
   (def.unique_together ?? []).forEach((u, index) => {
-    const condition = u.condition ?? {};
+    const condition = { ...u.condition, ...u.exclude };
     for (const name of [...u.fields, ...(u.where_null ?? []), ...Object.keys(condition)]) {
       const field = model.fields.find((f) => f.name === name);
       if (!field?.column) report.error(`unique_together.${index}`, `unknown field '${name}'`);
@@ -452,7 +452,7 @@ function resolveUniques(def: ModelDef, model: ModelSpec, report: Reporter): Uniq
     const name = limitIdentifier(
       u.name ?? `${model.table}_${[...u.fields, ...whereNull, ...Object.keys(condition)].join('_')}_uniq`,
     );
-    const conditional = whereNull.length > 0 || u.condition !== undefined;
+    const conditional = whereNull.length > 0 || u.condition !== undefined || u.exclude !== undefined;
     const message =
       u.message ??
       (conditional
@@ -464,6 +464,7 @@ function resolveUniques(def: ModelDef, model: ModelSpec, report: Reporter): Uniq
       whereNull,
       caseInsensitive: u.case_insensitive ?? false,
       ...(u.condition ? { condition: u.condition } : {}),
+      ...(u.exclude ? { exclude: u.exclude } : {}),
       message,
       errorKey: u.fields.length === 1 && !conditional ? u.fields[0]! : '__all__',
     });

@@ -82,6 +82,9 @@ function buildTable(model: ModelSpec, models: Map<string, ModelSpec>): TableSpec
       ...(unique.condition
         ? { whereEquals: Object.fromEntries(Object.entries(unique.condition).map(([n, v]) => [columnOf(n), v])) }
         : {}),
+      ...(unique.exclude
+        ? { whereNotEquals: Object.fromEntries(Object.entries(unique.exclude).map(([n, v]) => [columnOf(n), v])) }
+        : {}),
     });
   }
   for (const fields of model.indexes) {

@@ -56,6 +56,8 @@ export interface IndexSpec {
   lower?: string[];
   /** Partial index: only rows where these columns hold these values (NetBox's `condition=Q(...)`). */
   whereEquals?: Record<string, string | number | boolean>;
+  /** Partial index: only rows where these columns do not hold these values (NetBox's `condition=~Q(...)`). */
+  whereNotEquals?: Record<string, string | number | boolean>;
 }
 
 export interface TableSpec {
@@ -518,6 +520,8 @@ export interface UniqueSpec {
   caseInsensitive: boolean;
   /** The constraint applies only to objects whose fields hold these values. */
   condition?: Record<string, string | number | boolean>;
+  /** The constraint applies only to objects whose fields do not hold these values. */
+  exclude?: Record<string, string | number | boolean>;
   message: string;
   /** Single-field constraints report under the field, others under `__all__`. */
   errorKey: string;

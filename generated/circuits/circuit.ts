@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { CircuitTypeNested } from './circuittype.js';
 import type { ProviderNested } from './provider.js';
+import type { ProviderAccountNested } from './provideraccount.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
 
@@ -18,6 +19,7 @@ export interface CircuitRow {
   /** Unique circuit ID */
   cid: string;
   provider_id: number;
+  provider_account_id: number | null;
   type_id: number;
   status: CircuitStatus;
   tenant_id: number | null;
@@ -40,6 +42,7 @@ export interface CircuitWrite {
   /** Unique circuit ID */
   cid: string;
   provider: RelatedInput;
+  provider_account?: RelatedInput | null;
   type: RelatedInput;
   status?: CircuitStatus;
   tenant?: RelatedInput | null;
@@ -71,7 +74,7 @@ export interface Circuit {
   display: string;
   cid: string;
   provider: ProviderNested;
-  provider_account: unknown;
+  provider_account: ProviderAccountNested | null;
   type: CircuitTypeNested;
   status: { value: CircuitStatus; label: string } | null;
   tenant: TenantNested | null;
@@ -130,6 +133,7 @@ export const circuitSpec: ModelSpec = {
   display: { kind: 'field', field: 'cid' },
   ordering: [
     { field: 'provider', descending: false },
+    { field: 'provider_account', descending: false },
     { field: 'cid', descending: false },
   ],
   fields: [
@@ -170,17 +174,20 @@ export const circuitSpec: ModelSpec = {
     },
     {
       name: 'provider_account',
+      column: 'provider_account_id',
       label: 'Provider account',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'circuits.provideraccount',
+      onDelete: 'protect',
+      nested: null,
+      relatedName: 'circuits',
     },
     {
       name: 'type',
@@ -385,16 +392,18 @@ export const circuitSpec: ModelSpec = {
     {
       name: 'assignments',
       label: 'Assignments',
+      description: "The circuit's group assignments, nested.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'circuits.circuitGroupAssignments',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'owner',
@@ -478,6 +487,14 @@ export const circuitSpec: ModelSpec = {
       path: [{ kind: 'fk', field: 'provider', target: 'circuits.provider' }],
       target: 'circuits.provider',
       by: 'slug',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'provider_account_id',
+      path: [{ kind: 'fk', field: 'provider_account', target: 'circuits.provideraccount' }],
+      target: 'circuits.provideraccount',
+      by: 'id',
       tree: false,
     },
     {
@@ -719,25 +736,23 @@ export const circuitSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
-      name: 'provider_account_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
+      kind: 'relation',
       name: 'provider_account',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'fk', field: 'provider_account', target: 'circuits.provideraccount' }],
+      target: 'circuits.provideraccount',
+      by: 'account',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'provider_network_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        { kind: 'reverse', model: 'circuits.circuittermination', field: 'circuit' },
+        { kind: 'fk', field: '_provider_network', target: 'circuits.providernetwork' },
+      ],
+      target: 'circuits.providernetwork',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -805,10 +820,24 @@ export const circuitSpec: ModelSpec = {
       message: 'Circuit with this Provider and Circuit ID already exists.',
       errorKey: '__all__',
     },
+    {
+      name: 'circuits_circuit_provider_account_cid_uniq',
+      fields: ['provider_account', 'cid'],
+      whereNull: [],
+      caseInsensitive: false,
+      message: 'Circuit with this Provider account and Circuit ID already exists.',
+      errorKey: '__all__',
+    },
   ],
   indexes: [],
   validators: [],
   rules: [
+    {
+      kind: 'same',
+      paths: ['provider', 'provider_account.provider'],
+      key: 'provider_account',
+      message: 'The assigned account must belong to the assigned provider.',
+    },
     {
       kind: 'required',
       field: 'distance_unit',
@@ -820,6 +849,12 @@ export const circuitSpec: ModelSpec = {
   ],
   hooks: {},
   reverse: [
+    {
+      model: 'circuits.circuitgroupassignment',
+      field: 'member',
+      onDelete: 'cascade',
+      generic: true,
+    },
     { model: 'circuits.circuittermination', field: 'circuit', onDelete: 'cascade' },
     {
       model: 'extras.imageattachment',

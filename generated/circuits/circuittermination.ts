@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { CircuitNested } from './circuit.js';
+import type { ProviderNetworkNested } from './providernetwork.js';
 import type { LocationNested } from '../dcim/location.js';
 import type { RegionNested } from '../dcim/region.js';
 import type { SiteNested } from '../dcim/site.js';
@@ -18,6 +19,7 @@ export interface CircuitTerminationRow {
   term_side: CircuitTerminationTermSide;
   termination_type: string | null;
   termination_id: number | null;
+  _provider_network_id: number | null;
   _region_id: number | null;
   _site_group_id: number | null;
   _site_id: number | null;
@@ -118,7 +120,7 @@ export interface CircuitTerminationNested {
   _occupied: unknown;
 }
 
-/** One end (A or Z) of a circuit, attached to a site, location, region or site group. */
+/** One end (A or Z) of a circuit, attached to a site, location, region, site group or provider network. */
 export const circuitTerminationSpec: ModelSpec = {
   label: 'circuits.circuittermination',
   app: 'circuits',
@@ -126,7 +128,7 @@ export const circuitTerminationSpec: ModelSpec = {
   className: 'CircuitTermination',
   verboseName: 'circuit termination',
   verboseNamePlural: 'circuit terminations',
-  description: 'One end (A or Z) of a circuit, attached to a site, location, region or site group.',
+  description: 'One end (A or Z) of a circuit, attached to a site, location, region, site group or provider network.',
   path: 'circuit-terminations',
   readOnly: false,
   table: 'circuits_circuittermination',
@@ -191,7 +193,7 @@ export const circuitTerminationSpec: ModelSpec = {
       unique: false,
       kind: 'content_type',
       required: false,
-      targets: ['dcim.location', 'dcim.region', 'dcim.site', 'dcim.sitegroup'],
+      targets: ['circuits.providernetwork', 'dcim.location', 'dcim.region', 'dcim.site', 'dcim.sitegroup'],
     },
     {
       name: 'termination_id',
@@ -220,8 +222,24 @@ export const circuitTerminationSpec: ModelSpec = {
       required: false,
       typeField: 'termination_type',
       idField: 'termination_id',
-      targets: ['dcim.location', 'dcim.region', 'dcim.site', 'dcim.sitegroup'],
+      targets: ['circuits.providernetwork', 'dcim.location', 'dcim.region', 'dcim.site', 'dcim.sitegroup'],
       onDelete: 'cascade',
+    },
+    {
+      name: '_provider_network',
+      column: '_provider_network_id',
+      label: 'Provider network',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: true,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'circuits.providernetwork',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: '_region',
@@ -736,11 +754,12 @@ export const circuitTerminationSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'provider_network_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'fk', field: '_provider_network', target: 'circuits.providernetwork' }],
+      target: 'circuits.providernetwork',
+      by: 'id',
+      tree: false,
     },
   ],
   uniques: [

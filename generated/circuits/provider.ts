@@ -134,16 +134,18 @@ export const providerSpec: ModelSpec = {
     {
       name: 'accounts',
       label: 'Accounts',
+      description: "The provider's accounts, nested.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'computed',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      function: 'circuits.providerAccounts',
+      schema: { type: 'array', items: { type: 'object' } },
+      excludable: false,
     },
     {
       name: 'description',
@@ -487,6 +489,8 @@ export const providerSpec: ModelSpec = {
   hooks: {},
   reverse: [
     { model: 'circuits.circuit', field: 'provider', onDelete: 'protect' },
+    { model: 'circuits.provideraccount', field: 'provider', onDelete: 'protect' },
+    { model: 'circuits.providernetwork', field: 'provider', onDelete: 'protect' },
     {
       model: 'tenancy.contactassignment',
       field: 'object',

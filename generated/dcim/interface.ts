@@ -7,6 +7,7 @@ import type { MACAddressNested } from './macaddress.js';
 import type { ModuleNested } from './module.js';
 import type { VirtualDeviceContextNested } from './virtualdevicecontext.js';
 import type { VLANNested } from '../ipam/vlan.js';
+import type { VLANTranslationPolicyNested } from '../ipam/vlantranslationpolicy.js';
 import type { VRFNested } from '../ipam/vrf.js';
 import type { OwnerNested } from '../users/owner.js';
 
@@ -351,6 +352,7 @@ export interface InterfaceRow {
   tx_power: number | null;
   untagged_vlan_id: number | null;
   qinq_svlan_id: number | null;
+  vlan_translation_policy_id: number | null;
   /** Treat as if a cable is connected */
   mark_connected: boolean;
   vrf_id: number | null;
@@ -392,6 +394,7 @@ export interface InterfaceWrite {
   untagged_vlan?: RelatedInput | null;
   tagged_vlans?: number[];
   qinq_svlan?: RelatedInput | null;
+  vlan_translation_policy?: RelatedInput | null;
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
   vrf?: RelatedInput | null;
@@ -444,7 +447,7 @@ export interface Interface {
   untagged_vlan: VLANNested | null;
   tagged_vlans: VLANNested[];
   qinq_svlan: VLANNested | null;
-  vlan_translation_policy: unknown;
+  vlan_translation_policy: VLANTranslationPolicyNested | null;
   mark_connected: boolean;
   cable: unknown;
   cable_end: unknown;
@@ -1329,17 +1332,19 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       name: 'vlan_translation_policy',
-      label: 'Vlan translation policy',
-      nullable: false,
-      readOnly: true,
+      column: 'vlan_translation_policy_id',
+      label: 'VLAN Translation Policy',
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'ipam.vlantranslationpolicy',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'mark_connected',
@@ -1858,6 +1863,34 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'number',
     },
     {
+      kind: 'relation',
+      name: 'vlan_translation_policy_id',
+      path: [
+        {
+          kind: 'fk',
+          field: 'vlan_translation_policy',
+          target: 'ipam.vlantranslationpolicy',
+        },
+      ],
+      target: 'ipam.vlantranslationpolicy',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'vlan_translation_policy',
+      path: [
+        {
+          kind: 'fk',
+          field: 'vlan_translation_policy',
+          target: 'ipam.vlantranslationpolicy',
+        },
+      ],
+      target: 'ipam.vlantranslationpolicy',
+      by: 'name',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'mark_connected',
       path: [],
@@ -2266,20 +2299,6 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       kind: 'constant',
-      name: 'vlan_translation_policy_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'vlan_translation_policy',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
       name: 'wireless_lan_id',
       value: null,
       valueKind: 'object',
@@ -2293,18 +2312,33 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_circuit_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        {
+          kind: 'reverse',
+          model: 'circuits.virtualcircuittermination',
+          field: 'interface',
+        },
+        { kind: 'fk', field: 'virtual_circuit', target: 'circuits.virtualcircuit' },
+      ],
+      target: 'circuits.virtualcircuit',
+      by: 'id',
+      tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'virtual_circuit_termination_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [
+        {
+          kind: 'reverse',
+          model: 'circuits.virtualcircuittermination',
+          field: 'interface',
+        },
+      ],
+      target: 'circuits.virtualcircuittermination',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -2439,6 +2473,11 @@ export const interfaceSpec: ModelSpec = {
   ],
   hooks: { prepare: 'dcim.prepareInterface' },
   reverse: [
+    {
+      model: 'circuits.virtualcircuittermination',
+      field: 'interface',
+      onDelete: 'cascade',
+    },
     {
       model: 'dcim.cabletermination',
       field: 'termination',

@@ -117,6 +117,8 @@ export const contactAssignmentSpec: ModelSpec = {
       targets: [
         'circuits.circuit',
         'circuits.provider',
+        'circuits.provideraccount',
+        'circuits.virtualcircuit',
         'dcim.device',
         'dcim.location',
         'dcim.manufacturer',
@@ -168,6 +170,8 @@ export const contactAssignmentSpec: ModelSpec = {
       targets: [
         'circuits.circuit',
         'circuits.provider',
+        'circuits.provideraccount',
+        'circuits.virtualcircuit',
         'dcim.device',
         'dcim.location',
         'dcim.manufacturer',

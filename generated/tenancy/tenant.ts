@@ -498,6 +498,8 @@ export const tenantSpec: ModelSpec = {
     { model: 'bgp.bgpsession', field: 'tenant', onDelete: 'protect' },
     { model: 'bgp.community', field: 'tenant', onDelete: 'protect' },
     { model: 'circuits.circuit', field: 'tenant', onDelete: 'protect' },
+    { model: 'circuits.circuitgroup', field: 'tenant', onDelete: 'protect' },
+    { model: 'circuits.virtualcircuit', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.cable', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.device', field: 'tenant', onDelete: 'protect' },
     { model: 'dcim.location', field: 'tenant', onDelete: 'protect' },

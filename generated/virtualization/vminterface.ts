@@ -4,6 +4,7 @@ import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { MACAddressNested } from '../dcim/macaddress.js';
 import type { VLANNested } from '../ipam/vlan.js';
+import type { VLANTranslationPolicyNested } from '../ipam/vlantranslationpolicy.js';
 import type { VRFNested } from '../ipam/vrf.js';
 import type { OwnerNested } from '../users/owner.js';
 import type { VirtualMachineNested } from './virtualmachine.js';
@@ -27,6 +28,7 @@ export interface VMInterfaceRow {
   mode: VMInterfaceMode | null;
   untagged_vlan_id: number | null;
   qinq_svlan_id: number | null;
+  vlan_translation_policy_id: number | null;
   vrf_id: number | null;
   owner_id: number | null;
   custom_field_data: Record<string, unknown>;
@@ -48,6 +50,7 @@ export interface VMInterfaceWrite {
   untagged_vlan?: RelatedInput | null;
   tagged_vlans?: number[];
   qinq_svlan?: RelatedInput | null;
+  vlan_translation_policy?: RelatedInput | null;
   vrf?: RelatedInput | null;
   owner?: RelatedInput | null;
   /** Replaces every tag. */
@@ -81,7 +84,7 @@ export interface VMInterface {
   untagged_vlan: VLANNested | null;
   tagged_vlans: VLANNested[];
   qinq_svlan: VLANNested | null;
-  vlan_translation_policy: unknown;
+  vlan_translation_policy: VLANTranslationPolicyNested | null;
   vrf: VRFNested | null;
   l2vpn_termination: unknown;
   owner: OwnerNested | null;
@@ -368,17 +371,19 @@ export const vMInterfaceSpec: ModelSpec = {
     },
     {
       name: 'vlan_translation_policy',
-      label: 'Vlan translation policy',
-      nullable: false,
-      readOnly: true,
+      column: 'vlan_translation_policy_id',
+      label: 'VLAN Translation Policy',
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'ipam.vlantranslationpolicy',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'vrf',
@@ -591,6 +596,34 @@ export const vMInterfaceSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'vlan_translation_policy_id',
+      path: [
+        {
+          kind: 'fk',
+          field: 'vlan_translation_policy',
+          target: 'ipam.vlantranslationpolicy',
+        },
+      ],
+      target: 'ipam.vlantranslationpolicy',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'vlan_translation_policy',
+      path: [
+        {
+          kind: 'fk',
+          field: 'vlan_translation_policy',
+          target: 'ipam.vlantranslationpolicy',
+        },
+      ],
+      target: 'ipam.vlantranslationpolicy',
+      by: 'name',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'vrf_id',
       path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
@@ -703,20 +736,6 @@ export const vMInterfaceSpec: ModelSpec = {
     {
       kind: 'constant',
       name: 'l2vpn',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'vlan_translation_policy_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'vlan_translation_policy',
       value: null,
       valueKind: 'object',
       lookups: 'relation',

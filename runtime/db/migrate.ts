@@ -216,6 +216,7 @@ function createIndexSql(table: string, index: IndexSpec): string {
   const conditions = [
     ...(index.whereNull ?? []).map((c) => `${quote(c)} IS NULL`),
     ...Object.entries(index.whereEquals ?? {}).map(([c, v]) => `${quote(c)} = ${sqlLiteral(v)}`),
+    ...Object.entries(index.whereNotEquals ?? {}).map(([c, v]) => `${quote(c)} <> ${sqlLiteral(v)}`),
   ];
   const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
   return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${quote(index.name)} ON ${quote(table)} (${columns.join(', ')})${where}`;

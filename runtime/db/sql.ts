@@ -20,6 +20,12 @@ export function rowsPerInsert(dialect: Dialect, width: number): number {
   return Math.max(1, Math.min(MAX_ROWS[dialect], Math.floor(MAX_PARAMETERS[dialect] / Math.max(1, width))));
 }
 
+/**
+ * Ids in one `IN (…)` list of a write's statements: well under both databases' parameter limits, and large
+ * enough that a bulk of a thousand objects reads each table once.
+ */
+export const IDS_PER_STATEMENT = 5_000;
+
 /** Splits a list for `IN (…)` clauses that stay under the databases' parameter limits. */
 export function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
@@ -28,10 +34,10 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Gives each row its own values in one statement per chunk (`SET c = CASE id WHEN ? THEN ? … END WHERE id IN
- * (…)`) rather than one UPDATE per row. Every row sets the same columns. PostgreSQL types the untyped parameters
- * of a CASE as text, so they are cast by their JavaScript type (a number as bigint, a boolean as boolean), which
- * the column then takes by assignment.
+ * Gives each row its own values in one statement per chunk (`SET c = CASE id WHEN ? THEN ? … ELSE c END WHERE
+ * id IN (…)`) rather than one UPDATE per row. Every row sets the same columns. The `ELSE c` branch, never taken,
+ * gives the CASE its column's type: PostgreSQL types the untyped parameters by it (a timestamp, JSON, a number)
+ * instead of as text.
  */
 export async function updateById(
   q: Knex,
@@ -41,19 +47,14 @@ export async function updateById(
 ): Promise<void> {
   const columns = Object.keys(rows[0]?.values ?? {});
   if (columns.length === 0) return;
-  const cast = (column: string): string => {
-    if (dialect === 'sqlite') return '?';
-    const sample = rows.find((r) => r.values[column] !== null && r.values[column] !== undefined)?.values[column];
-    return typeof sample === 'number' ? 'CAST(? AS bigint)' : typeof sample === 'boolean' ? 'CAST(? AS boolean)' : '?';
-  };
   // A CASE is searched branch by branch for every row it sets: chunks of at most 500 rows keep that linear.
   const perRow = 1 + 2 * columns.length;
   for (const chunk of chunks(rows, Math.min(500, Math.floor(MAX_PARAMETERS[dialect] / perRow)))) {
     const set: Record<string, Knex.Raw> = {};
     for (const column of columns) {
-      const value = cast(column);
-      set[column] = q.raw(`CASE id ${chunk.map(() => `WHEN ? THEN ${value}`).join(' ')} END`, [
+      set[column] = q.raw(`CASE id ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} ELSE ?? END`, [
         ...chunk.flatMap((r) => [r.id, (r.values[column] ?? null) as Knex.Value]),
+        column,
       ]);
     }
     await q(table)
@@ -63,6 +64,57 @@ export async function updateById(
       )
       .update(set);
   }
+}
+
+/**
+ * Sets each row's values (`rows`: id and columns), in as few statements as the rows allow: rows that set the
+ * same columns go together, in one UPDATE when they also set the same values, else through updateById.
+ */
+export async function updateRows(
+  q: Knex,
+  dialect: Dialect,
+  table: string,
+  rows: readonly { id: number; values: Record<string, unknown> }[],
+): Promise<void> {
+  const groups = new Map<string, { id: number; values: Record<string, unknown> }[]>();
+  for (const row of rows) {
+    const columns = Object.keys(row.values).sort();
+    if (columns.length === 0) continue;
+    const key = columns.join('\0');
+    const group = groups.get(key) ?? [];
+    group.push({ id: row.id, values: Object.fromEntries(columns.map((c) => [c, row.values[c]])) });
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    const first = JSON.stringify(group[0]!.values);
+    if (group.every((row) => JSON.stringify(row.values) === first)) {
+      for (const chunk of chunks(group, 500))
+        await q(table)
+          .whereIn(
+            'id',
+            chunk.map((r) => r.id),
+          )
+          .update(group[0]!.values);
+    } else await updateById(q, dialect, table, group);
+  }
+}
+
+/**
+ * Which of the queries find a row (by index), in one statement of EXISTS probes joined by UNION ALL: a write asks
+ * which tables hold anything for it before reading only those.
+ */
+export async function whichExist(q: Knex, probes: readonly Knex.QueryBuilder[]): Promise<Set<number>> {
+  if (probes.length === 0) return new Set();
+  const parts = probes.map((probe, index) => {
+    const { sql, bindings } = probe.clearSelect().select(q.raw('1')).toSQL();
+    return { sql: `select ${index} as r where exists (${sql})`, bindings };
+  });
+  const result: unknown = await q.raw(
+    parts.map((p) => p.sql).join(' union all '),
+    parts.flatMap((p) => p.bindings as Knex.Value[]),
+  );
+  const rows = (Array.isArray(result) ? result : (result as { rows: { r: unknown }[] }).rows) as { r: unknown }[];
+  return new Set(rows.map((row) => Number(row.r)));
 }
 
 /** Tree paths: `<segment>(\x02<segment>)*`, segment = `<name>\x01<id, 10 digits>`. */

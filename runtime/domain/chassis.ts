@@ -68,9 +68,12 @@ const virtualChassisMembers: ComputeFunction = async (ctx, _model, ids) => {
   return result;
 };
 
-/** NetBox's Device.clean(): the master of a chassis cannot be removed from it. */
+/**
+ * NetBox's Device.clean(): the master of a chassis cannot be removed from it. A master is a member of its chassis
+ * (the chassis's own rule), so a device that stays where it was needs no look.
+ */
 const checkVirtualChassisMaster: ValidatorFunction = async (item) => {
-  if (item.id === null) return;
+  if (item.id === null || (item.existing?.virtual_chassis ?? null) === (item.values.virtual_chassis ?? null)) return;
   const chassis = item.schema.model('dcim.virtualchassis');
   const row = (await item.q(chassis.table).where('master_id', item.id).first('id', 'name')) as Row | undefined;
   if (row && Number(row.id) !== Number(item.values.virtual_chassis ?? -1)) {

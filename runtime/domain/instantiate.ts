@@ -1,4 +1,4 @@
-import { chunks } from '../db/sql.js';
+import { chunks, whichExist } from '../db/sql.js';
 import type { ChildListField, FieldSpec } from '../spec.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
@@ -93,7 +93,14 @@ export async function instantiate(
   /** Template model label → template id → object id → the component made from it. */
   const made = new Map<string, Map<number, Map<number, number>>>();
   const typeIds = [...new Set(objects.map((o) => o.typeId))];
-  for (const template of templateModels(ctx.schema, templateField)) {
+  const templates = templateModels(ctx.schema, templateField);
+  // Only the template models that the types use are read (a type often has templates of few kinds, or none).
+  const used = await whichExist(
+    ctx.q,
+    templates.map((t) => ctx.q(t.table).whereIn(t.fields.get(templateField)!.column!, typeIds)),
+  );
+  for (const [index, template] of templates.entries()) {
+    if (!used.has(index)) continue;
     const component = ctx.schema.model(template.spec.instantiates!);
     const rows = await templatesOf(ctx, template, templateField, typeIds);
     if (rows.length === 0) continue;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { nestedList } from './nested-lists.js';
 import { escapeLike, ilike, rawRows } from '../db/sql.js';
 import { lockKey } from '../db/transaction.js';
 import { parseIp, type ParsedIp } from '../rest/ip.js';
@@ -477,6 +478,13 @@ export const searchVid: FilterFunction = async (_ctx, _model, values) => {
   return (query) => query.where('t0.vid', Number(text));
 };
 
+/** `q` on VLAN translation rules also finds the rules whose local or remote VID is the search text. */
+export const searchTranslationVids: FilterFunction = async (_ctx, _model, values) => {
+  const text = values[0]!.trim();
+  if (!/^\d{1,9}$/.test(text)) return 'not a VID';
+  return (query) => query.where((w) => w.where('t0.local_vid', Number(text)).orWhere('t0.remote_vid', Number(text)));
+};
+
 /**
  * Addresses assigned to interfaces of the given parents (devices, VMs), by id or by name. Unknown parents
  * match nothing, as NetBox's method filters do.
@@ -655,6 +663,16 @@ export const ipamFunctions = {
   'ipam.searchIpAddresses': { kind: 'filter', fn: searchIpAddresses },
   'ipam.searchPrimaryIp': { kind: 'filter', fn: searchPrimaryIp },
   'ipam.searchVid': { kind: 'filter', fn: searchVid },
+  'ipam.searchTranslationVids': { kind: 'filter', fn: searchTranslationVids },
+  'ipam.vlanTranslationRules': {
+    kind: 'compute',
+    fn: nestedList(
+      'ipam.vlantranslationrule',
+      'policy_id',
+      ['local_vid'],
+      ['id', 'url', 'display', 'policy', 'local_vid', 'remote_vid', 'description'],
+    ),
+  },
   'ipam.prepareIpAddress': { kind: 'prepare', fn: prepareIpAddress },
   'ipam.ipAddressesOfDevice': { kind: 'filter', fn: assignedTo('dcim.interface', 'device', 'id') },
   'ipam.ipAddressesOfDeviceName': { kind: 'filter', fn: assignedTo('dcim.interface', 'device', 'name') },

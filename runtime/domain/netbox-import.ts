@@ -37,12 +37,28 @@ export interface NetboxModelMap {
     constants?: Readonly<Record<string, unknown>>;
   }[];
   legacyGeneric?: readonly { before: string; type: string; id: string; columns: Readonly<Record<string, string>> }[];
+  /**
+   * Child lists that NetBox releases before `before` kept as columns of this model, one item at most: item key →
+   * column, and item key → constant (a front port's rear port and position before 4.6's port mappings).
+   */
+  earlierLists?: Readonly<
+    Record<
+      string,
+      { before: string; columns: Readonly<Record<string, string>>; constants?: Readonly<Record<string, unknown>> }
+    >
+  >;
 }
 
 /** Conversions of NetBox values that differ in shape from the service's API input. */
 export type NetboxValueTransform =
   /** PostgreSQL integer ranges (`{"[1,4095)"}`) → `[[1, 4094]]`. */
   'int_ranges';
+
+const FRONT_PORT_COLUMNS = {
+  before: '4.6',
+  columns: { rear_port: 'rear_port_id', rear_port_position: 'rear_port_position' },
+  constants: { position: 1 },
+};
 
 export const NETBOX_IMPORT = {
   /** Models keyed by label. Models that are the service's own bookkeeping have no NetBox source (`null`). */
@@ -77,6 +93,10 @@ export const NETBOX_IMPORT = {
         },
       ],
     },
+    // Before 4.6 a front port (template) mapped to one position of one rear port, in its own columns; 4.6's
+    // migration made each a port mapping of the front port's position 1.
+    'dcim.frontport': { earlierLists: { rear_ports: FRONT_PORT_COLUMNS } },
+    'dcim.frontporttemplate': { earlierLists: { rear_ports: FRONT_PORT_COLUMNS } },
     'users.objectpermission': {
       joins: {
         groups: { table: 'users_group_object_permissions', from: 'objectpermission_id', to: 'group_id' },
@@ -98,15 +118,6 @@ export const NETBOX_IMPORT = {
     'users.user': { joined: { config: { table: 'users_userconfig', key: 'user_id', column: 'data' } } },
     'ipam.vlangroup': { values: { vid_ranges: 'int_ranges' } },
   } as Readonly<Record<string, NetboxModelMap | null>>,
-  /**
-   * Models served here whose rows the database import cannot bring over yet, with the reason: their tables are
-   * reported without a home.
-   */
-  notYet: {
-    'dcim.cable':
-      "a cable's ends are rows of dcim_cabletermination, which the import does not yet turn into a_terminations and b_terminations",
-    'dcim.cabletermination': 'written with their cables (not imported yet)',
-  } as Readonly<Record<string, string>>,
   /** Object tags: NetBox's tagged items (content type, object id, tag). */
   taggedItems: { table: 'extras_taggeditem', type: 'content_type_id', object: 'object_id', tag: 'tag_id' },
   /** Content types and the ids object types are stored as. */
@@ -115,7 +126,8 @@ export const NETBOX_IMPORT = {
   signature: ['django_migrations', 'django_content_type', 'dcim_device'] as readonly string[],
   /**
    * NetBox's own bookkeeping, never data to move: Django's tables, the search cache, user preferences and
-   * sessions. They are left out of the report's list of tables without a home.
+   * sessions, and cable paths (the service traces them from the cables it imported). They are left out of the
+   * report's list of tables without a home.
    */
   internalTables: [
     /^django_/,
@@ -124,6 +136,7 @@ export const NETBOX_IMPORT = {
     /^users_group_permissions$/,
     /^users_user_user_permissions$/,
     /^extras_cachedvalue$/,
+    /^dcim_cablepath$/,
     /^core_objecttype$/,
     /^social_auth_/,
     /^taggit_/,

@@ -10,6 +10,7 @@ import type { Change, Snapshot, WriteHook, WriteRequest } from '../rest/write-ty
 import { selectKeys } from '../rest/params.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
+import { withSiteRoot } from '../rest/marked-roots.js';
 import { evaluateConditions } from './conditions.js';
 import { createWebhookContext } from './context.js';
 import type { DeliveryQueue } from './queue.js';
@@ -59,6 +60,8 @@ export class EventQueue {
   private generation = 0;
   private readonly rulesByTransaction = new WeakMap<Knex.Transaction, Promise<Rule[]>>();
   private readonly queuedIn = new WeakSet<readonly Change[]>();
+  /** Representations rendered by a write after its changes, by its change list: `<label>:<id>` → object. */
+  private readonly rendered = new WeakMap<readonly Change[], Map<string, Row>>();
 
   constructor(private readonly options: EventsOptions) {}
 
@@ -111,10 +114,21 @@ export class EventQueue {
   }
 
   /** Whether some rule wants deletions of a model (then its objects are rendered before they go). */
-  async wantsDeletions(trx: Knex.Transaction, model: ModelInfo, changes: readonly Change[]): Promise<boolean> {
-    if (!model.spec.features.includes('events')) return false;
+  wantsDeletions(trx: Knex.Transaction, model: ModelInfo, changes: readonly Change[]): Promise<boolean> {
+    return this.wants(trx, model, 'delete', changes);
+  }
+
+  /** Whether some enabled rule of a background task wants this event of the model's objects. */
+  async wants(
+    trx: Knex.Transaction,
+    model: ModelInfo,
+    action: Change['action'],
+    changes: readonly Change[],
+  ): Promise<boolean> {
+    if (!this.options.tasks || model === this.options.tasks.model || !model.spec.features.includes('events'))
+      return false;
     const rules = await this.rules(trx, changes);
-    return rules.some((r) => r.objectTypes.includes(model.label) && r.eventTypes.includes(EVENT_OF.delete));
+    return rules.some((r) => r.objectTypes.includes(model.label) && r.eventTypes.includes(EVENT_OF[action]));
   }
 
   /** REST representations as NetBox's events carry them: complete, with relative URLs. */
@@ -130,6 +144,30 @@ export class EventQueue {
     };
     const objects = await loadObjectsByIds(q, ctx, model, selectKeys(model, new URLSearchParams()), ids);
     return new Map(objects.map((o) => [Number(o.id), o]));
+  }
+
+  /**
+   * Keeps the complete representations of objects a write rendered after its last change (`marked`: rendered
+   * under markedRoots()), so that its event hook does not read them again.
+   */
+  keep(changes: readonly Change[], model: ModelInfo, marked: readonly Row[]): void {
+    let kept = this.rendered.get(changes);
+    if (!kept) this.rendered.set(changes, (kept = new Map<string, Row>()));
+    const base = this.options.settings.BASE_PATH;
+    for (const object of marked) kept.set(`${model.label}:${String(object.id)}`, withSiteRoot(object, base));
+  }
+
+  /** The objects' representations kept by this write when it kept every one of them, else read now. */
+  private async current(
+    trx: Knex.Transaction,
+    changes: readonly Change[],
+    model: ModelInfo,
+    ids: readonly number[],
+  ): Promise<Map<number, Row>> {
+    const kept = this.rendered.get(changes);
+    const found = ids.map((id) => kept?.get(`${model.label}:${id}`));
+    if (found.every((object) => object !== undefined)) return new Map(ids.map((id, i) => [id, found[i]!]));
+    return this.represent(trx, model, ids);
   }
 
   readonly hook: WriteHook = async (trx, changes, request) => {
@@ -151,7 +189,7 @@ export class EventQueue {
     for (const change of relevant)
       if (change.action !== 'delete') byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
     for (const [model, ids] of byModel) {
-      const data = await this.represent(trx, model, ids);
+      const data = await this.current(trx, changes, model, ids);
       // The change logger's snapshots of this write, when it recorded every one of these objects.
       const recorded = ids.map((id) => recordedSnapshot(changes, model, id));
       const snapshots = recorded.every((s) => s !== undefined)

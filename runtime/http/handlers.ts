@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { Request, Response } from 'express';
 import type { AppContext } from './app-context.js';
-import type { WriteContext, WriteResult } from '../rest/write-types.js';
+import type { Change, WriteContext, WriteResult } from '../rest/write-types.js';
+import { markedRoots, withSiteRoot } from '../rest/marked-roots.js';
 import { principalOf, readContextFor } from './app-context.js';
 import type { Action } from '../auth/permissions.js';
 import type { Restriction } from '../auth/principal.js';
@@ -84,16 +85,53 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       throw new PreconditionFailedError(current);
   };
 
-  const fetchFull = async (
-    q: Knex,
+  /**
+   * The written objects as the response shows them (`load` reads them with the given context and keys). When
+   * an event rule wants them and the response is their complete representation as anyone sees it, they are
+   * read once for both: the event hook takes them with relative URLs.
+   */
+  const renderWritten = async (
+    ctx: WriteContext,
     res: Response,
-    ids: readonly number[],
+    action: Change['action'],
+    load: (read: ReadContext, keys: readonly string[]) => Promise<Row[]>,
     transient?: Map<number, Row>,
     fresh?: ReadContext['fresh'],
   ): Promise<Row[]> => {
-    const ctx = { ...readContextFor(app, res), fresh };
-    return present(await loadObjectsByIds(q, ctx, model, selectKeys(model, stateOf(res).params), ids), transient);
+    const state = stateOf(res);
+    const read = { ...readContextFor(app, res), fresh };
+    const keys = selectKeys(model, state.params);
+    if (!(await sharedWithEvents(ctx, res, action, keys))) return present(await load(read, keys), transient);
+    // A superuser sees every object a representation names: as the events' unrestricted reading does.
+    const marked = await load({ ...read, viewable: undefined, render: { ...read.render, ...markedRoots() } }, keys);
+    app.events.keep(ctx.changes, model, marked);
+    return present(
+      marked.map((object) => withSiteRoot(object, state.siteRoot)),
+      transient,
+    );
   };
+
+  const sharedWithEvents = async (
+    ctx: WriteContext,
+    res: Response,
+    action: Change['action'],
+    keys: readonly string[],
+  ): Promise<boolean> => {
+    if (principalOf(res).user?.isSuperuser !== true || keys.length !== completeKeys.length) return false;
+    if (keys.some((key, i) => key !== completeKeys[i])) return false;
+    return app.events.wants(ctx.q, model, action, ctx.changes);
+  };
+  const completeKeys = selectKeys(model, new URLSearchParams());
+
+  const fetchFull = (
+    ctx: WriteContext,
+    res: Response,
+    action: Change['action'],
+    ids: readonly number[],
+    transient?: Map<number, Row>,
+    fresh?: ReadContext['fresh'],
+  ): Promise<Row[]> =>
+    renderWritten(ctx, res, action, (read, keys) => loadObjectsByIds(ctx.q, read, model, keys, ids), transient, fresh);
 
   const handlers: ModelHandlers = {
     list: async (_req, res) => {
@@ -161,7 +199,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         const result: WriteResult = await createObjects(ctx, model, bulk ? (body as unknown[]) : [body], bulk);
         await ensureWithin(ctx.q, res, result.ids, restriction);
         const fresh = { model, ids: new Set(result.ids), changed: new Set(ctx.changes.map((c) => c.model.label)) };
-        const objects = await fetchFull(ctx.q, res, result.ids, result.transient, fresh);
+        const objects = await fetchFull(ctx, res, 'create', result.ids, result.transient, fresh);
         return { objects, etag: bulk ? null : (etagOfObject(objects[0]!) ?? (await etagOf(ctx.q, result.ids[0]!))) };
       });
       if (bulk) return sendJson(res, 201, objects);
@@ -189,7 +227,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         const result = await updateObjects(ctx, model, [{ id, input: body }], req.method === 'PATCH');
         if (result.ids.length === 0) throw notFound();
         await ensureWithin(ctx.q, res, result.ids, restriction);
-        const [object] = await fetchFull(ctx.q, res, [id], result.transient);
+        const [object] = await fetchFull(ctx, res, 'update', [id], result.transient);
         return { object, etag: etagOfObject(object!) ?? (await etagOf(ctx.q, id)) };
       });
       sendJson(res, 200, object, etag ? { ETag: etag } : {});
@@ -208,11 +246,15 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         const updates = items.filter((i) => visible.has(i.id));
         const result = await updateObjects(ctx, model, updates, req.method === 'PATCH');
         await ensureWithin(ctx.q, res, result.ids, restriction);
-        const state = stateOf(res);
-        const query = baseQuery(ctx.q, model).whereIn('t0.id', result.ids);
-        applyOrdering(schema, model, new URLSearchParams(), query);
-        return present(
-          await loadObjects(ctx.q, readContextFor(app, res), model, selectKeys(model, state.params), query),
+        return renderWritten(
+          ctx,
+          res,
+          'update',
+          (read, keys) => {
+            const query = baseQuery(ctx.q, model).whereIn('t0.id', result.ids);
+            applyOrdering(schema, model, new URLSearchParams(), query);
+            return loadObjects(ctx.q, read, model, keys, query);
+          },
           result.transient,
         );
       });

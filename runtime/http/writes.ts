@@ -8,14 +8,14 @@ import type { AppContext } from './app-context.js';
 import type { Change, WriteContext, WriteRequest } from '../rest/write-types.js';
 import { principalOf } from './app-context.js';
 import type { Principal, Restriction } from '../auth/principal.js';
-import { CheckAgain, PermissionDeniedError } from '../errors.js';
+import { PermissionDeniedError } from '../errors.js';
 import { stateOf } from './request-state.js';
 import { baseQuery } from '../rest/fetch.js';
 import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { removeStoredFile } from '../rest/images.js';
-import { runTransaction } from '../db/transaction.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isRetryable, runTransaction } from '../db/transaction.js';
+import { isConnectionError } from '../db/errors.js';
 
 /** After a create or update: every written object must still be within the user's constraints (else 403). */
 export async function assertWithin(
@@ -117,7 +117,10 @@ export async function runWrite<T>(
   try {
     result = await attempt();
   } catch (error) {
-    if (!(error instanceof CheckAgain) && !isUniqueViolation(error)) throw error;
+    // The optimistic attempt decides nothing about the input by failing: whatever stopped it (a taken value, a
+    // missing related object, an invalid body), the checked attempt gives the answer. A database that cannot
+    // be reached, or conflicts retried already, would only fail again.
+    if (isConnectionError(error) || isRetryable(error)) throw error;
     optimisticUniques = false;
     result = await attempt();
   }

@@ -10,20 +10,20 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { removeStoredFile } from '../rest/images.js';
 import type { AppContext } from '../http/app-context.js';
-import { ValidationError, ApiError, CheckAgain } from '../errors.js';
+import { ValidationError, ApiError } from '../errors.js';
 import { changeLogger } from '../rest/changelog.js';
 import { RelatedResolver } from '../rest/related.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { createObjects, updateObjects } from '../rest/write.js';
 import type { WriteContext } from '../rest/write-types.js';
-import { describeConstraintViolation, isUniqueViolation, translateDatabaseError } from '../db/errors.js';
+import { describeConstraintViolation, isConnectionError, translateDatabaseError } from '../db/errors.js';
 import { chunks } from '../db/sql.js';
 import { inheritTableLocks, lockTablesExclusively } from '../db/transaction.js';
 import { NETBOX_IMPORT } from '../domain/netbox-import.js';
 import { ImportError } from './import-error.js';
 import type { NetboxSource } from './netbox-database.js';
 import type { NetboxApiSource } from './netbox-api.js';
-import { isApiSource, NOT_OVER_THE_API, planImport, type FieldSource, type ModelPlan } from './plan.js';
+import { isApiSource, NOT_OVER_THE_API, planImport, type ChildKey, type FieldSource, type ModelPlan } from './plan.js';
 import { emptyModelReport, type ImportReport, type ModelReport } from './report.js';
 import { toInput } from './values.js';
 
@@ -381,6 +381,19 @@ async function bodiesOf(
     lists.set(field.field.name, byId);
   }
   for (const field of plan.fields) {
+    if (field.kind !== 'children') continue;
+    const byId = new Map<number, unknown[]>();
+    const children = await source.rowsWhere(field.table, field.parent, ids);
+    children.sort((a, b) => Number(a.id) - Number(b.id));
+    for (const row of children) {
+      if (field.fixed.some(([column, value]) => row[column] !== value)) continue;
+      const item = childItem(source, field.keys, row);
+      const owner = Number(row[field.parent]);
+      byId.set(owner, [...(byId.get(owner) ?? []), item]);
+    }
+    lists.set(field.field.name, byId);
+  }
+  for (const field of plan.fields) {
     if (field.kind !== 'lookup') continue;
     const keys = [...new Set(rows.map((r) => r[field.column]).filter((v) => v !== null && v !== undefined))];
     const byId = new Map<number, unknown[]>();
@@ -450,7 +463,12 @@ function valueOf(
         : (source.contentTypes.get(Number(value)) ?? `#${String(value)}`);
     }
     case 'join':
+    case 'children':
       return list?.get(id) ?? [];
+    case 'item':
+      return field.keys.some((k) => row[k.column] !== null && row[k.column] !== undefined)
+        ? [{ ...field.constants, ...childItem(source, field.keys, row) }]
+        : [];
     case 'joined':
       return list?.get(id)?.[0] ?? undefined;
     case 'lookup':
@@ -463,6 +481,23 @@ function valueOf(
       return field.part === 'type' ? set[1] : Number(row[set[0]]);
     }
   }
+}
+
+/** A child list's item from a NetBox row: each key's column, a content type as its label, an id as a number. */
+function childItem(source: NetboxSource, keys: readonly ChildKey[], row: Row): Row {
+  const item: Row = {};
+  for (const key of keys) {
+    const value = row[key.column];
+    item[key.key] =
+      value === null || value === undefined
+        ? null
+        : key.as === 'label'
+          ? (source.contentTypes.get(Number(value)) ?? `#${String(value)}`)
+          : key.as === 'id'
+            ? Number(value)
+            : value;
+  }
+  return item;
 }
 
 /** Values of deferred references, written once every object exists. */
@@ -580,7 +615,8 @@ async function attempt(
       await write(sub);
     });
   } catch (error) {
-    if (optimistic && (error instanceof CheckAgain || isUniqueViolation(error))) {
+    // As a request's write: the optimistic attempt decides nothing by failing (a missing related object included).
+    if (optimistic && !isConnectionError(error)) {
       return attempt(app, ctx, write, false);
     }
     if (error instanceof ApiError) return error;

@@ -288,6 +288,11 @@ function valueOf(field: FieldSpec, value: unknown): unknown {
       return idOf(value);
     case 'm2m':
       return Array.isArray(value) ? value.map(idOf) : value;
+    case 'children':
+      // Each item's keys as written (a termination's nested `object` left out), a nested object as its id.
+      return Array.isArray(value)
+        ? value.map((item: Row) => Object.fromEntries(field.keys.map(({ key }) => [key, idOf(item[key])])))
+        : value;
     case 'choice':
       return typeof value === 'object' && !Array.isArray(value) && 'value' in value ? (value as Row).value : value;
     case 'image':

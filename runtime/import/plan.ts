@@ -6,7 +6,7 @@
  */
 import { ownsColumn } from '../kinds/index.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
-import type { FieldSpec, MovedColumnSpec } from '../spec.js';
+import type { ChildListField, FieldSpec, MovedColumnSpec } from '../spec.js';
 import { NETBOX_IMPORT, type NetboxModelMap, type NetboxValueTransform } from '../domain/netbox-import.js';
 import { atLeast } from './netbox-versions.js';
 import type { NetboxSource } from './netbox-database.js';
@@ -23,7 +23,29 @@ export type FieldSource =
   /** A generic relation NetBox kept as separate FKs: the first set column gives the id, its model the type. */
   | { kind: 'first_of'; field: FieldSpec; part: 'type' | 'id'; columns: [column: string, model: string][] }
   | { kind: 'join'; field: FieldSpec; table: string; from: string; to: string; labels: boolean }
-  | { kind: 'joined'; field: FieldSpec; table: string; key: string; column: string };
+  | { kind: 'joined'; field: FieldSpec; table: string; key: string; column: string }
+  /**
+   * A child list (a cable's `a_terminations`): the child model's rows in `table` whose `parent` column names the
+   * object and whose `fixed` columns hold the list's values, each an item of `keys` (key → child column, read
+   * as a content type's label, an id or as it is).
+   */
+  /** A child list an earlier release kept as the owner's columns: one item, or none when they are empty. */
+  | { kind: 'item'; field: FieldSpec; keys: ChildKey[]; constants: Record<string, unknown> }
+  | {
+      kind: 'children';
+      field: FieldSpec;
+      table: string;
+      parent: string;
+      fixed: [column: string, value: unknown][];
+      keys: ChildKey[];
+    };
+
+/** An item key of a child list, the column it is read from, and how (a content type's label, an id, as it is). */
+export interface ChildKey {
+  key: string;
+  column: string;
+  as: 'label' | 'id' | 'value';
+}
 
 export interface ModelPlan {
   model: ModelInfo;
@@ -55,7 +77,7 @@ export function planImport(schema: Schema, source: NetboxSource): ImportPlan {
   const consumed = new Set<string>([NETBOX_IMPORT.taggedItems.table, NETBOX_IMPORT.contentTypes]);
   const plans = new Map<string, ModelPlan>();
   for (const model of schema.models.values()) {
-    plans.set(model.label, planModel(source, model, consumed));
+    plans.set(model.label, planModel(schema, source, model, consumed));
   }
   const order = orderModels(schema, plans);
   return { models: order.map((label) => plans.get(label)!), consumed };
@@ -84,12 +106,15 @@ function planApiImport(schema: Schema, source: NetboxApiSource): ImportPlan {
     let plan: ModelPlan;
     if (map === null) plan = { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
     else if (model === tokenModel) plan = { ...empty, table: null, reason: NOT_OVER_THE_API.token };
-    else if (!model.listPath || !source.modelAt.has(model.listPath))
+    else if (ownerList(schema, model)) {
+      const owner = ownerList(schema, model)!;
+      plan = { ...empty, table: null, reason: `written with ${owner.model.label}'s ${owner.field.name}` };
+    } else if (!model.listPath || !source.modelAt.has(model.listPath))
       plan = { ...empty, table: null, reason: `the source serves no ${model.listPath ?? model.label} list` };
     else {
       const fields: FieldSource[] = [];
       for (const field of model.spec.fields) {
-        const planned = planApiField(model, field);
+        const planned = planApiField(schema, model, field);
         if (planned) fields.push(planned);
       }
       plan = {
@@ -108,15 +133,20 @@ function planApiImport(schema: Schema, source: NetboxApiSource): ImportPlan {
   // Read, or knowingly not (tokens): a model's other paths (`extras/object-changes` besides `core/…`) too.
   const consumed = new Set<string>();
   for (const plan of plans.values()) {
-    if (!plan.table && plan.model !== tokenModel) continue;
+    if (!plan.table && plan.model !== tokenModel && !ownerList(schema, plan.model)) continue;
     if (plan.model.listPath) consumed.add(plan.model.listPath);
     for (const alias of plan.model.spec.aliases) consumed.add(`/${alias}/`);
   }
   return { models: order.map((label) => plans.get(label)!), consumed };
 }
 
-function planApiField(model: ModelInfo, field: FieldSpec): FieldSource | null {
+function planApiField(schema: Schema, model: ModelInfo, field: FieldSpec): FieldSource | null {
   const column = field.name;
+  // A child list as the API shows it, from the model whose lists write the child model.
+  if (field.kind === 'children') {
+    const owner = ownerList(schema, schema.model(field.model));
+    return owner?.model === model ? { kind: 'column', field, column } : null;
+  }
   if (field.kind === 'password') return null;
   // A many-to-many list is written from the side that declares it (a group's permissions by the permissions).
   if (field.kind === 'm2m' && field.fromColumn !== 'from_id') return null;
@@ -129,14 +159,15 @@ function planApiField(model: ModelInfo, field: FieldSpec): FieldSource | null {
   return { kind: 'column', field, column };
 }
 
-function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>): ModelPlan {
+function planModel(schema: Schema, source: NetboxSource, model: ModelInfo, consumed: Set<string>): ModelPlan {
   const map: NetboxModelMap | null | undefined = NETBOX_IMPORT.models[model.label];
   const empty = { model, fields: [], timestamps: false, customFields: false, tags: false };
   if (map === null) return { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
-  const notYet = NETBOX_IMPORT.notYet[model.label];
-  if (notYet) return { ...empty, table: null, reason: notYet };
   const table = tableOf(model, map, source.version);
   const columns = source.tables.get(table);
+  // Children the source keeps in their own table are written with their owners' lists (a cable's ends).
+  const owner = columns && ownerList(schema, model);
+  if (owner) return { ...empty, table: null, reason: `written with ${owner.model.label}'s ${owner.field.name}` };
   if (!columns) {
     const moved = (model.spec.movedFrom ?? []).filter((m) => source.tables.get(m.table)?.has(m.column));
     for (const m of moved) consumed.add(m.table);
@@ -145,9 +176,13 @@ function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>
   consumed.add(table);
   const fields: FieldSource[] = [];
   for (const field of model.spec.fields) {
-    const planned = planField(source, model, table, columns, map ?? {}, field);
+    const planned =
+      field.kind === 'children'
+        ? planChildren(schema, source, model, columns, map ?? {}, field)
+        : planField(source, model, table, columns, map ?? {}, field);
     if (!planned) continue;
-    if (planned.kind === 'join' || planned.kind === 'joined' || planned.kind === 'lookup') consumed.add(planned.table);
+    if (['join', 'joined', 'lookup', 'children'].includes(planned.kind))
+      consumed.add((planned as { table: string }).table);
     fields.push(planned);
   }
   const parent = model.spec.tree && model.fields.get('parent')?.kind === 'fk' ? 'parent' : undefined;
@@ -160,6 +195,61 @@ function planModel(source: NetboxSource, model: ModelInfo, consumed: Set<string>
     customFields: model.hasCustomFields && columns.has('custom_field_data'),
     tags: model.hasTags,
   };
+}
+
+/**
+ * The first model whose child lists hold this model's objects (a cable's ends; a front port's mappings, which
+ * rear ports list too): its lists write them, other models' lists of the same children are left to it.
+ */
+function ownerList(schema: Schema, model: ModelInfo): { model: ModelInfo; field: ChildListField } | undefined {
+  for (const owner of schema.models.values())
+    for (const field of owner.spec.fields)
+      if (field.kind === 'children' && field.model === model.label) return { model: owner, field };
+  return undefined;
+}
+
+/**
+ * A child list read from the child model's NetBox table, when the source has it (and this list is the one that
+ * model writes the child model), or from the owner's columns where an earlier release kept its one item.
+ */
+function planChildren(
+  schema: Schema,
+  source: NetboxSource,
+  model: ModelInfo,
+  ownColumns: ReadonlySet<string>,
+  map: NetboxModelMap,
+  field: ChildListField,
+): FieldSource | null {
+  const child = schema.model(field.model);
+  const columnOf = (name: string): { column: string; as: ChildKey['as'] } => {
+    const spec = child.fields.get(name);
+    if (spec?.kind === 'content_type') return { column: `${name}_id`, as: 'label' };
+    if (spec?.kind === 'fk') return { column: `${name}_id`, as: 'id' };
+    // PostgreSQL's bigint comes as text.
+    if (spec?.kind === 'integer') return { column: name, as: 'id' };
+    return { column: name, as: 'value' };
+  };
+  const earlier = map.earlierLists?.[field.name];
+  if (earlier && !atLeast(source.version, earlier.before)) {
+    const keys = Object.entries(earlier.columns).map(([key, column]) => {
+      const name = field.keys.find((k) => k.key === key)?.field ?? key;
+      return { key, column, as: columnOf(name).as };
+    });
+    if (!keys.every((k) => ownColumns.has(k.column))) return null;
+    return { kind: 'item', field, keys, constants: { ...earlier.constants } };
+  }
+  const owner = ownerList(schema, child);
+  if (owner?.model !== model) return null;
+  const table = tableOf(child, NETBOX_IMPORT.models[child.label] ?? undefined, source.version);
+  const columns = source.tables.get(table);
+  const parent = columnOf(field.parent).column;
+  const keys = field.keys.map(({ key, field: name }) => ({ key, ...columnOf(name) }));
+  const fixed = Object.entries(field.fixed ?? {}).map(
+    ([name, value]) => [columnOf(name).column, value] as [string, unknown],
+  );
+  const needed = [parent, ...keys.map((k) => k.column), ...fixed.map(([column]) => column)];
+  if (!columns || !needed.every((column) => columns.has(column))) return null;
+  return { kind: 'children', field, table, parent, fixed, keys };
 }
 
 function tableOf(model: ModelInfo, map: NetboxModelMap | undefined, version: string): string {
@@ -250,6 +340,17 @@ function orderModels(schema: Schema, plans: Map<string, ModelPlan>): string[] {
         else deps.add(field.target);
       } else if (field.kind === 'm2m' && field.target !== label) {
         deps.add(field.target);
+      } else if (field.kind === 'children') {
+        // The objects the children name exist first (a cable's terminations).
+        for (const spec of schema.model(field.model).spec.fields) {
+          const targets =
+            spec.kind === 'generic_fk'
+              ? spec.targets
+              : spec.kind === 'fk' && spec.name !== field.parent
+                ? [spec.target]
+                : [];
+          for (const target of targets) if (target !== label && plans.has(target)) deps.add(target);
+        }
       } else if (field.kind === 'content_type') {
         const generic = plan.model.spec.fields.find((f) => f.kind === 'generic_fk' && f.typeField === field.name);
         if (generic?.kind === 'generic_fk' && generic.onDelete !== 'do_nothing') {

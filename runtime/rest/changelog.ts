@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { now } from '../db/clock.js';
 import type { Dialect } from '../db/connect.js';
-import { chunks, rowsPerInsert } from '../db/sql.js';
+import { chunks, IDS_PER_STATEMENT, rowsPerInsert } from '../db/sql.js';
 import type { DomainFunctions } from '../domain/types.js';
 import type { ManyToManyField } from '../spec.js';
 import { displaysOf } from './display.js';
@@ -25,12 +25,14 @@ export async function snapshotsOf(
   model: ModelInfo,
   ids: readonly number[],
   rows?: readonly Row[],
+  lists?: ReadonlyMap<number, Snapshot>,
 ): Promise<Map<number, Snapshot>> {
   const result = new Map<number, Snapshot>();
   if (ids.length === 0) return result;
   const loaded: Row[] = rows ? [...rows] : [];
   if (!rows)
-    for (const chunk of chunks(ids, 500)) loaded.push(...((await q(model.table).whereIn('id', chunk)) as Row[]));
+    for (const chunk of chunks(ids, IDS_PER_STATEMENT))
+      loaded.push(...((await q(model.table).whereIn('id', chunk)) as Row[]));
   for (const row of loaded) {
     const snapshot: Snapshot = {};
     for (const field of model.spec.fields) {
@@ -41,16 +43,22 @@ export async function snapshotsOf(
     result.set(Number(row.id), snapshot);
   }
   const present = [...result.keys()];
+  // Lists the write knows (an update that wrote none keeps its earlier ones; a create, those it wrote): not read.
+  const known = (key: string): boolean => lists !== undefined && present.every((id) => key in (lists.get(id) ?? {}));
   for (const field of model.spec.fields) {
     if (field.kind !== 'm2m' || field.reverseOf) continue;
-    const linked = await linkedIds(q, field as ManyToManyField, present);
+    const linked = known(field.name)
+      ? new Map(present.map((id) => [id, lists!.get(id)![field.name]]))
+      : await linkedIds(q, field as ManyToManyField, present);
     for (const [id, snapshot] of result) snapshot[field.name] = linked.get(id)!;
   }
   const tagModel = schema.withRole('tag');
   const itemModel = schema.withRole('tagged_item');
-  if (model.hasTags && tagModel && itemModel) {
+  if (model.hasTags && tagModel && itemModel && known('tags')) {
+    for (const [id, snapshot] of result) snapshot.tags = lists!.get(id)!.tags;
+  } else if (model.hasTags && tagModel && itemModel) {
     for (const snapshot of result.values()) snapshot.tags = [];
-    for (const chunk of chunks(present, 500)) {
+    for (const chunk of chunks(present, IDS_PER_STATEMENT)) {
       const tags = (await q({ ti: itemModel.table })
         .join({ t: tagModel.table }, 't.id', 'ti.tag_id')
         .where('ti.object_type', model.label)
@@ -63,14 +71,14 @@ export async function snapshotsOf(
   return result;
 }
 
-/** The ids each of `owners` links to through a many-to-many field, in id order (one query per 500 owners). */
+/** The ids each of `owners` links to through a many-to-many field, in id order (one query per IDS_PER_STATEMENT owners). */
 export async function linkedIds(
   q: Knex,
   field: ManyToManyField,
   owners: readonly number[],
 ): Promise<Map<number, number[]>> {
   const linked = new Map(owners.map((id) => [id, [] as number[]]));
-  for (const chunk of chunks([...linked.keys()], 500)) {
+  for (const chunk of chunks([...linked.keys()], IDS_PER_STATEMENT)) {
     const links = (await q(field.through)
       .whereIn(field.fromColumn, chunk)
       .select({ owner: field.fromColumn, target: field.toColumn })
@@ -121,11 +129,27 @@ export function changeLogger(options: ChangeLogOptions): WriteHook {
       if (change.action === 'delete') continue;
       byModel.set(change.model, [...(byModel.get(change.model) ?? []), change.id]);
     }
+    // Objects whose tags or lists some change of this request wrote without saying what they became: read.
+    const listsWritten = new Set(
+      changes.filter((c) => !c.listsKept && !c.lists).map((c) => `${c.model.label}:${c.id}`),
+    );
+    const earlier = new Map<string, Snapshot>();
+    for (const change of merged) {
+      const known = change.action === 'create' ? change.lists : change.beforeSnapshot;
+      if (known && !listsWritten.has(`${change.model.label}:${change.id}`))
+        earlier.set(`${change.model.label}:${change.id}`, known);
+    }
     const after = new Map<string, { snapshot: Snapshot; repr: string; row: Row }>();
     for (const [model, ids] of byModel) {
       const rows: Row[] = [];
-      for (const chunk of chunks(ids, 500)) rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
-      const snapshots = await snapshotsOf(trx, schema, model, ids, rows);
+      for (const chunk of chunks(ids, IDS_PER_STATEMENT))
+        rows.push(...((await trx(model.table).whereIn('id', chunk)) as Row[]));
+      const lists = new Map<number, Snapshot>();
+      for (const id of ids) {
+        const snapshot = earlier.get(`${model.label}:${id}`);
+        if (snapshot) lists.set(id, snapshot);
+      }
+      const snapshots = await snapshotsOf(trx, schema, model, ids, rows, lists);
       const reprs = await displaysOf(trx, schema, options.domain, model, rows);
       for (const row of rows) {
         const id = Number(row.id);

@@ -177,7 +177,7 @@ export async function childDifference(
   q: Knex,
   schema: Schema,
   field: ChildListField,
-  owners: readonly { id: number; items: readonly ChildItem[] }[],
+  owners: readonly { id: number; items: readonly ChildItem[]; inherited?: Record<string, unknown> }[],
 ): Promise<ChildDifference> {
   const { child, parent, keys, fixed } = columnsOf(schema, field);
   const existing = new Map<number, Row[]>();
@@ -213,7 +213,8 @@ export async function childDifference(
     }
     for (const [identity, item] of wanted) {
       if (kept.has(identity)) continue;
-      const body: Record<string, unknown> = { [field.parent]: owner.id, ...field.fixed };
+      // What a child takes from its owner's input (its changelog_message; an imported owner's timestamps).
+      const body: Record<string, unknown> = { ...owner.inherited, [field.parent]: owner.id, ...field.fixed };
       for (const { key, field: name } of field.keys) body[name] = item[key];
       difference.create.push(body);
     }

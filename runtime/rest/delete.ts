@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { ConflictError, ValidationError } from '../errors.js';
 import { translateDatabaseError } from '../db/errors.js';
-import { chunks } from '../db/sql.js';
+import { chunks, IDS_PER_STATEMENT, whichExist } from '../db/sql.js';
 import { lockForUpdate } from '../db/transaction.js';
 import type { ModelInfo, Schema } from './schema.js';
 import { displayOf } from './display.js';
@@ -40,7 +40,7 @@ export async function deleteObjects(
     if (fresh.length === 0) return;
     fresh.forEach((id) => visited.add(id));
     const rows: Row[] = [];
-    for (const chunk of chunks(fresh, 500)) {
+    for (const chunk of chunks(fresh, IDS_PER_STATEMENT)) {
       // The objects asked for are locked until the delete ends: a concurrent delete waits, then finds none.
       const query = q(current.table).whereIn('id', chunk).orderBy('id').select('*');
       rows.push(...((await (order.length === 0 ? lockForUpdate(query, ctx.dialect) : query)) as Row[]));
@@ -61,7 +61,7 @@ export async function deleteObjects(
       if (!referring.has(index)) continue;
       const column = columns[columns.length - 1]!;
       const found: Row[] = [];
-      for (const chunk of chunks(fresh, 500)) {
+      for (const chunk of chunks(fresh, IDS_PER_STATEMENT)) {
         const query = q(dependent.table).whereIn(column, chunk);
         if (columns.length > 1) query.where(columns[0]!, current.label);
         found.push(...((await query.select('*')) as Row[]));
@@ -115,7 +115,7 @@ export async function deleteObjects(
       befores.set(`${current.label}:${id}`, snapshot);
   }
   for (const nulling of nullings) {
-    for (const chunk of chunks(nulling.ids, 500)) {
+    for (const chunk of chunks(nulling.ids, IDS_PER_STATEMENT)) {
       await q(nulling.model.table)
         .whereIn('id', chunk)
         .update(Object.fromEntries(nulling.columns.map((c) => [c, null])))
@@ -132,7 +132,7 @@ export async function deleteObjects(
   for (const { model: current, rows } of deletion) {
     const idList = rows.map((r) => Number(r.id));
     if (current.hasTags && itemModel) {
-      for (const chunk of chunks(idList, 500)) {
+      for (const chunk of chunks(idList, IDS_PER_STATEMENT)) {
         await q(itemModel.table).where('object_type', current.label).whereIn('object_id', chunk).delete();
       }
     }
@@ -170,12 +170,12 @@ export async function deleteObjects(
   return existing;
 }
 
-/** Bindings of one probe statement: well under SQLite's and PostgreSQL's limits. */
-const PROBE_BINDINGS = 10_000;
+/** Bindings of one probe statement: under SQLite's 32,766 and PostgreSQL's 65,535. */
+const PROBE_BINDINGS = 30_000;
 
 /**
- * Which reverse relations have rows referring to the objects (by index), in one statement of EXISTS probes,
- * so that only those are read in full; every relation, unprobed, when the probe would be too large.
+ * Which reverse relations have rows referring to the objects (by index), in statements of EXISTS probes (one
+ * for a thousand objects of a model with thirty relations), so that only those are read in full.
  */
 async function referringRelations(
   q: Knex,
@@ -183,22 +183,22 @@ async function referringRelations(
   ids: readonly number[],
   relations: readonly { dependent: ModelInfo; columns: string[] }[],
 ): Promise<Set<number>> {
-  const all = new Set(relations.keys());
-  if (relations.length === 0 || relations.length * (ids.length + 2) > PROBE_BINDINGS) return all;
-  const parts = relations.map(({ dependent, columns }, index) => {
-    const probe = q(dependent.table)
-      .select(q.raw('1'))
-      .whereIn(columns[columns.length - 1]!, ids);
-    if (columns.length > 1) probe.where(columns[0]!, model.label);
-    const { sql, bindings } = probe.toSQL();
-    return { sql: `select ${index} as r where exists (${sql})`, bindings };
-  });
-  const result: unknown = await q.raw(
-    parts.map((p) => p.sql).join(' union all '),
-    parts.flatMap((p) => p.bindings as Knex.Value[]),
-  );
-  const rows = (Array.isArray(result) ? result : (result as { rows: Row[] }).rows) as Row[];
-  return new Set(rows.map((row) => Number(row.r)));
+  const found = new Set<number>();
+  if (relations.length === 0) return found;
+  const size = Math.max(1, Math.floor(PROBE_BINDINGS / relations.length) - 2);
+  for (const chunk of chunks(ids, size)) {
+    // Relations already known to refer need no probe for the next ids.
+    const open = [...relations.keys()].filter((index) => !found.has(index));
+    if (open.length === 0) break;
+    const probes = open.map((index) => {
+      const { dependent, columns } = relations[index]!;
+      const probe = q(dependent.table).whereIn(columns[columns.length - 1]!, chunk);
+      if (columns.length > 1) probe.where(columns[0]!, model.label);
+      return probe;
+    });
+    for (const index of await whichExist(q, probes)) found.add(open[index]!);
+  }
+  return found;
 }
 
 /**
@@ -229,7 +229,7 @@ async function clearNullableReferences(q: Knex, groups: readonly Collected[]): P
       if (field.kind !== 'fk' || !field.nullable || !ids.has(field.target)) continue;
       const targets = new Set(ids.get(field.target));
       const referring = rows.filter((r) => targets.has(Number(r[field.column!]))).map((r) => Number(r.id));
-      for (const chunk of chunks(referring, 500))
+      for (const chunk of chunks(referring, IDS_PER_STATEMENT))
         await q(model.table)
           .whereIn('id', chunk)
           .update({ [field.column!]: null });
@@ -250,7 +250,7 @@ async function deleteListings(q: Knex, schema: Schema, model: ModelInfo, ids: re
       for (const side of sides) {
         if (done.has(`${field.through}.${side}`)) continue;
         done.add(`${field.through}.${side}`);
-        for (const chunk of chunks(ids, 500)) await q(field.through).whereIn(side, chunk).delete();
+        for (const chunk of chunks(ids, IDS_PER_STATEMENT)) await q(field.through).whereIn(side, chunk).delete();
       }
     }
   }
@@ -269,7 +269,7 @@ async function deleteRows(q: Knex, model: ModelInfo, ids: number[]): Promise<voi
     }
     return;
   }
-  for (const chunk of chunks(ids, 500)) await q(model.table).whereIn('id', chunk).delete();
+  for (const chunk of chunks(ids, IDS_PER_STATEMENT)) await q(model.table).whereIn('id', chunk).delete();
 }
 
 /**
@@ -296,7 +296,7 @@ async function nullingCollisions(
     const affected: Row[] = [];
     for (const chunk of chunks(
       [...ids].filter((id) => !gone.has(id)),
-      500,
+      IDS_PER_STATEMENT,
     ))
       affected.push(...((await q(model.table).whereIn('id', chunk).select('*')) as Row[]));
     for (const unique of model.spec.uniques) {

@@ -28,10 +28,10 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
       JSON.stringify(
         values.map((v, i) => (v === null || v === undefined ? null : lowered[i] ? String(v).toLowerCase() : String(v))),
       );
-    const conditions = Object.entries(unique.condition ?? {}).map(([name, value]) => ({
-      field: model.fields.get(name)!,
-      value,
-    }));
+    const conditions = [
+      ...Object.entries(unique.condition ?? {}).map(([name, value]) => ({ name, value, holds: true })),
+      ...Object.entries(unique.exclude ?? {}).map(([name, value]) => ({ name, value, holds: false })),
+    ].map((c) => ({ ...c, field: model.fields.get(c.name)! }));
     const taken = new Map<string, number>();
     const firstValues = [...new Set(candidates.map((item) => item.values[unique.fields[0]!]))];
     const firstColumn = fields[0]!.column!;
@@ -46,7 +46,8 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
       for (const name of unique.whereNull) query.whereNull(model.fields.get(name)!.column!);
       for (const row of (await query) as Record<string, unknown>[]) {
         // The condition's values are compared decoded, the same way on both databases (booleans are 0/1 on SQLite).
-        if (!conditions.every((c) => sameValue(decodeColumn(c.field, row[c.field.column!]), c.value))) continue;
+        const decoded = (c: (typeof conditions)[number]): unknown => decodeColumn(c.field, row[c.field.column!]);
+        if (!conditions.every((c) => sameValue(decoded(c), c.value) === c.holds)) continue;
         taken.set(keyOf(fields.map((f) => decodeColumn(f, row[f.column!]))), Number(row.id));
       }
     }
@@ -70,15 +71,17 @@ export async function checkUniques(q: Knex, model: ModelInfo, items: readonly Pr
   }
 }
 
-/** A constraint applies when its fields are set (NULLs never collide) and its null-condition holds. */
+/** A constraint applies when its fields are set (NULLs never collide) and its null-condition, condition and exclusion hold. */
 function applies(unique: UniqueSpec, item: PreparedItem): boolean {
   if (unique.errorKey === '__all__' ? item.errors.has() : item.errors.has(unique.errorKey)) return false;
   if (unique.fields.some((name) => item.values[name] === null || item.values[name] === undefined)) return false;
   if (unique.whereNull.some((name) => item.values[name] !== null && item.values[name] !== undefined)) return false;
   const condition = Object.entries(unique.condition ?? {});
   if (!condition.every(([name, value]) => sameValue(item.values[name], value))) return false;
+  const exclude = Object.entries(unique.exclude ?? {});
+  if (exclude.some(([name, value]) => sameValue(item.values[name], value))) return false;
   if (item.existing) {
-    const names = [...unique.fields, ...unique.whereNull, ...condition.map(([name]) => name)];
+    const names = [...unique.fields, ...unique.whereNull, ...[...condition, ...exclude].map(([name]) => name)];
     const touched = names.some((name) => item.values[name] !== item.existing![name]);
     if (!touched) return false;
   }

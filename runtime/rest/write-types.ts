@@ -26,6 +26,10 @@ export interface Change {
   before: Row | null;
   /** The object before the change with its many-to-many fields and tags (change-logged models). */
   beforeSnapshot?: Snapshot | null;
+  /** An update that wrote neither the object's tags nor its many-to-many lists (they are as before). */
+  listsKept?: boolean;
+  /** A create's many-to-many lists as it wrote them (ids in order), by field name. */
+  lists?: Snapshot;
   /** The object's REST representation just before it was deleted, when an event rule wants it. */
   beforeData?: Row;
   message: string;
@@ -63,9 +67,10 @@ export interface WriteContext {
    */
   importing?: boolean;
   /**
-   * Objects are written without first asking whether their unique values are taken: the database's unique
-   * indexes refuse a duplicate, and invalid input stops the write (CheckAgain); the caller then runs the
-   * write again without this, to answer with NetBox's complete error body.
+   * Objects are written without first asking whether their unique values are taken or whether the objects their
+   * stored foreign keys name exist: the database's unique indexes and foreign keys refuse them, and invalid input
+   * stops the write (CheckAgain); the caller then runs the write again without this, to answer with NetBox's
+   * complete error body.
    */
   optimisticUniques?: boolean;
 }

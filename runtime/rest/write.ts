@@ -17,12 +17,13 @@ import { applySetRules, checkRules, fieldsReadByRules, ruleForeignKeys } from '.
 import { decodeJson, decodeRow, encodeColumn } from './values.js';
 import { derivedFollowers } from './derived.js';
 import { primeRows, withRowMemo } from '../db/row-memo.js';
-import { chunks, rowsPerInsert } from '../db/sql.js';
+import { chunks, IDS_PER_STATEMENT, rowsPerInsert, updateRows } from '../db/sql.js';
 import { CheckAgain } from '../errors.js';
 import { lockForUpdate } from '../db/transaction.js';
 import { hashPassword } from '../auth/passwords.js';
 import { parseIp } from './ip.js';
 import { naturalKey } from './natural.js';
+import { asId } from './related.js';
 import { fileStem, INVALID_IMAGE, isUploadedFile, sniffImage, storeImage } from './images.js';
 
 type Row = Record<string, unknown>;
@@ -84,13 +85,31 @@ export async function createObjects(
   await writeRelatedLists(ctx, model, items, true);
   await writeChildLists(ctx, model, items);
   for (const item of items)
-    ctx.changes.push({ action: 'create', model, id: item.id!, before: null, message: item.message });
+    ctx.changes.push({
+      action: 'create',
+      model,
+      id: item.id!,
+      before: null,
+      lists: createdLists(model, item),
+      message: item.message,
+    });
   if (model.spec.hooks.created && !ctx.importing) {
     const created = items.map((item) => ({ id: item.id!, values: item.values }));
     await ctx.domain.created(model.spec.hooks.created)(hookContext(ctx), model, created);
   }
   await runWrittenHook(ctx, model, items);
   return { ids, transient: transientById(items) };
+}
+
+/** The many-to-many lists (not the reverse ones) a create wrote: each field's ids in order, empty when not given. */
+function createdLists(model: ModelInfo, item: PreparedItem): Record<string, number[]> {
+  const lists: Record<string, number[]> = {};
+  for (const field of model.spec.fields) {
+    if (field.kind !== 'm2m' || field.reverseOf) continue;
+    const value = Object.hasOwn(item.input, field.name) ? item.values[field.name] : [];
+    lists[field.name] = Array.isArray(value) ? [...(value as number[])].sort((a, b) => a - b) : [];
+  }
+  return lists;
 }
 
 /** A write hook's view of the write: its transaction, and creates, updates and deletes through the write path. */
@@ -128,7 +147,7 @@ export async function updateObjects(
   // write replaces, even while other writes of the same objects wait.
   for (const chunk of chunks(
     [...new Set(updates.map((u) => u.id))].sort((a, b) => a - b),
-    500,
+    IDS_PER_STATEMENT,
   )) {
     const query = ctx.q(model.table).whereIn('id', chunk).orderBy('id').select('*');
     for (const row of (await lockForUpdate(query, ctx.dialect)) as Row[]) existingRows.set(Number(row.id), row);
@@ -155,7 +174,16 @@ export async function updateObjects(
     following,
   );
   throwIfInvalid(items, 'first');
-  if (!serial) for (const item of items) await update(item);
+  if (!serial) {
+    // Not a tree (its moves are serial): the rows only take their new values, in statements per column set.
+    storeUploads(ctx, model, items);
+    const rows = items.map((item) => {
+      const values = updateRow(ctx, model, item);
+      if (model.hasTimestamps) values.last_updated = timestamp;
+      return { id: item.id!, values };
+    });
+    await updateRows(ctx.q, ctx.dialect, model.table, rows);
+  }
 
   const tagChanges: { id: number; ops: TagOps }[] = [];
   for (const item of items) {
@@ -167,6 +195,7 @@ export async function updateObjects(
       id,
       before: item.existingRow,
       beforeSnapshot: befores.get(id) ?? null,
+      listsKept: !item.tags && !model.spec.fields.some((f) => f.kind === 'm2m' && Object.hasOwn(item.input, f.name)),
       message: item.message,
     });
   }
@@ -307,6 +336,7 @@ async function prepareItems(
   const optimistic = ctx.optimisticUniques === true;
   for (const field of model.writable) {
     if (field.kind !== 'fk' && !(field.kind === 'm2m' && !field.by)) continue;
+    if (trustsReference(ctx, field)) continue;
     const target = ctx.schema.model(field.target);
     await ctx.resolver.prefetch(
       target,
@@ -436,6 +466,8 @@ async function parseInput(
     return { ok: false, errors: ['This field may not be null.'] };
   }
   if (field.kind === 'fk') {
+    const id = trustsReference(ctx, field) ? asId(value) : null;
+    if (id !== null) return { ok: true, value: id };
     const resolved = await ctx.resolver.resolve(ctx.schema.model(field.target), value);
     return resolved.ok ? { ok: true, value: resolved.id } : { ok: false, errors: [resolved.error] };
   }
@@ -454,6 +486,15 @@ async function parseInput(
   if (parsed.ok && field.kind === 'password')
     return { ok: true, value: ctx.importing ? parsed.value : await hashPassword(parsed.value as string) };
   return parsed;
+}
+
+/**
+ * Whether an id written to the field is taken without asking whether its object exists: in the optimistic
+ * attempt, for a foreign key stored in the row's own column, whose database constraint refuses a missing object
+ * (the attempt is then run again with the checks, for NetBox's error body).
+ */
+function trustsReference(ctx: WriteContext, field: FieldSpec): boolean {
+  return ctx.optimisticUniques === true && field.kind === 'fk' && field.column !== undefined && ownsColumn(field);
 }
 
 /** A many-to-many value: ids (DRF's primary-key list), or `by` attributes such as tag slugs. */
@@ -523,7 +564,7 @@ async function writeRelatedLists(
     if (!creating) {
       for (const chunk of chunks(
         touched.map((i) => i.id!),
-        500,
+        IDS_PER_STATEMENT,
       ))
         await ctx.q(field.through).whereIn(field.fromColumn, chunk).delete();
     }
@@ -544,7 +585,11 @@ async function writeChildLists(ctx: WriteContext, model: ModelInfo, items: reado
     if (field.kind !== 'children') continue;
     const owners = items
       .filter((item) => Object.hasOwn(item.input, field.name) && Array.isArray(item.values[field.name]))
-      .map((item) => ({ id: item.id!, items: item.values[field.name] as ChildItem[] }));
+      .map((item) => ({
+        id: item.id!,
+        items: item.values[field.name] as ChildItem[],
+        inherited: inherited(ctx, item),
+      }));
     if (owners.length === 0) continue;
     const child = ctx.schema.model(field.model);
     const difference = await childDifference(ctx.q, ctx.schema, field, owners);
@@ -557,6 +602,18 @@ async function writeChildLists(ctx: WriteContext, model: ModelInfo, items: reado
       throw new ValidationError({ [field.name]: childErrors(field, owners, difference.create, error.body) });
     }
   }
+}
+
+/**
+ * What an owner's children take from its input: the change records' message, and when importing the owner's
+ * timestamps (NetBox creates a cable's terminations with the cable).
+ */
+function inherited(ctx: WriteContext, item: PreparedItem): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (item.message !== undefined) values.changelog_message = item.message;
+  if (ctx.importing)
+    for (const key of ['created', 'last_updated'] as const) if (key in item.input) values[key] = item.input[key];
+  return values;
 }
 
 /** The child model's errors of created children, as the list's per-item errors of the first owner that has some. */

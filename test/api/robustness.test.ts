@@ -69,15 +69,16 @@ const SAMPLED_WRITE_VALUES = 3;
 
 /**
  * `[field, value]` pairs POSTed to each model. Models whose own domain rules (validators, hooks) read their
- * fields get every awkward value in every field; elsewhere fields are validated by their kind alone, so the
- * first field of each kind gets every value and the others a few in turn.
+ * fields get every awkward value in every field (`ownRulesInFull`; on SQLite: those rules are the same code on
+ * both databases); elsewhere fields are validated by their kind alone, so the first field of each kind gets
+ * every value and the others a few in turn.
  */
-function planWrites(): Map<string, [string, unknown][]> {
+function planWrites(ownRulesInFull: boolean): Map<string, [string, unknown][]> {
   const seenKinds = new Set<string>();
   const plan = new Map<string, [string, unknown][]>();
   let turn = 0;
   for (const model of schema.endpoints().filter((m) => !m.spec.readOnly)) {
-    const ownRules = model.spec.validators.length > 0 || Object.keys(model.spec.hooks).length > 0;
+    const ownRules = ownRulesInFull && (model.spec.validators.length > 0 || Object.keys(model.spec.hooks).length > 0);
     const writes: [string, unknown][] = [];
     for (const field of model.writable) {
       const kind = fieldKind(field);
@@ -91,7 +92,8 @@ function planWrites(): Map<string, [string, unknown][]> {
   }
   return plan;
 }
-const WRITES = planWrites();
+const WRITES = planWrites(true);
+const WRITES_BY_KIND = planWrites(false);
 
 describe.each(DIALECTS)('awkward input on %s', (dialect) => {
   let app: TestApp;
@@ -133,7 +135,7 @@ describe.each(DIALECTS)('awkward input on %s', (dialect) => {
       .filter((m) => !m.spec.readOnly)
       .map((m) => [m.label, m] as const),
   )('%s: writes answer 201 or 400', async (_label, model) => {
-    for (const [field, value] of WRITES.get(model.label)!) {
+    for (const [field, value] of (dialect === 'sqlite' ? WRITES : WRITES_BY_KIND).get(model.label)!) {
       const response = await app.api.post(`/api${model.listPath}`, { [field]: value });
       expect([201, 400], `${field}=${JSON.stringify(value)}: ${response.text}`).toContain(response.status);
     }

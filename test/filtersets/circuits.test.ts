@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import { changeLoggedTests, createAll, filterSetSuite, leftOut, useApp } from '../support/filtersets.js';
+import type { ApiClient } from '../support/client.js';
+import {
+  changeLoggedTests,
+  createAll,
+  filterSetSuite,
+  leftOut,
+  query,
+  useApp,
+  type Row,
+} from '../support/filtersets.js';
 
-/** NetBox 4.6.8 circuits/tests/test_filtersets.py, for the models this service serves. */
+/** NetBox 4.6.8 circuits/tests/test_filtersets.py. */
 describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
   const shared = useApp(dialect);
 
@@ -147,8 +156,18 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
         { name: 'Provider 2', slug: 'provider-2' },
         { name: 'Provider 3', slug: 'provider-3' },
       ]);
-      // Provider accounts and networks are not served: the circuits have no account, and those that NetBox
-      // terminates at a provider network have no termination here (no site or region filter counts them).
+      const provider_accounts = await createAll(api, '/api/circuits/provider-accounts/', [
+        { name: 'Provider Account 1', provider: providers[0]!.id, account: 'A' },
+        { name: 'Provider Account 2', provider: providers[1]!.id, account: 'B' },
+        // NetBox's account 3 is provider 3's while its circuits 5 and 6 are provider 2's (bulk_create skips the
+        // check that a circuit's account is its provider's): here it is provider 2's.
+        { name: 'Provider Account 3', provider: providers[1]!.id, account: 'C' },
+      ]);
+      const provider_networks = await createAll(api, '/api/circuits/provider-networks/', [
+        { name: 'Provider Network 1', provider: providers[1]!.id },
+        { name: 'Provider Network 2', provider: providers[1]!.id },
+        { name: 'Provider Network 3', provider: providers[1]!.id },
+      ]);
       const locations = await createAll(api, '/api/dcim/locations/', [
         { site: sites[0]!.id, name: 'Test Location 1', slug: 'test-location-1', status: 'active' },
         { site: sites[1]!.id, name: 'Test Location 2', slug: 'test-location-2', status: 'active' },
@@ -158,6 +177,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[0]!.id,
           tenant: tenants[0]!.id,
           type: circuit_types[0]!.id,
+          provider_account: provider_accounts[0]!.id,
           cid: 'Test Circuit 1',
           install_date: '2020-01-01',
           termination_date: '2021-01-01',
@@ -171,6 +191,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[0]!.id,
           tenant: tenants[0]!.id,
           type: circuit_types[0]!.id,
+          provider_account: provider_accounts[0]!.id,
           cid: 'Test Circuit 2',
           install_date: '2020-01-02',
           termination_date: '2021-01-02',
@@ -184,6 +205,9 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[0]!.id,
           tenant: tenants[1]!.id,
           type: circuit_types[0]!.id,
+          // NetBox gives this circuit of provider 1 the account of provider 2; test_provider_account counts it
+          // either way.
+          provider_account: provider_accounts[0]!.id,
           cid: 'Test Circuit 3',
           install_date: '2020-01-03',
           termination_date: '2021-01-03',
@@ -196,6 +220,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[1]!.id,
           tenant: tenants[1]!.id,
           type: circuit_types[1]!.id,
+          provider_account: provider_accounts[1]!.id,
           cid: 'Test Circuit 4',
           install_date: '2020-01-04',
           termination_date: '2021-01-04',
@@ -206,6 +231,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[1]!.id,
           tenant: tenants[2]!.id,
           type: circuit_types[1]!.id,
+          provider_account: provider_accounts[2]!.id,
           cid: 'Test Circuit 5',
           install_date: '2020-01-05',
           termination_date: '2021-01-05',
@@ -216,6 +242,7 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           provider: providers[1]!.id,
           tenant: tenants[2]!.id,
           type: circuit_types[1]!.id,
+          provider_account: provider_accounts[2]!.id,
           cid: 'Test Circuit 6',
           install_date: '2020-01-06',
           termination_date: '2021-01-06',
@@ -239,8 +266,16 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           term_side: 'Z',
         },
         { circuit: circuits[2]!.id, termination_type: 'dcim.site', termination_id: sites[2]!.id, term_side: 'A' },
+        ...[3, 4, 5].map((i) => ({
+          circuit: circuits[i]!.id,
+          termination_type: 'circuits.providernetwork',
+          termination_id: provider_networks[i - 3]!.id,
+          term_side: 'A',
+        })),
       ]);
       return {
+        provider_accounts,
+        provider_networks,
         regions,
         site_groups,
         sites,
@@ -274,8 +309,14 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
       expect(await suite.count({ provider_id: [provider.id] })).toBe(3);
       expect(await suite.count({ provider: [provider.slug] })).toBe(3);
     });
-    leftOut('test_provider_account', 'provider accounts are not served (the filter accepts only null)');
-    leftOut('test_provider_network', 'provider networks are not served (the filter accepts only null)');
+    it('test_provider_account', async () => {
+      const [a, b] = suite.data.provider_accounts;
+      expect(await suite.count({ provider_account_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_provider_network', async () => {
+      const [a, b] = suite.data.provider_networks;
+      expect(await suite.count({ provider_network_id: [a!.id, b!.id] })).toBe(2);
+    });
     it('test_type', async () => {
       const circuit_type = suite.data.circuit_types[0]!;
       expect(await suite.count({ type_id: [circuit_type.id] })).toBe(3);
@@ -344,9 +385,16 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
         { name: 'Provider 2', slug: 'provider-2' },
         { name: 'Provider 3', slug: 'provider-3' },
       ]);
-      // Provider networks are not served: the terminations NetBox makes at them attach to a region here, which
-      // no test of this case filters by. Cables are not served either.
-      const [region] = await createAll(api, '/api/dcim/regions/', [{ name: 'Region 1', slug: 'region-1' }]);
+      const provider_networks = await createAll(api, '/api/circuits/provider-networks/', [
+        { name: 'Provider Network 1', provider: providers[0]!.id },
+        { name: 'Provider Network 2', provider: providers[1]!.id },
+        { name: 'Provider Network 3', provider: providers[2]!.id },
+      ]);
+      // Cables are not served here (test_cabled and test_occupied are left out).
+      const network = (i: number): Record<string, unknown> => ({
+        termination_type: 'circuits.providernetwork',
+        termination_id: provider_networks[i]!.id,
+      });
       const circuits = await createAll(api, '/api/circuits/circuits/', [
         { provider: providers[0]!.id, type: circuit_types[0]!.id, cid: 'Circuit 1' },
         { provider: providers[1]!.id, type: circuit_types[0]!.id, cid: 'Circuit 2' },
@@ -413,18 +461,12 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
           upstream_speed: 3000,
           xconnect_id: 'PQR',
         },
-        { circuit: circuits[3]!.id, termination_type: 'dcim.region', termination_id: region!.id, term_side: 'A' },
-        { circuit: circuits[4]!.id, termination_type: 'dcim.region', termination_id: region!.id, term_side: 'A' },
-        { circuit: circuits[5]!.id, termination_type: 'dcim.region', termination_id: region!.id, term_side: 'A' },
-        {
-          circuit: circuits[6]!.id,
-          termination_type: 'dcim.region',
-          termination_id: region!.id,
-          term_side: 'A',
-          mark_connected: true,
-        },
+        { circuit: circuits[3]!.id, ...network(0), term_side: 'A' },
+        { circuit: circuits[4]!.id, ...network(1), term_side: 'A' },
+        { circuit: circuits[5]!.id, ...network(2), term_side: 'A' },
+        { circuit: circuits[6]!.id, ...network(0), term_side: 'A', mark_connected: true },
       ]);
-      return { sites, circuit_types, providers, circuits, circuit_terminations };
+      return { sites, circuit_types, providers, provider_networks, circuits, circuit_terminations };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -461,8 +503,455 @@ describe.each(DIALECTS)('circuits filter sets on %s', (dialect) => {
       expect(await suite.count({ site_id: [sites[0]!.id, sites[1]!.id] })).toBe(4);
       expect(await suite.count({ site: [sites[0]!.slug, sites[1]!.slug] })).toBe(4);
     });
-    leftOut('test_provider_network', 'provider networks are not served (the filter accepts only null)');
+    it('test_provider_network', async () => {
+      const [a, b] = suite.data.provider_networks;
+      expect(await suite.count({ provider_network_id: [a!.id, b!.id] })).toBe(3);
+    });
     leftOut('test_cabled', 'cables are not served: no termination is cabled (cabled=true matches none)');
     leftOut('test_occupied', 'cables are not served: of the three occupied terminations, two are occupied by a cable');
+  });
+
+  describe('ProviderNetworkTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.providernetwork', async (api) => {
+      const providers = await createAll(api, '/api/circuits/providers/', [
+        { name: 'Provider 1', slug: 'provider-1' },
+        { name: 'Provider 2', slug: 'provider-2' },
+        { name: 'Provider 3', slug: 'provider-3' },
+      ]);
+      const provider_networks = await createAll(api, '/api/circuits/provider-networks/', [
+        { name: 'Provider Network 1', provider: providers[0]!.id, description: 'foobar1' },
+        { name: 'Provider Network 2', provider: providers[1]!.id, description: 'foobar2' },
+        { name: 'Provider Network 3', provider: providers[2]!.id },
+      ]);
+      return { providers, provider_networks };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Provider Network 1', 'Provider Network 2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(2);
+    });
+  });
+
+  describe('ProviderAccountTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.provideraccount', async (api) => {
+      const providers = await createAll(api, '/api/circuits/providers/', [
+        { name: 'Provider 1', slug: 'provider-1' },
+        { name: 'Provider 2', slug: 'provider-2' },
+        { name: 'Provider 3', slug: 'provider-3' },
+      ]);
+      const provider_accounts = await createAll(api, '/api/circuits/provider-accounts/', [
+        { name: 'Provider Account 1', provider: providers[0]!.id, description: 'foobar1', account: '1234' },
+        { name: 'Provider Account 2', provider: providers[1]!.id, description: 'foobar2', account: '2345' },
+        { name: 'Provider Account 3', provider: providers[2]!.id, account: '3456' },
+      ]);
+      return { providers, provider_accounts };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Provider Account 1', 'Provider Account 2'] })).toBe(2);
+    });
+    it('test_account', async () => {
+      expect(await suite.count({ account: ['1234', '3456'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(2);
+    });
+  });
+
+  describe('CircuitGroupTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.circuitgroup', async (api) => {
+      const tenant_groups = await createAll(
+        api,
+        '/api/tenancy/tenant-groups/',
+        [1, 2, 3].map((i) => ({ name: `Tenant group ${i}`, slug: `tenant-group-${i}` })),
+      );
+      const tenants = await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [1, 2, 3].map((i) => ({ name: `Tenant ${i}`, slug: `tenant-${i}`, group: tenant_groups[i - 1]!.id })),
+      );
+      const circuit_groups = await createAll(api, '/api/circuits/circuit-groups/', [
+        { name: 'Circuit Group 1', slug: 'circuit-group-1', description: 'foobar1', tenant: tenants[0]!.id },
+        { name: 'Circuit Group 2', slug: 'circuit-group-2', description: 'foobar2', tenant: tenants[1]!.id },
+        { name: 'Circuit Group 3', slug: 'circuit-group-3', tenant: tenants[1]!.id },
+      ]);
+      return { tenant_groups, tenants, circuit_groups };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Circuit Group 1'] })).toBe(1);
+    });
+    it('test_slug', async () => {
+      expect(await suite.count({ slug: ['circuit-group-1'] })).toBe(1);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+    it('test_tenant', async () => {
+      const [a, b] = suite.data.tenants;
+      expect(await suite.count({ tenant_id: [a!.id, b!.id] })).toBe(3);
+      expect(await suite.count({ tenant: [a!.slug, b!.slug] })).toBe(3);
+    });
+    it('test_tenant_group', async () => {
+      const [a, b] = suite.data.tenant_groups;
+      expect(await suite.count({ tenant_group_id: [a!.id, b!.id] })).toBe(3);
+      expect(await suite.count({ tenant_group: [a!.slug, b!.slug] })).toBe(3);
+    });
+  });
+
+  describe('CircuitGroupAssignmentTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.circuitgroupassignment', async (api) => {
+      const circuit_groups = await createAll(
+        api,
+        '/api/circuits/circuit-groups/',
+        [1, 2, 3].map((i) => ({ name: `Circuit Group ${i}`, slug: `circuit-group-${i}` })),
+      );
+      const providers = await createAll(
+        api,
+        '/api/circuits/providers/',
+        [1, 2, 3].map((i) => ({ name: `Provider ${i}`, slug: `provider-${i}` })),
+      );
+      const [circuit_type] = await createAll(api, '/api/circuits/circuit-types/', [
+        { name: 'Circuit Type 1', slug: 'circuit-type-1' },
+      ]);
+      const circuits = await createAll(
+        api,
+        '/api/circuits/circuits/',
+        [0, 1, 2].map((i) => ({ cid: `Circuit ${i + 1}`, provider: providers[i]!.id, type: circuit_type!.id })),
+      );
+      const provider_networks = await createAll(
+        api,
+        '/api/circuits/provider-networks/',
+        [0, 1, 2].map((i) => ({ name: `Provider Network ${i + 1}`, provider: providers[i]!.id })),
+      );
+      const [virtual_circuit_type] = await createAll(api, '/api/circuits/virtual-circuit-types/', [
+        { name: 'Virtual Circuit Type 1', slug: 'virtual-circuit-type-1' },
+      ]);
+      const virtual_circuits = await createAll(
+        api,
+        '/api/circuits/virtual-circuits/',
+        [0, 1, 2].map((i) => ({
+          provider_network: provider_networks[i]!.id,
+          cid: `Virtual Circuit ${i + 1}`,
+          type: virtual_circuit_type!.id,
+        })),
+      );
+      const priorities = ['primary', 'secondary', 'tertiary'];
+      const assign = (type: string, members: Row[]) =>
+        [0, 1, 2].map((i) => ({
+          group: circuit_groups[i]!.id,
+          member_type: type,
+          member_id: members[i]!.id,
+          priority: priorities[i],
+        }));
+      const assignments = await createAll(api, '/api/circuits/circuit-group-assignments/', [
+        ...assign('circuits.circuit', circuits),
+        ...assign('circuits.virtualcircuit', virtual_circuits),
+      ]);
+      return { circuit_groups, providers, circuits, provider_networks, virtual_circuits, assignments };
+    });
+    changeLoggedTests(suite);
+    it('test_group', async () => {
+      const [a, b] = suite.data.circuit_groups;
+      expect(await suite.count({ group_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ group: [a!.slug, b!.slug] })).toBe(4);
+    });
+    it('test_circuit', async () => {
+      const [a, b] = suite.data.circuits;
+      expect(await suite.count({ circuit_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ circuit: [a!.cid, b!.cid] })).toBe(2);
+    });
+    it('test_virtual_circuit', async () => {
+      const [a, b] = suite.data.virtual_circuits;
+      expect(await suite.count({ virtual_circuit_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ virtual_circuit: [a!.cid, b!.cid] })).toBe(2);
+    });
+    it('test_member_type', async () => {
+      const schema = suite.app.context.schema;
+      expect(await suite.count({ member_type: ['circuits.circuit'] })).toBe(3);
+      expect(await suite.count({ member_type_id: [schema.objectTypeId('circuits.circuit')!] })).toBe(3);
+      expect(await suite.count({ member_type_id: [schema.objectTypeId('circuits.virtualcircuit')!] })).toBe(3);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(4);
+    });
+    it('test_member', async () => {
+      // NetBox adds an assignment of a virtual circuit whose id is the circuit's (its create skips the check that
+      // the member exists); here ids of the two models need not meet, so the added assignment names an existing
+      // virtual circuit and the circuit-type filter is given that id: it matches only a circuit's assignment.
+      const { api } = suite.app;
+      const schema = suite.app.context.schema;
+      const virtual_circuit = suite.data.virtual_circuits[0]!;
+      const [group] = await createAll(api, '/api/circuits/circuit-groups/', [
+        { name: 'Circuit Group 4', slug: 'circuit-group-4' },
+      ]);
+      const [added] = await createAll(api, '/api/circuits/circuit-group-assignments/', [
+        { group: group!.id, member_type: 'circuits.virtualcircuit', member_id: virtual_circuit.id },
+      ]);
+      try {
+        const params = { member_type_id: [schema.objectTypeId('circuits.circuit')!], member_id: [virtual_circuit.id] };
+        const response = await api.get(`${suite.list}?${query(params)}`);
+        const expected = suite.data.assignments
+          .filter((a) => a.member_type === 'circuits.circuit' && a.member_id === virtual_circuit.id)
+          .map((a) => a.id);
+        expect((response.body.results as Row[]).map((a) => a.id)).toEqual(expected);
+      } finally {
+        expect((await api.delete(`${suite.list}${added!.id}/`)).status).toBe(204);
+        expect((await api.delete(`/api/circuits/circuit-groups/${group!.id}/`)).status).toBe(204);
+      }
+    });
+  });
+
+  describe('VirtualCircuitTypeTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.virtualcircuittype', async (api) => {
+      const virtual_circuit_types = await createAll(api, '/api/circuits/virtual-circuit-types/', [
+        { name: 'Virtual Circuit Type 1', slug: 'virtual-circuit-type-1', description: 'foobar1' },
+        { name: 'Virtual Circuit Type 2', slug: 'virtual-circuit-type-2', description: 'foobar2' },
+        { name: 'Virtual Circuit Type 3', slug: 'virtual-circuit-type-3' },
+      ]);
+      return { virtual_circuit_types };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'foobar1' })).toBe(1);
+    });
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Virtual Circuit Type 1'] })).toBe(1);
+    });
+    it('test_slug', async () => {
+      expect(await suite.count({ slug: ['virtual-circuit-type-1'] })).toBe(1);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+  });
+
+  /** Three providers, each with an account and a network (NetBox's virtual circuit test set-ups). */
+  async function providersWithNetworks(
+    api: ApiClient,
+    accountName: (i: number) => Row,
+  ): Promise<{ providers: Row[]; provider_accounts: Row[]; provider_networks: Row[] }> {
+    const providers = await createAll(
+      api,
+      '/api/circuits/providers/',
+      [1, 2, 3].map((i) => ({ name: `Provider ${i}`, slug: `provider-${i}` })),
+    );
+    const provider_accounts = await createAll(
+      api,
+      '/api/circuits/provider-accounts/',
+      [0, 1, 2].map((i) => ({ provider: providers[i]!.id, ...accountName(i + 1) })),
+    );
+    const provider_networks = await createAll(
+      api,
+      '/api/circuits/provider-networks/',
+      [0, 1, 2].map((i) => ({ name: `Provider Network ${i + 1}`, provider: providers[i]!.id })),
+    );
+    return { providers, provider_accounts, provider_networks };
+  }
+
+  describe('VirtualCircuitTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.virtualcircuit', async (api) => {
+      const tenant_groups = await createAll(
+        api,
+        '/api/tenancy/tenant-groups/',
+        [1, 2, 3].map((i) => ({ name: `Tenant group ${i}`, slug: `tenant-group-${i}` })),
+      );
+      const tenants = await createAll(
+        api,
+        '/api/tenancy/tenants/',
+        [1, 2, 3].map((i) => ({ name: `Tenant ${i}`, slug: `tenant-${i}`, group: tenant_groups[i - 1]!.id })),
+      );
+      const { providers, provider_accounts, provider_networks } = await providersWithNetworks(api, (i) => ({
+        name: `Provider Account ${i}`,
+        account: 'ABC'[i - 1],
+      }));
+      const virtual_circuit_types = await createAll(
+        api,
+        '/api/circuits/virtual-circuit-types/',
+        [1, 2, 3].map((i) => ({ name: `Virtual Circuit Type ${i}`, slug: `virtual-circuit-type-${i}` })),
+      );
+      const statuses = ['planned', 'active', 'deprovisioning'];
+      const virtual_circuits = await createAll(
+        api,
+        '/api/circuits/virtual-circuits/',
+        [0, 1, 2].map((i) => ({
+          provider_network: provider_networks[i]!.id,
+          provider_account: provider_accounts[i]!.id,
+          tenant: tenants[i]!.id,
+          cid: `Virtual Circuit ${i + 1}`,
+          type: virtual_circuit_types[i]!.id,
+          status: statuses[i],
+          description: `virtualcircuit${i + 1}`,
+        })),
+      );
+      return {
+        tenant_groups,
+        tenants,
+        providers,
+        provider_accounts,
+        provider_networks,
+        virtual_circuit_types,
+        virtual_circuits,
+      };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'virtualcircuit1' })).toBe(1);
+    });
+    it('test_cid', async () => {
+      expect(await suite.count({ cid: ['Virtual Circuit 1', 'Virtual Circuit 2'] })).toBe(2);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_provider_account', async () => {
+      const [a, b] = suite.data.provider_accounts;
+      expect(await suite.count({ provider_account_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_provider_network', async () => {
+      const [a, b] = suite.data.provider_networks;
+      expect(await suite.count({ provider_network_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_type', async () => {
+      const [a, b] = suite.data.virtual_circuit_types;
+      expect(await suite.count({ type_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ type: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_status', async () => {
+      expect(await suite.count({ status: ['active', 'planned'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['virtualcircuit1', 'virtualcircuit2'] })).toBe(2);
+    });
+    it('test_tenant', async () => {
+      const [a, b] = suite.data.tenants;
+      expect(await suite.count({ tenant_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ tenant: [a!.slug, b!.slug] })).toBe(2);
+    });
+    it('test_tenant_group', async () => {
+      const [a, b] = suite.data.tenant_groups;
+      expect(await suite.count({ tenant_group_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ tenant_group: [a!.slug, b!.slug] })).toBe(2);
+    });
+  });
+
+  describe('VirtualCircuitTerminationTestCase', () => {
+    const suite = filterSetSuite(shared, 'circuits.virtualcircuittermination', async (api) => {
+      const [manufacturer] = await createAll(api, '/api/dcim/manufacturers/', [
+        { name: 'Manufacturer 1', slug: 'manufacturer-1' },
+      ]);
+      const [device_type] = await createAll(api, '/api/dcim/device-types/', [
+        { manufacturer: manufacturer!.id, model: 'Device Type 1', slug: 'device-type-1' },
+      ]);
+      const [device_role] = await createAll(api, '/api/dcim/device-roles/', [
+        { name: 'Device Role 1', slug: 'device-role-1' },
+      ]);
+      const [site] = await createAll(api, '/api/dcim/sites/', [{ name: 'Site 1', slug: 'site-1' }]);
+      const devices = await createAll(
+        api,
+        '/api/dcim/devices/',
+        [1, 2, 3].map((i) => ({
+          site: site!.id,
+          name: `Device ${i}`,
+          device_type: device_type!.id,
+          role: device_role!.id,
+        })),
+      );
+      const interfaces = await createAll(
+        api,
+        '/api/dcim/interfaces/',
+        devices.flatMap((d) => ['eth0.1', 'eth0.2'].map((name) => ({ device: d.id, name, type: 'virtual' }))),
+      );
+      const { providers, provider_accounts, provider_networks } = await providersWithNetworks(api, (i) => ({
+        account: `Provider Account ${i}`,
+      }));
+      const [virtual_circuit_type] = await createAll(api, '/api/circuits/virtual-circuit-types/', [
+        { name: 'Virtual Circuit Type 1', slug: 'virtual-circuit-type-1' },
+      ]);
+      const virtual_circuits = await createAll(
+        api,
+        '/api/circuits/virtual-circuits/',
+        [0, 1, 2].map((i) => ({
+          provider_network: provider_networks[i]!.id,
+          provider_account: provider_accounts[i]!.id,
+          cid: `Virtual Circuit ${i + 1}`,
+          type: virtual_circuit_type!.id,
+        })),
+      );
+      const terminations = await createAll(
+        api,
+        '/api/circuits/virtual-circuit-terminations/',
+        (
+          [
+            [0, 'hub', 0],
+            [0, 'spoke', 3],
+            [1, 'peer', 1],
+            [1, 'peer', 4],
+            [2, 'peer', 2],
+            [2, 'peer', 5],
+          ] as const
+        ).map(([c, role, i], n) => ({
+          virtual_circuit: virtual_circuits[c]!.id,
+          role,
+          interface: interfaces[i]!.id,
+          description: `termination${n + 1}`,
+        })),
+      );
+      return { interfaces, providers, provider_accounts, provider_networks, virtual_circuits, terminations };
+    });
+    changeLoggedTests(suite);
+    it('test_q', async () => {
+      expect(await suite.count({ q: 'termination1' })).toBe(1);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['termination1', 'termination2'] })).toBe(2);
+    });
+    it('test_virtual_circuit_id', async () => {
+      const [a, b] = suite.data.virtual_circuits;
+      expect(await suite.count({ virtual_circuit_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_provider', async () => {
+      const [a, b] = suite.data.providers;
+      expect(await suite.count({ provider_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ provider: [a!.slug, b!.slug] })).toBe(4);
+    });
+    it('test_provider_network', async () => {
+      const [a, b] = suite.data.provider_networks;
+      expect(await suite.count({ provider_network_id: [a!.id, b!.id] })).toBe(4);
+    });
+    it('test_provider_account', async () => {
+      const [a, b] = suite.data.provider_accounts;
+      expect(await suite.count({ provider_account_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ provider_account: [a!.account, b!.account] })).toBe(4);
+    });
+    it('test_interface', async () => {
+      const [a, b] = suite.data.interfaces;
+      expect(await suite.count({ interface_id: [a!.id, b!.id] })).toBe(2);
+    });
   });
 });

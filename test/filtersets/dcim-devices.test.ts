@@ -747,10 +747,16 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         '/api/ipam/vlans/',
         [1, 2, 3].map((i) => ({ name: `SVLAN ${i}`, vid: 1000 + i, qinq_role: 'svlan' })),
       );
+      const vlan_translation_policies = await createAll(
+        api,
+        '/api/ipam/vlan-translation-policies/',
+        [1, 2, 3].map((i) => ({ name: `Policy ${i}` })),
+      );
       const interfaces = await createAll(api, '/api/dcim/interfaces/', [
         {
           device: devices[0]!.id,
           name: 'Interface 1',
+          vlan_translation_policy: vlan_translation_policies[0]!.id,
           label: 'A',
           type: '1000base-x-sfp',
           enabled: true,
@@ -768,6 +774,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         {
           device: devices[2]!.id,
           name: 'Interface 2',
+          vlan_translation_policy: vlan_translation_policies[0]!.id,
           label: 'B',
           type: '1000base-x-gbic',
           enabled: true,
@@ -784,6 +791,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         {
           device: devices[3]!.id,
           name: 'Interface 3',
+          vlan_translation_policy: vlan_translation_policies[1]!.id,
           label: 'C',
           type: '1000base-t',
           enabled: false,
@@ -800,6 +808,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         {
           device: devices[4]!.id,
           name: 'Interface 4',
+          vlan_translation_policy: vlan_translation_policies[1]!.id,
           label: 'D',
           type: 'other',
           enabled: true,
@@ -936,6 +945,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         devices,
         vrfs,
         vlans,
+        vlan_translation_policies,
         interfaces,
       };
     });
@@ -1213,6 +1223,10 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ vlan_id: vlan.id })).toBe(1);
       expect(await suite.count({ vlan: vlan.vid })).toBe(1);
     });
-    leftOut('test_vlan_translation_policy', 'VLAN translation policies are not served (the filter accepts only null)');
+    it('test_vlan_translation_policy', async () => {
+      const [a, b] = suite.data.vlan_translation_policies;
+      expect(await suite.count({ vlan_translation_policy_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ vlan_translation_policy: [a!.name, b!.name] })).toBe(4);
+    });
   });
 });

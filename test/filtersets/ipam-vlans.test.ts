@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
 import { changeLoggedTests, createAll, filterSetSuite, patchAll, useApp, withObjects } from '../support/filtersets.js';
 
-/** NetBox 4.6.8 ipam/tests/test_filtersets.py (VLAN groups and VLANs), for the models this service serves. */
+/** NetBox 4.6.8 ipam/tests/test_filtersets.py: VLAN groups, VLANs, VLAN translation policies and rules. */
 describe.each(DIALECTS)('ipam-vlans filter sets on %s', (dialect) => {
   const shared = useApp(dialect);
 
@@ -634,6 +634,54 @@ describe.each(DIALECTS)('ipam-vlans filter sets on %s', (dialect) => {
       const vlans = suite.data.vlans.filter((v) => v.qinq_role?.value === 'svlan').slice(0, 2);
       expect(await suite.count({ qinq_svlan_id: [vlans[0]!.id, vlans[1]!.id] })).toBe(2);
       expect(await suite.count({ qinq_svlan_vid: [vlans[0]!.vid, vlans[1]!.vid] })).toBe(2);
+    });
+  });
+
+  describe('VLANTranslationPolicyTestCase', () => {
+    const suite = filterSetSuite(shared, 'ipam.vlantranslationpolicy', async (api) => {
+      const policies = await createAll(
+        api,
+        '/api/ipam/vlan-translation-policies/',
+        [1, 2, 3].map((i) => ({ name: `Policy ${i}`, description: `foobar${i}` })),
+      );
+      return { policies };
+    });
+    changeLoggedTests(suite);
+    it('test_name', async () => {
+      expect(await suite.count({ name: ['Policy 1', 'Policy 2'] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
+    });
+  });
+
+  describe('VLANTranslationRuleTestCase', () => {
+    const suite = filterSetSuite(shared, 'ipam.vlantranslationrule', async (api) => {
+      const policies = await createAll(api, '/api/ipam/vlan-translation-policies/', [
+        { name: 'Policy 1', description: 'foobar1' },
+        { name: 'Policy 2', description: 'foobar2' },
+      ]);
+      const rules = await createAll(api, '/api/ipam/vlan-translation-rules/', [
+        { policy: policies[0]!.id, local_vid: 100, remote_vid: 200, description: 'foo' },
+        { policy: policies[0]!.id, local_vid: 101, remote_vid: 201, description: 'bar' },
+        { policy: policies[1]!.id, local_vid: 100, remote_vid: 200, description: 'baz' },
+      ]);
+      return { policies, rules };
+    });
+    changeLoggedTests(suite);
+    it('test_policy_id', async () => {
+      const [policy] = suite.data.policies;
+      expect(await suite.count({ policy_id: [policy!.id] })).toBe(2);
+      expect(await suite.count({ policy: [policy!.name] })).toBe(2);
+    });
+    it('test_local_vid', async () => {
+      expect(await suite.count({ local_vid: [100] })).toBe(2);
+    });
+    it('test_remote_vid', async () => {
+      expect(await suite.count({ remote_vid: [200] })).toBe(2);
+    });
+    it('test_description', async () => {
+      expect(await suite.count({ description: ['foo', 'bar'] })).toBe(2);
     });
   });
 });

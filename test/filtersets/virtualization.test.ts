@@ -5,7 +5,6 @@ import {
   createAll,
   createTestDevice,
   filterSetSuite,
-  leftOut,
   patchAll,
   useApp,
   withObjects,
@@ -614,11 +613,17 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
         { name: 'Virtual Machine 2', cluster: clusters[1]!.id },
         { name: 'Virtual Machine 3', cluster: clusters[2]!.id },
       ]);
-      // VLAN translation policies are not served; an interface holds its MAC address.
+      const vlan_translation_policies = await createAll(
+        api,
+        '/api/ipam/vlan-translation-policies/',
+        [1, 2, 3].map((i) => ({ name: `Policy ${i}` })),
+      );
+      // An interface holds its MAC address.
       const interfaces = await createAll(api, '/api/virtualization/interfaces/', [
         {
           virtual_machine: vms[0]!.id,
           name: 'Interface 1',
+          vlan_translation_policy: vlan_translation_policies[0]!.id,
           enabled: true,
           mtu: 100,
           vrf: vrfs[0]!.id,
@@ -628,6 +633,7 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
         {
           virtual_machine: vms[1]!.id,
           name: 'Interface 2',
+          vlan_translation_policy: vlan_translation_policies[0]!.id,
           enabled: true,
           mtu: 200,
           vrf: vrfs[1]!.id,
@@ -662,7 +668,7 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
           assigned_object_id: interfaces[2]!.id,
         },
       ]);
-      return { cluster_types, clusters, vrfs, vlans, vms, interfaces };
+      return { cluster_types, clusters, vrfs, vlans, vms, interfaces, vlan_translation_policies };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -720,7 +726,11 @@ describe.each(DIALECTS)('virtualization filter sets on %s', (dialect) => {
       expect(await suite.count({ vlan_id: vlan.id })).toBe(1);
       expect(await suite.count({ vlan: vlan.vid })).toBe(1);
     });
-    leftOut('test_vlan_translation_policy', 'VLAN translation policies are not served (the filter accepts only null)');
+    it('test_vlan_translation_policy', async () => {
+      const [a, b] = suite.data.vlan_translation_policies;
+      expect(await suite.count({ vlan_translation_policy_id: [a!.id, b!.id] })).toBe(2);
+      expect(await suite.count({ vlan_translation_policy: [a!.name, b!.name] })).toBe(2);
+    });
   });
 
   describe('VirtualDiskTestCase', () => {

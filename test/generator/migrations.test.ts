@@ -141,11 +141,13 @@ describe('generation', () => {
   });
 
   it('reproduces the committed generated/ folder (the --check run)', async () => {
+    // The generated modules' type check is `npm run typecheck`'s (tsconfig.json includes generated/).
     const outcome = await generateProject({
       root,
       modelsDir: path.join(root, 'models'),
       outDir: path.join(root, 'generated'),
       check: true,
+      skipTypecheck: true,
     });
     expect(outcome.messages).toEqual([]);
     expect(outcome.ok).toBe(true);

@@ -3,7 +3,7 @@
  * field that both sides have, through the API's representation (never the service's tables).
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldSource } from '../../runtime/import/plan.js';
+import type { ChildKey, FieldSource } from '../../runtime/import/plan.js';
 import type { ModelPlan } from '../../runtime/import/plan.js';
 import { integerRanges } from '../../runtime/import/values.js';
 import type { ApiClient } from '../support/client.js';
@@ -68,6 +68,7 @@ export async function compareWithSource(
       if (field.kind === 'join') joins.set(field.field.name, await joinRows(url, field.table, field.from, field.to));
       if (field.kind === 'joined')
         joins.set(field.field.name, await joinRows(url, field.table, field.key, field.column));
+      if (field.kind === 'children') joins.set(field.field.name, await childItems(url, field, source.contentTypes));
     }
     const typeId = [...source.contentTypes].find(([, label]) => label === modelReport.model)?.[0];
     const tags = new Map<number, number[]>();
@@ -102,7 +103,8 @@ export function differences(
     for (const source of plan.fields) {
       const name = source.field.name;
       // Not stored (a token's secret, given back only when it is created): nothing to compare.
-      if (!(name in object) || (source.kind !== 'join' && !source.field.column)) continue;
+      const list = source.kind === 'join' || source.kind === 'children' || source.kind === 'item';
+      if (!(name in object) || (!list && !source.field.column)) continue;
       const got = served_(source, object[name]);
       const want = netbox(source, row, joins.get(name)?.get(id), contentTypes);
       if (want === SKIP) continue;
@@ -131,6 +133,18 @@ const SKIP = Symbol('skip');
 
 function served_(source: FieldSource, value: unknown): unknown {
   const field = source.field;
+  // A child list's items as written: its keys, a nested object as its id (a termination's `object` left out).
+  if ((source.kind === 'children' || source.kind === 'item') && Array.isArray(value)) {
+    const keys = [...source.keys.map((k) => k.key), ...(source.kind === 'item' ? Object.keys(source.constants) : [])];
+    return (value as Row[]).map((item) =>
+      Object.fromEntries(
+        keys.map((key) => {
+          const v = item[key];
+          return [key, v && typeof v === 'object' && 'id' in v ? (v as Row).id : v];
+        }),
+      ),
+    );
+  }
   switch (field.kind) {
     case 'fk':
       return value && typeof value === 'object' ? Number((value as Row).id) : null;
@@ -168,6 +182,11 @@ function netbox(
   if (source.kind === 'join')
     return [...(joined ?? [])].map((v) => (source.labels ? contentTypes.get(Number(v)) : Number(v))).sort();
   if (source.kind === 'joined') return joined?.[0] ?? SKIP;
+  if (source.kind === 'children') return joined ?? [];
+  if (source.kind === 'item') {
+    if (source.keys.every((k) => row[k.column] === null || row[k.column] === undefined)) return [];
+    return [{ ...source.constants, ...itemOf(source.keys, row, contentTypes) }];
+  }
   if (source.kind === 'constant') return source.value;
   if (source.kind === 'lookup') return SKIP; // compared by the test that sets it
   if (source.kind === 'first_of') {
@@ -203,6 +222,33 @@ function netbox(
     default:
       return value;
   }
+}
+
+/** A child list's items per owner, from the child table (in id order), as the import writes them. */
+async function childItems(
+  url: string,
+  source: Extract<FieldSource, { kind: 'children' }>,
+  contentTypes: ReadonlyMap<number, string>,
+): Promise<Map<number, unknown[]>> {
+  const byOwner = new Map<number, unknown[]>();
+  for (const row of (await sourceRows(url, source.table)).values()) {
+    if (source.fixed.some(([column, value]) => row[column] !== value)) continue;
+    const item = itemOf(source.keys, row, contentTypes);
+    const owner = Number(row[source.parent]);
+    byOwner.set(owner, [...(byOwner.get(owner) ?? []), item]);
+  }
+  return byOwner;
+}
+
+/** A child list's item from a NetBox row: a content type as its label, an id as a number. */
+function itemOf(keys: readonly ChildKey[], row: Row, contentTypes: ReadonlyMap<number, string>): Row {
+  return Object.fromEntries(
+    keys.map((k) => {
+      const value = row[k.column];
+      if (value === null || value === undefined) return [k.key, null];
+      return [k.key, k.as === 'label' ? contentTypes.get(Number(value)) : k.as === 'id' ? Number(value) : value];
+    }),
+  );
 }
 
 function blankToNull(value: unknown): unknown {

@@ -1,6 +1,6 @@
 /**
- * `svc import-netbox https://… --token …`: the REST source. One service is loaded from NetBox's 4.2 demo dump
- * (imported from the restored database), a second empty one imports it over its REST API, and every endpoint
+ * `svc import-netbox https://… --token …`: the REST source. One service (on SQLite) is loaded from NetBox's 4.2
+ * demo dump (imported from the restored database), an empty one of each database imports it over its REST API, and every endpoint
  * both serve gives the same complete list body (ids equal), except what cannot come over the API: tokens
  * (their secrets are never shown), the second service's own superuser and token, and its import's change
  * records. Image files are downloaded from the URLs the source gives. The REST source is as safe as the database
@@ -35,6 +35,15 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** JSON text with object keys sorted at every level. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Row).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** The secret of a test app's token, from its Authorization header. */
 function tokenOf(app: TestApp): string {
   return app.adminAuth.replace(/^(Token|Bearer)\s+/i, '');
@@ -52,33 +61,40 @@ describe('the Authorization header of a NetBox token', () => {
 });
 
 describe.runIf(canRestore())('import over the REST API', () => {
-  let dump: { url: string; drop: () => Promise<void> };
+  // One source for both targets: what the REST import reads does not depend on the source's database.
+  let source: TestApp;
+  let sourceDrop: (() => Promise<void>) | undefined;
+  /** The image attachment added to the source (the demo data has none), as the source serves it. */
+  let attachment: { id: number; image: string };
   beforeAll(async () => {
-    dump = await restoreNetboxDump('4.2');
-  });
+    const dump = await restoreNetboxDump('4.2');
+    try {
+      const loaded = await importInto('sqlite', dump.url);
+      sourceDrop = loaded.drop;
+      source = await startTestApp('sqlite', { databaseUrl: loaded.url });
+    } finally {
+      await dump.drop();
+    }
+    const upload = await source.api.post('/api/extras/image-attachments/', {
+      object_type: 'dcim.site',
+      object_id: 1,
+      name: 'Front',
+      image: new File([TINY_PNG], 'front.png', { type: 'image/png' }),
+    });
+    expect(upload.status, upload.text).toBe(201);
+    attachment = upload.body as { id: number; image: string };
+  }, 300_000);
   afterAll(async () => {
-    await dump?.drop();
+    await source?.close();
+    await sourceDrop?.();
   });
 
   describe.each(DIALECTS)('into %s', (dialect) => {
-    let source: TestApp;
     let target: TestApp;
     let report: ImportReport;
     let targetUrl: string;
-    /** The image attachment added to the source (the demo data has none), as the source serves it. */
-    let attachment: { id: number; image: string };
     const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
     beforeAll(async () => {
-      const loaded = await importInto(dialect, dump.url);
-      source = await startTestApp(dialect, { databaseUrl: loaded.url });
-      const upload = await source.api.post('/api/extras/image-attachments/', {
-        object_type: 'dcim.site',
-        object_id: 1,
-        name: 'Front',
-        image: new File([TINY_PNG], 'front.png', { type: 'image/png' }),
-      });
-      expect(upload.status, upload.text).toBe(201);
-      attachment = upload.body as { id: number; image: string };
       const settings = { MEDIA_ROOT: mediaRoot };
       const imported = await importFromApi(dialect, source.baseUrl, tokenOf(source), { settings });
       report = imported.report;
@@ -87,7 +103,6 @@ describe.runIf(canRestore())('import over the REST API', () => {
     }, 300_000);
     afterAll(async () => {
       await target?.close();
-      await source?.close();
       fs.rmSync(mediaRoot, { recursive: true, force: true });
     });
 
@@ -149,9 +164,10 @@ describe.runIf(canRestore())('import over the REST API', () => {
           continue;
         }
         // The write path trims text: the source's change records of objects whose name is blank (a rack
-        // reservation's `Reservation for rack `) come without the trailing space.
+        // reservation's `Reservation for rack `) come without the trailing space. JSON objects compare by their
+        // members: PostgreSQL's jsonb keeps keys in its own order, as in NetBox, SQLite in the written order.
         const text = (value: unknown): string =>
-          model === changes ? JSON.stringify(value)?.replace(/ +"/g, '"').replace(/  +/g, ' ') : JSON.stringify(value);
+          model === changes ? canonical(value)?.replace(/ +"/g, '"').replace(/  +/g, ' ') : canonical(value);
         for (const [i, object] of before.entries()) {
           const got = after[i]!;
           for (const key of new Set([...Object.keys(object), ...Object.keys(got)])) {

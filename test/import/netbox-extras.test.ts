@@ -83,16 +83,23 @@ INSERT INTO users_token (id, created, version, key, pepper_id, hmac_digest, plai
 `;
 
 describe.runIf(canRestore())('what the demo data lacks', () => {
+  // One restored source with the additions, read by the import into each database.
+  let dump: { url: string; drop: () => Promise<void> };
+  beforeAll(async () => {
+    dump = await restoreNetboxDump('4.2');
+    await runSql(dump.url, EXTRAS_4_2);
+  });
+  afterAll(async () => {
+    await dump?.drop();
+  });
+
   describe.each(DIALECTS)('NetBox 4.2 into %s', (dialect) => {
-    let dump: { url: string; drop: () => Promise<void> };
     let app: TestApp;
     let report: ImportReport;
     let source: NetboxSource;
     const media = fs.mkdtempSync(path.join(os.tmpdir(), 'netbox-media-'));
     const mediaRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-media-'));
     beforeAll(async () => {
-      dump = await restoreNetboxDump('4.2');
-      await runSql(dump.url, EXTRAS_4_2);
       fs.mkdirSync(path.join(media, 'image-attachments'));
       fs.writeFileSync(path.join(media, 'image-attachments/site_1_front.png'), PNG);
       const settings = { ALLOW_TOKEN_V1: true, MEDIA_ROOT: mediaRoot };
@@ -102,7 +109,6 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
     });
     afterAll(async () => {
       await app?.close();
-      await dump?.drop();
       fs.rmSync(media, { recursive: true, force: true });
       fs.rmSync(mediaRoot, { recursive: true, force: true });
     });

@@ -509,4 +509,40 @@ export const ipamCases: NetBoxTestCase[] = [
       };
     },
   },
+  {
+    source: 'ipam/tests/test_api.py::VLANTranslationPolicyTestCase',
+    model: 'ipam.vlantranslationpolicy',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: { description: 'New description' },
+    setUp: async (t) => {
+      const policy = (i: number): Record<string, unknown> => ({ name: `Policy ${i}`, description: `foobar${i}` });
+      await t.makeAll('ipam.vlantranslationpolicy', [1, 2, 3].map(policy));
+      return { createData: [4, 5, 6].map(policy) };
+    },
+  },
+  {
+    source: 'ipam/tests/test_api.py::VLANTranslationRuleTestCase',
+    model: 'ipam.vlantranslationrule',
+    briefFields: ['description', 'display', 'id', 'local_vid', 'policy', 'remote_vid', 'url'],
+    setUp: async (t) => {
+      const policies = await t.makeAll('ipam.vlantranslationpolicy', [
+        { name: 'Policy 1', description: 'foobar1' },
+        { name: 'Policy 2', description: 'foobar2' },
+        { name: 'Policy 3', description: 'foobar2' },
+      ]);
+      await t.makeAll('ipam.vlantranslationrule', [
+        { policy: policies[0]!.id, local_vid: 100, remote_vid: 200, description: 'foo' },
+        { policy: policies[0]!.id, local_vid: 101, remote_vid: 201, description: 'bar' },
+        { policy: policies[1]!.id, local_vid: 102, remote_vid: 202, description: 'baz' },
+      ]);
+      return {
+        createData: [
+          { policy: policies[0]!.id, local_vid: 300, remote_vid: 400 },
+          { policy: policies[0]!.id, local_vid: 301, remote_vid: 401 },
+          { policy: policies[1]!.id, local_vid: 302, remote_vid: 402 },
+        ],
+        bulkUpdateData: { policy: policies[2]!.id, description: 'New description' },
+      };
+    },
+  },
 ];

@@ -4,7 +4,11 @@ import { presentDevice } from '../../../runtime/domain/dcim.js';
 import { computeDisplay } from '../../../runtime/rest/display.js';
 import { createDomainFunctions } from '../../../runtime/domain/index.js';
 import { registry } from '../../../generated/index.js';
-import { displayTermination } from '../../../runtime/domain/circuits.js';
+import {
+  displayGroupAssignment,
+  displayTermination,
+  displayVirtualTermination,
+} from '../../../runtime/domain/circuits.js';
 import { displayAsn } from '../../../runtime/domain/ipam.js';
 import { displayToken, displayUser, presentToken } from '../../../runtime/domain/users.js';
 import { vlanText } from '../../../runtime/domain/interfaces.js';
@@ -39,6 +43,15 @@ describe("the device's display templates (NetBox Device.__str__ without virtual 
 describe('other displays', () => {
   it('circuit terminations: "<cid>: Termination <side>"', () => {
     expect(displayTermination({ 'circuit.cid': 'CID-1', term_side: 'Z' })).toBe('CID-1: Termination Z');
+  });
+
+  it('circuit group assignments: the group, and the priority label when there is one', () => {
+    expect(displayGroupAssignment({ 'group.name': 'Backbone', priority: 'secondary' })).toBe('Backbone (Secondary)');
+    expect(displayGroupAssignment({ 'group.name': 'Backbone', priority: null })).toBe('Backbone');
+  });
+
+  it('virtual circuit terminations: "<cid>: <Role> termination"', () => {
+    expect(displayVirtualTermination({ 'virtual_circuit.cid': 'VC-1', role: 'hub' })).toBe('VC-1: Hub termination');
   });
 
   it('ASNs: AS and the number', () => {

@@ -72,6 +72,24 @@ describe('conditional and case-insensitive uniqueness', () => {
     ]);
   });
 
+  it('keeps an exclusion of values (a negated condition)', () => {
+    const view = modelOf(shop(`${MODEL}      - { fields: [parent, name], exclude: { name: '' } }\n`), 'shop.view');
+    expect(view.uniques).toEqual([
+      {
+        name: 'shop_view_parent_name_name_uniq',
+        fields: ['parent', 'name'],
+        whereNull: [],
+        caseInsensitive: false,
+        exclude: { name: '' },
+        message: 'Constraint “shop_view_parent_name_name_uniq” is violated.',
+        errorKey: '__all__',
+      },
+    ]);
+    expect(errorsOf(shop(`${MODEL}      - { fields: [name], exclude: { active: '' } }\n`))).toEqual([
+      "models/shop.yaml:9:9: models.view.unique_together.0: unknown field 'active'",
+    ]);
+  });
+
   it('refuses a condition on a field that does not exist, at the constraint', () => {
     expect(errorsOf(shop(`${MODEL}      - { fields: [name], condition: { active: true } }\n`))).toEqual([
       "models/shop.yaml:9:9: models.view.unique_together.0: unknown field 'active'",

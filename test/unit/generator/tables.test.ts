@@ -145,6 +145,7 @@ describe('indexes', () => {
       - { fields: [name], case_insensitive: true }
       - { fields: [up, name], case_insensitive: true, name: shop_item_up_lower_name }
       - { fields: [up], condition: { active: true, code: 'x' } }
+      - { fields: [up, code], exclude: { code: '' } }
     indexes: [[name, up]]
 `);
     expect(table.indexes).toEqual([
@@ -157,6 +158,7 @@ describe('indexes', () => {
         unique: true,
         whereEquals: { active: true, code: 'x' },
       },
+      { name: 'shop_item_up_code_code_uniq', columns: ['up_id', 'code'], unique: true, whereNotEquals: { code: '' } },
       { name: 'shop_item_up_key', columns: ['up_id'], unique: true },
       { name: 'shop_item_up_lower_name', columns: ['up_id', 'name'], unique: true, lower: ['name'] },
       { name: 'shop_item_up_name_code_uniq', columns: ['up_id', 'name'], unique: true, whereNull: ['code'] },

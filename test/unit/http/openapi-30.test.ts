@@ -178,11 +178,23 @@ describe('the OpenAPI 3.0.3 rendering of the generated document', () => {
     ajv31.addSchema({ ...original, $id: 'openapi.json' });
     const escape = (part: string) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'));
     const accepting: string[] = [];
+    // Properties with the same 3.1 schema and the same 3.0 rendering answer alike: each pair is compiled once.
+    const answers = new Map<string, boolean>();
     for (const [name, schema] of Object.entries<Json>(original.components.schemas)) {
       for (const property of Object.keys(schema.properties ?? {})) {
+        const shape = JSON.stringify([
+          schema.properties[property],
+          converted.components.schemas[name].properties[property],
+        ]);
+        const known = answers.get(shape);
+        if (known !== undefined) {
+          if (known) accepting.push(`${name}.${property}`);
+          continue;
+        }
         const pointer = `openapi.json#/components/schemas/${escape(name)}/properties/${escape(property)}`;
-        const accepts = ajv31.getSchema(pointer)!(null);
+        const accepts = ajv31.getSchema(pointer)!(null) as boolean;
         expect(ajv30.getSchema(pointer)!(null), `${name}.${property}`).toBe(accepts);
+        answers.set(shape, accepts);
         if (accepts) accepting.push(`${name}.${property}`);
       }
     }
