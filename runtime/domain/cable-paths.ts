@@ -56,6 +56,7 @@ export const FRONT_PORT = 'dcim.frontport';
 export const REAR_PORT = 'dcim.rearport';
 export const CIRCUIT_TERMINATION = 'circuits.circuittermination';
 export const CABLE = 'dcim.cable';
+export const PROVIDER_NETWORK = 'circuits.providernetwork';
 
 const keyOf = (node: PathNode): string => `${node.type}:${node.id}`;
 
@@ -117,6 +118,15 @@ export async function tracePath(origins: readonly PathNode[], graph: TraceGraph)
     } else if (type === CIRCUIT_TERMINATION) {
       const peers = unique((await Promise.all(remote.map((t) => graph.circuitPeers(t)))).flat(), (p) => keyOf(p.node));
       if (peers.length === 0) break;
+      // A circuit that ends at a provider network completes the path there (NetBox's step for _provider_network).
+      if (peers.every((p) => p.termination?.type === PROVIDER_NETWORK)) {
+        result.path.push(
+          peers.map((p) => p.node),
+          peers.map((p) => p.termination!),
+        );
+        result.isComplete = true;
+        break;
+      }
       if (peers.every((p) => p.termination && p.cable === null)) {
         result.path.push(
           peers.map((p) => p.node),

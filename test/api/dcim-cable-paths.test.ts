@@ -396,6 +396,30 @@ describe.each(DIALECTS)('cable paths (NetBox test_cablepaths.py) on %s', (dialec
     );
   });
 
+  it('test_214_interface_to_providernetwork_via_circuit', async () => {
+    const if1 = await iface('Interface 1');
+    const network = await one('/api/circuits/provider-networks/', {
+      name: named('Provider Network 1'),
+      provider: provider.id,
+    });
+    const c = await circuit();
+    const ct1 = await termination(c, 'A');
+    const ct2 = node(
+      'circuits.circuittermination',
+      await one('/api/circuits/circuit-terminations/', {
+        circuit: c.id,
+        term_side: 'Z',
+        termination_type: 'circuits.providernetwork',
+        termination_id: network.id,
+      }),
+    );
+    const c1 = await cable(if1, ct1);
+    const at = { type: 'circuits.providernetwork', id: network.id as number };
+    await assertPathExists([if1, c1, ct1, ct2, at], { is_active: true, is_complete: true });
+    await deleteCable(c1);
+    await assertNoPath(if1);
+  });
+
   it('test_216_interface_to_interface_via_multiple_circuits', async () => {
     const [if1, if2] = [await iface('Interface 1'), await iface('Interface 2')];
     const [one, two] = [await circuit(), await circuit()];
@@ -543,7 +567,6 @@ describe.each(DIALECTS)('cable paths (NetBox test_cablepaths.py) on %s', (dialec
     'test_221_non_symmetric_paths',
   ])
     it.skip(`${name} — left out: ${LEFT_OUT}`, () => {});
-  it.skip('test_214_interface_to_providernetwork_via_circuit — left out: circuit terminations do not attach to provider networks yet (models/circuits.yaml, another change)', () => {});
   it.skip('test_225_circuittermination_origin_passive_network — left out: it checks that a stored CablePath with a circuit termination origin saves and deletes (NetBox #22825); paths are not stored here', () => {});
 });
 

@@ -245,3 +245,14 @@ describe('tracePathOf', () => {
     expect(await tracePathOf(iface(4), graph)).toBeNull();
   });
 });
+
+describe('circuits to provider networks', () => {
+  it('completes a path at the provider network its circuit ends at (NetBox test_214)', async () => {
+    const network: PathNode = { type: 'circuits.providernetwork', id: 1 };
+    const graph = new Topology().connect(1, [iface(1)], [circuitEnd(1)]).circuit(circuitEnd(1), circuitEnd(2), network);
+    const traced = await tracePath([iface(1)], graph);
+    expect(traced).toMatchObject({ isComplete: true, isActive: true, isSplit: false });
+    expect(traced!.path).toEqual([[iface(1)], [cable(1)], [circuitEnd(1)], [circuitEnd(2)], [network]]);
+    expect(destinations(traced)).toEqual([network]);
+  });
+});
