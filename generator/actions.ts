@@ -6,8 +6,9 @@ import type { Reporter } from './load.js';
 const MODEL_VALUE_KEYS = new Set(['model', 'nullable', 'description']);
 
 /**
- * Resolves a model's actions (endpoints below each object): checks what each kind needs and what it names
- * (the created model and its assigned fields, the models of nested item values).
+ * Resolves a model's actions (endpoints below each object, or at the app's root for `locate`): checks what
+ * each kind needs and what it names (the created model and its assigned fields, the models of nested item
+ * values).
  */
 export function resolveActions(
   defs: Record<string, ActionDef> | undefined,
@@ -37,8 +38,13 @@ export function resolveActions(
       if (def.creates !== undefined) report.error(`${at}.creates`, 'only allocate actions create objects');
       if (def.assigns !== undefined) report.error(`${at}.assigns`, 'only allocate actions assign fields');
     }
+    if (def.kind === 'locate') {
+      for (const key of ['item', 'paginated', 'tuple', 'media'] as const)
+        if (def[key] !== undefined)
+          report.error(`${at}.${key}`, `a locate action answers the model itself (no '${key}')`);
+    } else if (def.item === undefined) report.error(at, `a ${def.kind} action needs 'item'`);
     const item: Record<string, ActionValue> = {};
-    for (const [key, value] of Object.entries(def.item)) {
+    for (const [key, value] of Object.entries(def.item ?? {})) {
       if (!('model' in value)) {
         item[key] = { kind: 'schema', schema: value };
         continue;

@@ -10,6 +10,9 @@ export type DomainFunctionKind = DomainEntry['kind'];
 /** The runtime's domain functions: `<module>.<function>` → kind (see domain-catalog.ts). */
 export type DomainCatalog = ReadonlyMap<string, DomainFunctionKind>;
 
+/** The kind of domain function each kind of action names. */
+const ACTION_FUNCTION_KINDS = { allocate: 'allocator', list: 'list', locate: 'locate' } as const;
+
 /** Reports at `models.<name>.<at>` of one model's file. */
 type ModelReporter = (at: string, message: string) => void;
 
@@ -117,7 +120,7 @@ function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: Mode
   }
   for (const [index, name] of (def.search_also ?? []).entries()) check(`search_also.${index}`, name, 'filter');
   for (const [name, action] of Object.entries(def.actions ?? {})) {
-    check(`actions.${name}.function`, action.function, action.kind === 'allocate' ? 'allocator' : 'list');
+    check(`actions.${name}.function`, action.function, ACTION_FUNCTION_KINDS[action.kind]);
   }
 }
 

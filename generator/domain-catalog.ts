@@ -15,6 +15,7 @@ const KINDS: ReadonlySet<string> = new Set<DomainFunctionKind>([
   'filter',
   'allocator',
   'list',
+  'locate',
 ]);
 
 /**

@@ -72,14 +72,14 @@ export type FilterDef =
   PathFilterDef | FunctionFilterDef | NetworkFilterDef | ConstantFilterDef | PresentFilterDef | CountFilterDef;
 
 export interface ActionDef {
-  kind: 'allocate' | 'list';
+  kind: 'allocate' | 'list' | 'locate';
   description?: string;
   function: string;
   creates?: string;
   assigns?: string[];
   parameters?: Record<string, Record<string, unknown>>;
   /** JSON Schemas, or `{ model, nullable }` for a model's nested representation. */
-  item: Record<string, Record<string, unknown>>;
+  item?: Record<string, Record<string, unknown>>;
   paginated?: boolean;
   tuple?: boolean;
   media?: string[];

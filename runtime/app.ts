@@ -24,6 +24,7 @@ import { mountObjectLinks } from './http/pages/object-links.js';
 import { CustomFields } from './rest/custom-fields.js';
 import { createModelHandlers } from './http/handlers.js';
 import { mountRoots } from './http/roots.js';
+import { mountLocateActions } from './http/actions.js';
 import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
 import type { Change } from './rest/write-types.js';
@@ -63,7 +64,7 @@ export function createContext(
     for (const filter of model.spec.filters) if (filter.kind === 'function') domain.check(filter.function, 'filter');
     for (const name of model.spec.searchAlso) domain.check(name, 'filter');
     for (const action of model.spec.actions)
-      domain.check(action.function, action.kind === 'allocate' ? 'allocator' : 'list');
+      domain.check(action.function, action.kind === 'allocate' ? 'allocator' : action.kind);
   }
   const [major, minor] = registry.version.split('.');
   const authenticator = new Authenticator(db.knex, schema, settings);
@@ -249,11 +250,10 @@ export function createApp(app: AppContext): Express {
   mountAccount(api, app);
   mountTaskActions(api, app);
   const users = app.schema.withRole('user');
-  mountRoots(
-    api,
-    app,
-    users?.fields.get('config') ? { [users.spec.app]: { config: `/${users.spec.app}/config/` } } : {},
-  );
+  const located = mountLocateActions(api, app);
+  if (users?.fields.get('config'))
+    located[users.spec.app] = { ...located[users.spec.app], config: `/${users.spec.app}/config/` };
+  mountRoots(api, app, located);
   api.use(modelRoutes(app));
   api.use(() => {
     throw new NotFoundError();

@@ -575,9 +575,13 @@ export type ActionValue =
 export interface ActionSpec {
   /** URL segment, e.g. `available-ips`. */
   name: string;
-  kind: 'allocate' | 'list';
+  /**
+   * allocate and list: below each object (`/<app>/<path>/{id}/<name>/`); locate: at the app's root
+   * (`/<app>/<name>/`), answering the one object of this model that the query parameters lead to.
+   */
+  kind: 'allocate' | 'list' | 'locate';
   description?: string;
-  /** The domain function: an allocator (`allocate`) or a list function (`list`). */
+  /** The domain function: an allocator (`allocate`), a list function (`list`) or a locate function (`locate`). */
   function: string;
   /** allocate: the model whose objects POST creates (its `add` permission applies). */
   creates?: string;

@@ -791,10 +791,38 @@ export const circuitTerminationSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'paths',
+      kind: 'list',
+      description:
+        "The cable paths that cross this termination (NetBox's paths), each with its segments as nested objects.",
+      function: 'circuits.circuitTerminationPaths',
+      assigns: [],
+      parameters: {},
+      item: {
+        id: {
+          kind: 'schema',
+          schema: {
+            type: 'null',
+            description: 'Paths are traced when read (not stored): they have no id.',
+          },
+        },
+        path: {
+          kind: 'schema',
+          schema: { type: 'array', items: { type: 'array', items: { type: 'object' } } },
+        },
+        is_active: { kind: 'schema', schema: { type: 'boolean' } },
+        is_complete: { kind: 'schema', schema: { type: 'boolean' } },
+        is_split: { kind: 'schema', schema: { type: 'boolean' } },
+      },
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/circuits/circuit-terminations/` and `/circuits/circuit-terminations/{id}/` (relative to the API root). */
+/** Mounts `/circuits/circuit-terminations/` and `/circuits/circuit-terminations/{id}/` (relative to the API root), and the actions `paths/` below each object. */
 export function mountCircuitTerminationRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/circuits/circuit-terminations/')
@@ -812,5 +840,10 @@ export function mountCircuitTerminationRoutes(router: Router, handlers: ModelHan
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/circuits/circuit-terminations/:id/paths/')
+    .get(handlers.action('paths').get)
+    .options(handlers.action('paths').options)
     .all(handlers.methodNotAllowed);
 }

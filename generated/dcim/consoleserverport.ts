@@ -877,10 +877,10 @@ export const consoleServerPortSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'connected',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.connectedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
   ],

@@ -1745,7 +1745,23 @@ export const deviceSpec: ModelSpec = {
     },
     { model: 'virtualization.virtualmachine', field: 'device', onDelete: 'protect' },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'connected-device',
+      kind: 'locate',
+      description:
+        "The device connected to a peer device's interface (NetBox's Connected Device Locator, for LLDP-driven checks): the device of the interface at the far end of the peer interface's complete cable path.",
+      function: 'dcim.connectedDevice',
+      assigns: [],
+      parameters: {
+        peer_device: { type: 'string', description: 'The name of the peer device' },
+        peer_interface: { type: 'string', description: 'The name of the peer interface' },
+      },
+      item: {},
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
 /** Mounts `/dcim/devices/` and `/dcim/devices/{id}/` (relative to the API root). */

@@ -2210,10 +2210,10 @@ export const interfaceSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'connected',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.connectedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {

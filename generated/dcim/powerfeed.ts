@@ -879,10 +879,10 @@ export const powerFeedSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'connected',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.connectedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
     {

@@ -1137,10 +1137,10 @@ export const powerOutletSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'connected',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.connectedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
   ],

@@ -1077,10 +1077,10 @@ export const powerPortSpec: ModelSpec = {
       lookups: 'number',
     },
     {
-      kind: 'constant',
+      kind: 'function',
       name: 'connected',
-      value: false,
-      valueKind: 'boolean',
+      function: 'dcim.connectedFilter',
+      valueKind: 'string',
       lookups: 'exact',
     },
   ],

@@ -1012,10 +1012,37 @@ export const rearPortSpec: ModelSpec = {
       generic: true,
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'paths',
+      kind: 'list',
+      description: "The cable paths that cross this port (NetBox's paths), each with its segments as nested objects.",
+      function: 'dcim.rearPortPaths',
+      assigns: [],
+      parameters: {},
+      item: {
+        id: {
+          kind: 'schema',
+          schema: {
+            type: 'null',
+            description: 'Paths are traced when read (not stored): they have no id.',
+          },
+        },
+        path: {
+          kind: 'schema',
+          schema: { type: 'array', items: { type: 'array', items: { type: 'object' } } },
+        },
+        is_active: { kind: 'schema', schema: { type: 'boolean' } },
+        is_complete: { kind: 'schema', schema: { type: 'boolean' } },
+        is_split: { kind: 'schema', schema: { type: 'boolean' } },
+      },
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/dcim/rear-ports/` and `/dcim/rear-ports/{id}/` (relative to the API root). */
+/** Mounts `/dcim/rear-ports/` and `/dcim/rear-ports/{id}/` (relative to the API root), and the actions `paths/` below each object. */
 export function mountRearPortRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/rear-ports/')
@@ -1033,5 +1060,10 @@ export function mountRearPortRoutes(router: Router, handlers: ModelHandlers): vo
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/rear-ports/:id/paths/')
+    .get(handlers.action('paths').get)
+    .options(handlers.action('paths').options)
     .all(handlers.methodNotAllowed);
 }

@@ -181,13 +181,15 @@ function addRouteMounting(file: SourceFile, model: ModelSpec, name: string): voi
   const detailWrites = model.readOnly
     ? ''
     : '\n    .put(handlers.update)\n    .patch(handlers.update)\n    .delete(handlers.destroy)';
-  const actions = model.actions.map((action) => {
+  // A locate action is at the app's root, mounted by the runtime with the app's other root endpoints.
+  const below = model.actions.filter((action) => action.kind !== 'locate');
+  const actions = below.map((action) => {
     const handlers = `handlers.action('${action.name}')`;
     const post = action.kind === 'allocate' ? `\n    .post(${handlers}.post)` : '';
     return `router\n    .route('${list}:id/${action.name}/')\n    .get(${handlers}.get)${post}\n    .options(${handlers}.options)\n    .all(handlers.methodNotAllowed);`;
   });
-  const actionDocs = model.actions.length
-    ? `, and the actions ${model.actions.map((a) => `\`${a.name}/\``).join(', ')} below each object`
+  const actionDocs = below.length
+    ? `, and the actions ${below.map((a) => `\`${a.name}/\``).join(', ')} below each object`
     : '';
   file.addFunction({
     isExported: true,

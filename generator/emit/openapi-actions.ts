@@ -14,9 +14,52 @@ import { addRequestSchemas } from './openapi-write.js';
 export function actionPaths(ctx: SchemaContext, model: ModelSpec): Record<string, Json> {
   const paths: Record<string, Json> = {};
   for (const action of model.actions) {
-    paths[`/api/${apiSegment(model)}/${model.path!}/{id}/${action.name}/`] = actionPath(ctx, model, action);
+    if (action.kind === 'locate') paths[`/api/${apiSegment(model)}/${action.name}/`] = locatePath(ctx, model, action);
+    else paths[`/api/${apiSegment(model)}/${model.path!}/{id}/${action.name}/`] = actionPath(ctx, model, action);
   }
   return paths;
+}
+
+/** `GET /api/<app>/<name>/`: the one object that the (required) query parameters lead to, or 404. */
+function locatePath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): Json {
+  const id = `${apiSegment(model).replace('/', '_')}_${action.name.replace(/-/g, '_')}`;
+  const parameters = Object.entries(action.parameters).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return {
+      name,
+      in: 'query',
+      required: true,
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+    };
+  });
+  const tags = [apiTag(model)];
+  return {
+    get: {
+      operationId: `${id}_list`,
+      summary: `The ${model.verboseName} that the parameters lead to`,
+      ...(action.description ? { description: action.description } : {}),
+      tags,
+      parameters,
+      responses: {
+        '200': {
+          description: `The ${model.verboseName}.`,
+          content: jsonContent(schemaRef(schemaNames(ctx, model).full)),
+        },
+        ...errorResponses(),
+      },
+    },
+    options: {
+      operationId: `${id}_options`,
+      summary: `Describe the ${action.name.replace(/-/g, ' ')} endpoint`,
+      tags,
+      security: [{}, { tokenAuth: [] }],
+      responses: {
+        '200': { description: 'Endpoint metadata.', content: jsonContent(schemaRef('EndpointMetadata')) },
+        ...errorResponses(),
+      },
+    },
+  };
 }
 
 function actionPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): Json {

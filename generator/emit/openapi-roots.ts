@@ -35,6 +35,9 @@ export function rootPaths(
       const [app, path] = alias.split('/') as [string, string];
       byApp.set(app, [...(byApp.get(app) ?? []), path]);
     }
+    // A locate action is an endpoint of the app's root (dcim/connected-device/).
+    for (const action of model.actions)
+      if (action.kind === 'locate') byApp.set(apiSegment(model), [...byApp.get(apiSegment(model))!, action.name]);
   }
   const user = endpoints.find((m) => m.roles.includes('user'));
   // The user model's app also lists the current user's preferences (runtime/http/account.ts).

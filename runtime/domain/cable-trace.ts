@@ -5,7 +5,7 @@ import {
   CIRCUIT_TERMINATION,
   FRONT_PORT,
   destinations,
-  tracePath,
+  tracePathOf,
   type CircuitPeer,
   type PathNode,
   type PortMappingRow,
@@ -186,7 +186,7 @@ export async function tracePaths(
   ids: readonly number[],
 ): Promise<Map<number, TracedPath | null>> {
   const graph = databaseGraph(ctx.q, ctx.schema);
-  const traced = await Promise.all(ids.map((id) => tracePath([{ type: label, id }], graph)));
+  const traced = await Promise.all(ids.map((id) => tracePathOf({ type: label, id }, graph)));
   return new Map(ids.map((id, i) => [id, traced[i] ?? null]));
 }
 
@@ -207,9 +207,26 @@ export async function renderNodes(ctx: BatchContext, lists: readonly PathNode[][
   return lists.map((list) => list.map((n) => objects.get(nodeKey(n))).filter((o) => o !== undefined));
 }
 
+/**
+ * The paths of a page, traced once for its three path fields: the renderer hands each computed field of a page
+ * the same id list, so the traces are kept by that list (and dropped with it).
+ */
+const pageTraces = new WeakMap<readonly number[], Map<string, Promise<Map<number, TracedPath | null>>>>();
+
+function tracePage(ctx: BatchContext, label: string, ids: readonly number[]): Promise<Map<number, TracedPath | null>> {
+  const byModel = pageTraces.get(ids) ?? new Map<string, Promise<Map<number, TracedPath | null>>>();
+  pageTraces.set(ids, byModel);
+  let traced = byModel.get(label);
+  if (!traced) {
+    traced = tracePaths(ctx, label, ids);
+    byModel.set(label, traced);
+  }
+  return traced;
+}
+
 /** `connected_endpoints`: the far endpoints of a complete path, nested; null without them. */
 const connectedEndpoints: ComputeFunction = async (ctx, model, ids) => {
-  const paths = await tracePaths(ctx, model.label, ids);
+  const paths = await tracePage(ctx, model.label, ids);
   const lists = ids.map((id) => destinations(paths.get(id) ?? null));
   const rendered = await renderNodes(ctx, lists);
   return new Map(ids.map((id, i) => [id, rendered[i]!.length ? rendered[i] : null]));
@@ -217,13 +234,13 @@ const connectedEndpoints: ComputeFunction = async (ctx, model, ids) => {
 
 /** `connected_endpoints_type`: their object type, null without them. */
 const connectedEndpointsType: ComputeFunction = async (ctx, model, ids) => {
-  const paths = await tracePaths(ctx, model.label, ids);
+  const paths = await tracePage(ctx, model.label, ids);
   return new Map(ids.map((id) => [id, destinations(paths.get(id) ?? null)[0]?.type ?? null]));
 };
 
 /** `connected_endpoints_reachable`: the path is complete and active. */
 const connectedEndpointsReachable: ComputeFunction = async (ctx, model, ids) => {
-  const paths = await tracePaths(ctx, model.label, ids);
+  const paths = await tracePage(ctx, model.label, ids);
   return new Map(
     ids.map((id) => {
       const path = paths.get(id);
@@ -263,7 +280,7 @@ export function traceSegments(path: readonly PathNode[][]): [PathNode[], PathNod
 /** `trace/` of one path endpoint model: its path as NetBox's list of triples (a JSON document). */
 function traceOf(label: string): ListFunction {
   return async (ctx, parent) => {
-    const traced = await tracePath([{ type: label, id: parent.id }], databaseGraph(ctx.q, ctx.schema));
+    const traced = await tracePathOf({ type: label, id: parent.id }, databaseGraph(ctx.q, ctx.schema));
     const triples = traced ? traceSegments(traced.path) : [];
     const ends = await renderNodes(
       ctx,

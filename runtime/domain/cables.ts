@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { relatedRow } from '../db/row-memo.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import { parseBoolean } from '../rest/values.js';
-import { CABLE, CIRCUIT_TERMINATION, PROVIDER_NETWORK } from './cable-paths.js';
+import { BadRequestError } from '../errors.js';
+import { CABLE, CIRCUIT_TERMINATION, FRONT_PORT, PROVIDER_NETWORK, REAR_PORT } from './cable-paths.js';
 import { VIRTUAL_TYPES, WIRELESS_TYPES } from './interfaces.js';
 import type { BatchContext, ComputeFunction, DomainEntry, FilterFunction, WriteItemContext } from './types.js';
 
@@ -100,6 +101,7 @@ export async function validateCable(item: WriteItemContext): Promise<void> {
       return;
     }
   }
+  for (const end of ends) await checkMidSpanParent(item, end);
   const [endA, endB] = ends as [EndItem[], EndItem[]];
   if (endA.length === 0 || endB.length === 0) return;
   const typeA = modelName(endA[0]!.object_type);
@@ -113,6 +115,19 @@ export async function validateCable(item: WriteItemContext): Promise<void> {
     if (endB.some((t) => idsA.has(Number(t.object_id))))
       item.errors.add('__all__', 'A and B terminations cannot connect to the same object.');
   }
+}
+
+/**
+ * NetBox's CablePath.from_origin refuses a path whose mid-span terminations (front or rear ports on one cable
+ * end) are on different devices, and the cable's save fails with it (AbortRequest: 400 with `detail`).
+ */
+async function checkMidSpanParent(item: WriteItemContext, end: readonly EndItem[]): Promise<void> {
+  const label = String(end[0]?.object_type ?? '');
+  if (end.length < 2 || (label !== FRONT_PORT && label !== REAR_PORT)) return;
+  const table = item.schema.model(label).table;
+  const devices = new Set<unknown>();
+  for (const term of end) devices.add(((await relatedRow(item.q, table, Number(term.object_id))) as Row)?.device_id);
+  if (devices.size > 1) throw new BadRequestError('All mid-span terminations must have the same parent object');
 }
 
 /** NetBox's CableTermination.clean: not marked connected, not cabled already, a cabled interface type. */

@@ -5,6 +5,7 @@ import type {
   ComputeFunction,
   DeriveFunction,
   ListFunction,
+  LocateFunction,
   DisplayFunction,
   FilterFunction,
   DomainEntry,
@@ -16,6 +17,7 @@ import type {
 } from './types.js';
 import { cableFunctions } from './cables.js';
 import { cableTraceFunctions } from './cable-trace.js';
+import { cableLookupFunctions } from './cable-lookups.js';
 import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
@@ -50,6 +52,7 @@ import { virtualizationFunctions } from './virtualization.js';
 export const domainFunctions = {
   ...cableFunctions,
   ...cableTraceFunctions,
+  ...cableLookupFunctions,
   ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,
@@ -106,6 +109,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     filter: (name) => fn<FilterFunction>(name, 'filter'),
     allocator: (name) => fn<Allocator>(name, 'allocator'),
     list: (name) => fn<ListFunction>(name, 'list'),
+    locate: (name) => fn<LocateFunction>(name, 'locate'),
     check: (name, kind) => void entry(name, kind),
   };
 }

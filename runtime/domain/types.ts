@@ -107,6 +107,12 @@ export type ListFunction = (
   params: Record<string, unknown>,
 ) => Promise<ListResult>;
 
+/**
+ * A `locate` action: the query parameters in, the id of the one object of the action's model they lead to out
+ * (null: none, a 404). It throws a 4xx (e.g. BadRequestError) for parameters that are missing or wrong.
+ */
+export type LocateFunction = (ctx: ActionContext, params: Record<string, unknown>) => Promise<number | null>;
+
 export type DisplayFunction = (values: Record<string, unknown>) => string;
 /**
  * A derived field's value from the object's fields named in its `uses` (decoded; FK paths by their dotted
@@ -186,6 +192,7 @@ export type DomainEntry =
   | { kind: 'derive'; fn: DeriveFunction }
   | { kind: 'filter'; fn: FilterFunction }
   | { kind: 'allocator'; fn: Allocator }
+  | { kind: 'locate'; fn: LocateFunction }
   | { kind: 'list'; fn: ListFunction };
 
 /** Typed access to the named domain functions. */
@@ -204,4 +211,5 @@ export interface DomainFunctions {
   filter(name: string): FilterFunction;
   allocator(name: string): Allocator;
   list(name: string): ListFunction;
+  locate(name: string): LocateFunction;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Request, Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { AppContext } from './app-context.js';
 import { principalOf, readContextFor } from './app-context.js';
 import { lockTransaction } from '../db/lock.js';
@@ -8,7 +8,7 @@ import { ConflictError, MethodNotAllowedError, NotFoundError, ValidationError } 
 import { stateOf } from './request-state.js';
 import { sendJson } from './respond.js';
 import type { ActionHandlers, ActionSpec } from '../spec.js';
-import { baseQuery, loadObjectsByIds } from '../rest/fetch.js';
+import { baseQuery, loadObjects, loadObjectsByIds } from '../rest/fetch.js';
 import { pageLinks, presentObjects } from './listing.js';
 import { assertWithin, runRequestWrite } from './writes.js';
 import { parseQueryParameters } from '../rest/action-parameters.js';
@@ -43,24 +43,7 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
     return { id, values: decodeRow(model.spec.fields, row) };
   };
 
-  const contextFor = (q: Knex, res: Response): ActionContext => {
-    const read = readContextFor(app, res);
-    const principal = principalOf(res);
-    return {
-      q,
-      schema: app.schema,
-      dialect: app.db.dialect,
-      settings: app.settings,
-      load: (label, keys, ids) => loadObjectsByIds(q, read, app.schema.model(label), keys, ids, true),
-      siteRoot: read.render.siteRoot,
-      restrictView: (label, query) => {
-        const target = app.schema.model(label);
-        if (!app.permissions.allows(principal, target, 'view')) return false;
-        app.permissions.apply(query, target, app.permissions.require(principal, target, 'view'), principal);
-        return true;
-      },
-    };
-  };
+  const contextFor = (q: Knex, res: Response): ActionContext => actionContext(app, q, res);
 
   const get = async (req: Request, res: Response): Promise<void> => {
     const q = app.db.knex;
@@ -131,6 +114,78 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
   };
 
   return { get, post, options };
+}
+
+/** What an action's domain function may use, for the request's user. */
+function actionContext(app: AppContext, q: Knex, res: Response): ActionContext {
+  const read = readContextFor(app, res);
+  const principal = principalOf(res);
+  return {
+    q,
+    schema: app.schema,
+    dialect: app.db.dialect,
+    settings: app.settings,
+    load: (label, keys, ids) => loadObjectsByIds(q, read, app.schema.model(label), keys, ids, true),
+    siteRoot: read.render.siteRoot,
+    restrictView: (label, query) => {
+      const target = app.schema.model(label);
+      if (!app.permissions.allows(principal, target, 'view')) return false;
+      app.permissions.apply(query, target, app.permissions.require(principal, target, 'view'), principal);
+      return true;
+    },
+  };
+}
+
+/**
+ * Mounts the `locate` actions at their app's root (`/<app>/<name>/`): any signed-in user (or anyone when
+ * LOGIN_REQUIRED is off) may ask; the object found is answered in full if the user may view it, else 404
+ * (as NetBox's restricted querysets do). The app-root listings of these paths, by app root.
+ */
+export function mountLocateActions(router: Router, app: AppContext): Record<string, Record<string, string>> {
+  const listed: Record<string, Record<string, string>> = {};
+  for (const model of app.schema.endpoints()) {
+    for (const action of model.spec.actions) {
+      if (action.kind !== 'locate') continue;
+      const root = model.listPath!.slice(0, -(model.spec.path!.length + 1));
+      const path = `${root}${action.name}/`;
+      listed[root.slice(1, -1)] = { ...listed[root.slice(1, -1)], [action.name]: path };
+      const locate = app.domain.locate(action.function);
+      router
+        .route(path)
+        .get(async (_req: Request, res: Response) => {
+          const principal = principalOf(res);
+          app.permissions.requireLogin(principal);
+          const q = app.db.knex;
+          const state = stateOf(res);
+          const params = parseQueryParameters(action.parameters, state.params);
+          const id = await locate(actionContext(app, q, res), params);
+          if (id === null || !app.permissions.allows(principal, model, 'view')) throw new NotFoundError();
+          const query = baseQuery(q, model).where('t0.id', id);
+          app.permissions.apply(query, model, app.permissions.require(principal, model, 'view'), principal);
+          const rows = await loadObjects(q, readContextFor(app, res), model, selectKeys(model, state.params), query);
+          const [object] = presentObjects(app, model, rows);
+          if (!object) throw new NotFoundError(`No ${model.spec.className} matches the given query.`);
+          sendJson(res, 200, object);
+        })
+        .options((_req: Request, res: Response) => {
+          app.permissions.requireLogin(principalOf(res));
+          res.setHeader('Allow', 'GET, HEAD, OPTIONS');
+          sendJson(res, 200, {
+            name: action.name
+              .split('-')
+              .map((w) => w[0]!.toUpperCase() + w.slice(1))
+              .join(' '),
+            description: action.description ?? '',
+            renders: ['application/json', 'text/html'],
+            parses: [],
+          });
+        })
+        .all((req: Request) => {
+          throw new MethodNotAllowedError(req.method);
+        });
+    }
+  }
+  return listed;
 }
 
 /** A POST body of an allocation: one object or a non-empty list of objects. */

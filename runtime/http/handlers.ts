@@ -318,7 +318,9 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       return found;
     },
   };
-  const actions = new Map(model.spec.actions.map((a) => [a.name, createActionHandlers(app, model, a)]));
+  const actions = new Map(
+    model.spec.actions.filter((a) => a.kind !== 'locate').map((a) => [a.name, createActionHandlers(app, model, a)]),
+  );
 
   /** The object for a detail write, locked until the write ends; 404 when missing or outside the user's view. */
   async function findForWrite(q: Knex, res: Response, id: number, restriction: Restriction): Promise<void> {

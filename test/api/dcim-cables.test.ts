@@ -223,13 +223,122 @@ describe.each(DIALECTS)('cables on %s', (dialect) => {
     ]);
     expect(hops[1]![1]).toMatchObject({ id: trunk.id, status: { value: 'connected', label: 'Connected' } });
     expect((await api.get(`/api/dcim/interfaces/${ifaces[4]!.id}/trace/`)).body).toEqual([]);
+
+    // paths/ on the pass-through ports: the paths from both ends cross the rear ports and the used front ports.
+    const paths = async (path: string): Promise<Row[]> => {
+      const response = await api.get(path);
+      expect(response.status, response.text).toBe(200);
+      return response.body as Row[];
+    };
+    const throughRear = await paths(`/api/dcim/rear-ports/${one.rear.id}/paths/`);
+    expect(throughRear).toHaveLength(2);
+    expect(throughRear[0]).toMatchObject({ id: null, is_active: true, is_complete: true, is_split: false });
+    const names = (p: Row): string[][] => (p.path as Row[][]).map((s) => s.map((n) => String(n.display)));
+    expect(throughRear.map((p) => names(p)[0]![0]).sort()).toEqual(['eth3', 'eth4']);
+    const fromNear = throughRear.find((p) => (p.path as Row[][])[0]![0]!.id === ifaces[2]!.id)!;
+    expect((fromNear.path as Row[][]).map((s) => s.map((n) => n.id))[4]).toEqual([trunk.id]);
+    expect((fromNear.path as Row[][])[0]![0]).toMatchObject({ name: 'eth3', device: { id: device.id } });
+    expect((fromNear.path as Row[][]).at(-1)![0]).toMatchObject({ name: 'eth4' });
+    expect(await paths(`/api/dcim/front-ports/${two.fronts[1]!.id}/paths/`)).toHaveLength(2);
+    expect(await paths(`/api/dcim/front-ports/${one.fronts[0]!.id}/paths/`)).toEqual([]);
+    expect((await api.get('/api/dcim/front-ports/999999/paths/')).status).toBe(404);
+
+    // dcim/connected-device/: the device at the far end of a peer interface's complete path.
+    const located = await api.get(
+      `/api/dcim/connected-device/?peer_device=${encodeURIComponent(String(other.name))}&peer_interface=eth4`,
+    );
+    expect(located.status, located.text).toBe(200);
+    expect(located.body).toMatchObject({ id: device.id, name: device.name, site: { id: device.site.id } });
+    expect(located.body.device_type).toMatchObject({ id: device.device_type.id });
+    const locate = async (query: string): Promise<{ status: number; body: Row }> => {
+      const response = await api.get(`/api/dcim/connected-device/?${query}`);
+      return { status: response.status, body: response.body as Row };
+    };
+    expect(await locate(`peer_device=${encodeURIComponent(String(other.name))}`)).toEqual({
+      status: 400,
+      body: { detail: 'Request must include "peer_device" and "peer_interface" filters.' },
+    });
+    expect(await locate('peer_device=nonesuch&peer_interface=eth4')).toEqual({
+      status: 404,
+      body: { detail: 'No Device matches the given query.' },
+    });
+    expect(await locate(`peer_device=${encodeURIComponent(String(other.name))}&peer_interface=eth99`)).toEqual({
+      status: 404,
+      body: { detail: 'No Interface matches the given query.' },
+    });
+    expect(await locate(`peer_device=${encodeURIComponent(String(other.name))}&peer_interface=eth5`)).toEqual({
+      status: 404,
+      body: { detail: 'Not found.' },
+    });
+    expect((await api.get('/api/dcim/')).body['connected-device']).toMatch(/\/api\/dcim\/connected-device\/$/);
+    expect((await api.post('/api/dcim/connected-device/', {})).status).toBe(405);
+
+    // connected: a complete, active path (eth1 ↔ eth1 directly, eth3 ↔ eth4 through the panels).
+    const connected = async (value: string): Promise<number[]> => {
+      const response = await api.get(`/api/dcim/interfaces/?device_id=${device.id}&connected=${value}&limit=100`);
+      expect(response.status, response.text).toBe(200);
+      return (response.body.results as Row[]).map((r) => r.id as number);
+    };
+    expect(await connected('true')).toEqual([ifaces[0]!.id, ifaces[2]!.id]);
+    expect(await connected('false')).not.toContain(ifaces[2]!.id);
+    expect((await api.get('/api/dcim/interfaces/?connected=maybe')).status).toBe(400);
+
     // A planned trunk makes the path inactive; removing it leaves the path incomplete.
     expect((await api.patch(`/api/dcim/cables/${trunk.id}/`, { status: 'planned' })).status).toBe(200);
     expect((await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/`)).body.connected_endpoints_reachable).toBe(false);
+    expect(await connected('true')).toEqual([ifaces[0]!.id]);
+    expect((await paths(`/api/dcim/rear-ports/${one.rear.id}/paths/`))[0]).toMatchObject({ is_active: false });
     expect((await api.delete(`/api/dcim/cables/${trunk.id}/`)).status).toBe(204);
     const cut = (await api.get(`/api/dcim/interfaces/${ifaces[2]!.id}/`)).body as Row;
     expect(cut.connected_endpoints).toBeNull();
     const list = await api.get(`/api/dcim/interfaces/?device_id=${device.id}&limit=100`);
     expect(list.status, list.text).toBe(200);
+  });
+
+  it('lists the paths across a circuit on its terminations', async () => {
+    const { api } = shared.app;
+    const post = async (path: string, body: Row): Promise<Row> => {
+      const response = await api.post(path, body);
+      expect(response.status, response.text).toBe(201);
+      return response.body as Row;
+    };
+    const provider = await post('/api/circuits/providers/', { name: 'Paths Transit', slug: 'paths-transit' });
+    const type = await post('/api/circuits/circuit-types/', { name: 'Paths Wave', slug: 'paths-wave' });
+    const circuit = await post('/api/circuits/circuits/', { cid: 'PATH-1', provider: provider.id, type: type.id });
+    const side = (term_side: string, owner: Row): Promise<Row> =>
+      post('/api/circuits/circuit-terminations/', {
+        circuit: circuit.id,
+        term_side,
+        termination_type: 'dcim.site',
+        termination_id: owner.site.id,
+      });
+    const [a, z] = [await side('A', device), await side('Z', other)];
+    const [near, far] = await createAll(api, '/api/dcim/interfaces/', [
+      { device: device.id, name: 'wan0', type: '10gbase-x-sfpp' },
+      { device: other.id, name: 'wan0', type: '10gbase-x-sfpp' },
+    ]);
+    const term = (id: number): Row[] => [{ object_type: 'circuits.circuittermination', object_id: id }];
+    await post('/api/dcim/cables/', { a_terminations: end(near!.id), b_terminations: term(a.id) });
+    const paths = async (id: number): Promise<Row[]> => {
+      const response = await api.get(`/api/circuits/circuit-terminations/${id}/paths/`);
+      expect(response.status, response.text).toBe(200);
+      return response.body as Row[];
+    };
+    // Only the A side is cabled: one path, from wan0 through the circuit to the far termination's site (as
+    // NetBox, a path that ends at a site is not complete; one that ends at a provider network is).
+    const [alone] = await paths(a.id);
+    expect(alone).toMatchObject({ is_complete: false, is_active: true, is_split: false });
+    expect((alone!.path as Row[][]).at(-1)!.map((n) => n.id)).toEqual([other.site.id]);
+    await post('/api/dcim/cables/', { a_terminations: term(z.id), b_terminations: end(far!.id) });
+    const both = await paths(z.id);
+    expect(both).toHaveLength(2);
+    expect(both.map((p) => (p.path as Row[][]).at(-1)![0]!.id).sort()).toEqual([near!.id, far!.id].sort());
+    expect(
+      (
+        await api.get(
+          `/api/dcim/connected-device/?peer_device=${encodeURIComponent(String(other.name))}&peer_interface=wan0`,
+        )
+      ).body.id,
+    ).toBe(device.id);
   });
 });

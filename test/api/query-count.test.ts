@@ -159,6 +159,61 @@ describe.each(DIALECTS)('queries of the common pages on %s', (dialect) => {
     // A device list: rows, count, tags, config contexts and the parent bays of its devices (parent_device).
     expect(counts).toEqual({ sites: 5, site: 4, devices: 6, withoutContext: 5, briefSites: 2, briefDevices: 2 });
   });
+
+  it('a page of interfaces with connected endpoints through two patch panels costs the same for 5 and 40', async () => {
+    const { api } = app;
+    const created = async (path: string, bodies: unknown[]): Promise<{ id: number }[]> => {
+      const response = await api.post(path, bodies);
+      expect(response.status, response.text).toBe(201);
+      return response.body as { id: number }[];
+    };
+    const edge = (await api.get('/api/dcim/devices/?name=edge1')).body.results[0] as Record<string, any>;
+    const [peer] = await created('/api/dcim/devices/', [
+      { name: 'edge2', site: siteId, device_type: edge.device_type.id, role: edge.role.id },
+    ]);
+    const N = 40;
+    const side = async (
+      device: number,
+    ): Promise<{ ifaces: { id: number }[]; fronts: { id: number }[]; rear: number }> => {
+      const ifaces = await created(
+        '/api/dcim/interfaces/',
+        Array.from({ length: N }, (_, i) => ({ device, name: `xe-${i}`, type: '10gbase-x-sfpp' })),
+      );
+      const [rear] = await created('/api/dcim/rear-ports/', [{ device, name: 'panel', type: 'lc', positions: N }]);
+      const fronts = await created(
+        '/api/dcim/front-ports/',
+        Array.from({ length: N }, (_, i) => ({
+          device,
+          name: `panel-${i}`,
+          type: 'lc',
+          rear_ports: [{ position: 1, rear_port: rear!.id, rear_port_position: i + 1 }],
+        })),
+      );
+      return { ifaces, fronts, rear: rear!.id };
+    };
+    const [a, b] = [await side(edge.id as number), await side(peer!.id)];
+    const end = (type: string, id: number) => [{ object_type: type, object_id: id }];
+    await created('/api/dcim/cables/', [
+      { a_terminations: end('dcim.rearport', a.rear), b_terminations: end('dcim.rearport', b.rear) },
+      ...[a, b].flatMap((s) =>
+        s.ifaces.map((iface, i) => ({
+          a_terminations: end('dcim.interface', iface.id),
+          b_terminations: end('dcim.frontport', s.fronts[i]!.id),
+        })),
+      ),
+    ]);
+    const page = `/api/dcim/interfaces/?device_id=${edge.id}&cabled=true`;
+    const far = await api.get(`${page}&limit=${N}`);
+    expect(far.body.results).toHaveLength(N);
+    expect(far.body.results.every((r: Record<string, any>) => r.connected_endpoints?.[0]?.device.id === peer!.id)).toBe(
+      true,
+    );
+    const small = await queriesFor(`${page}&limit=5`);
+    const large = await queriesFor(`${page}&limit=${N}`);
+    expect(large).toBe(small);
+    // Rows, count, tags, the cable and link peers, then the trace: one query per kind of read per hop.
+    expect(large).toMatchInlineSnapshot(`40`);
+  });
 });
 
 /**

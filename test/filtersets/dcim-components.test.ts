@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import { changeLoggedTests, createAll, filterSetSuite, leftOut, useApp } from '../support/filtersets.js';
+import { changeLoggedTests, createAll, filterSetSuite, useApp } from '../support/filtersets.js';
 
 /** NetBox 4.6.8 dcim/tests/test_filtersets.py: device components and their templates. */
 describe.each(DIALECTS)('dcim-components filter sets on %s', (dialect) => {
   const shared = useApp(dialect);
-  const CABLES = 'needs cables (issue 25): the test data cables two of the three ports';
 
   describe('ConsolePortTemplateTestCase', () => {
     const suite = filterSetSuite(shared, 'dcim.consoleporttemplate', async (api) => {
@@ -122,7 +121,7 @@ describe.each(DIALECTS)('dcim-components filter sets on %s', (dialect) => {
         '/api/dcim/modules/',
         [0, 1, 2].map((i) => ({ device: devices[i]!.id, module_bay: bays[i]!.id, module_type: module_type!.id })),
       );
-      await createAll(
+      const ports = await createAll(
         api,
         '/api/dcim/console-ports/',
         ['First', 'Second', 'Third'].map((description, i) => ({
@@ -131,6 +130,20 @@ describe.each(DIALECTS)('dcim-components filter sets on %s', (dialect) => {
           name: `Console Port ${i + 1}`,
           label: 'ABC'[i],
           description,
+        })),
+      );
+      // Cables: console ports 1 and 2 to console server ports on the unnamed device; the third is not connected.
+      const peers = await createAll(
+        api,
+        '/api/dcim/console-server-ports/',
+        [1, 2].map((i) => ({ device: devices[3]!.id, name: `Console Server Port ${i}` })),
+      );
+      await createAll(
+        api,
+        '/api/dcim/cables/',
+        [0, 1].map((i) => ({
+          a_terminations: [{ object_type: 'dcim.consoleport', object_id: ports[i]!.id }],
+          b_terminations: [{ object_type: 'dcim.consoleserverport', object_id: peers[i]!.id }],
         })),
       );
       return { regions, groups, sites, device_types, roles, locations, racks, tenants, devices, modules };
@@ -185,8 +198,10 @@ describe.each(DIALECTS)('dcim-components filter sets on %s', (dialect) => {
     it('test_module', async () => {
       await pairs({ module_id: (o) => o.id }, suite.data.modules);
     });
-    leftOut('test_cabled', CABLES);
-    leftOut('test_occupied', CABLES);
-    leftOut('test_connected', CABLES);
+    for (const filter of ['cabled', 'occupied', 'connected'])
+      it(`test_${filter}`, async () => {
+        expect(await suite.count({ [filter]: 'true' })).toBe(2);
+        expect(await suite.count({ [filter]: 'false' })).toBe(1);
+      });
   });
 });

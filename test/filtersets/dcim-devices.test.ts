@@ -9,6 +9,7 @@ import {
   setValue,
   useApp,
   withObjects,
+  type Row,
 } from '../support/filtersets.js';
 
 /** NetBox 4.6.8 dcim/tests/test_filtersets.py (device types, roles, platforms, devices and interfaces), for the models this service serves. */
@@ -673,7 +674,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
   describe('InterfaceTestCase', () => {
     /**
      * Not served, so left out of the data: module types, modules and module bays, VLAN translation policies, MAC address objects (an interface holds its
-     * MAC address), cables and the wireless link.
+     * MAC address) and the wireless link.
      */
     const suite = filterSetSuite(shared, 'dcim.interface', async (api) => {
       const regions = await createAll(api, '/api/dcim/regions/', [
@@ -920,6 +921,18 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
         '/api/dcim/interfaces/',
         numbered.map((i, n) => ({ id: i.id, module: modules[n]!.id })),
       );
+      // Cables, as NetBox's set-up makes them.
+      await createAll(
+        api,
+        '/api/dcim/cables/',
+        [
+          [0, 5],
+          [1, 6],
+        ].map(([a, b]) => ({
+          a_terminations: [{ object_type: 'dcim.interface', object_id: interfaces[a!]!.id }],
+          b_terminations: [{ object_type: 'dcim.interface', object_id: interfaces[b!]!.id }],
+        })),
+      );
       return {
         regions,
         groups,
@@ -1091,10 +1104,80 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       }[];
       expect(await suite.count({ module_id: [modules[0]!.id, modules[1]!.id] })).toBe(2);
     });
-    leftOut('test_cabled', 'cables are not served (no interface is cabled)');
-    leftOut('test_occupied', 'cables and wireless links are not served');
-    leftOut('test_connected', 'cables are not served (no interface has a connected path)');
-    leftOut('test_connected_excludes_incomplete_pass_through_path', 'cables and front/rear ports are not served');
+    it('test_cabled', async () => {
+      expect(await suite.count({ cabled: 'true' })).toBe(4);
+      expect(await suite.count({ cabled: 'false' })).toBe(5);
+    });
+    leftOut('test_occupied', 'wireless links are not served (NetBox counts its two wireless-linked interfaces)');
+    leftOut('test_connected', 'wireless links are not served (NetBox counts its two wireless-linked interfaces)');
+    it('test_connected_excludes_incomplete_pass_through_path', async () => {
+      const { api } = suite.app;
+      const [device, peer] = suite.data.devices as Row[];
+      const made: [string, number][] = [];
+      const make = async (list: string, body: Row): Promise<Row> => {
+        const [row] = await createAll(api, list, [body]);
+        made.push([list, row!.id as number]);
+        return row!;
+      };
+      try {
+        const connected = await make('/api/dcim/interfaces/', {
+          device: device!.id,
+          name: 'Connected Filter Interface',
+          type: '1000base-t',
+        });
+        const connectedPeer = await make('/api/dcim/interfaces/', {
+          device: peer!.id,
+          name: 'Connected Filter Peer Interface',
+          type: '1000base-t',
+        });
+        const incomplete = await make('/api/dcim/interfaces/', {
+          device: device!.id,
+          name: 'Connected Filter Incomplete Path Interface',
+          type: '1000base-t',
+        });
+        const panel = await make('/api/dcim/devices/', {
+          name: 'Connected Filter Patch Panel',
+          site: device!.site.id,
+          device_type: device!.device_type.id,
+          role: device!.role.id,
+        });
+        const rear = await make('/api/dcim/rear-ports/', {
+          device: panel.id,
+          name: 'Patch Rear Port',
+          type: '8p8c',
+          positions: 1,
+        });
+        const front = await make('/api/dcim/front-ports/', {
+          device: panel.id,
+          name: 'Patch Front Port',
+          type: '8p8c',
+          rear_ports: [{ position: 1, rear_port: rear.id, rear_port_position: 1 }],
+        });
+        const end = (type: string, id: unknown) => [{ object_type: type, object_id: id }];
+        await make('/api/dcim/cables/', {
+          a_terminations: end('dcim.interface', connected.id),
+          b_terminations: end('dcim.interface', connectedPeer.id),
+        });
+        await make('/api/dcim/cables/', {
+          a_terminations: end('dcim.interface', incomplete.id),
+          b_terminations: end('dcim.frontport', front.id),
+        });
+        const ids = [connected.id, connectedPeer.id, incomplete.id] as number[];
+        const within = async (params: Record<string, string>): Promise<number[]> => {
+          const response = await api.get(
+            `/api/dcim/interfaces/?${new URLSearchParams({ ...params, limit: '0' }).toString()}&${ids.map((id) => `id=${id}`).join('&')}`,
+          );
+          expect(response.status, response.text).toBe(200);
+          return (response.body.results as Row[]).map((r) => r.id as number).sort((a, b) => a - b);
+        };
+        expect(await within({ cabled: 'true' })).toEqual([...ids].sort((a, b) => a - b));
+        expect(await within({ connected: 'true' })).toEqual([connected.id, connectedPeer.id].sort((a, b) => a - b));
+        expect(await within({ connected: 'false' })).toEqual([incomplete.id]);
+      } finally {
+        // NetBox rolls the test back: the class's other tests count interfaces and devices.
+        for (const [list, id] of made.reverse()) await api.delete(`${list}${id}/`);
+      }
+    });
     it('test_kind', async () => {
       expect(await suite.count({ kind: 'physical' })).toBe(7);
       expect(await suite.count({ kind: 'virtual' })).toBe(0);

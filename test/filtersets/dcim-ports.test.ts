@@ -15,10 +15,10 @@ import {
 /**
  * NetBox 4.6.8 dcim/tests/test_filtersets.py for console server ports, power ports and outlets, front and rear
  * ports, and the templates of each (with interface templates). Not served, so left out of the data: module
- * types, module bays and modules, and cables (tests that need one say so).
+ * types, module bays and modules. The front and rear port cases leave out their cable tests (they say why).
  */
 
-const NEEDS_CABLES = 'needs cables (issue 25)';
+const NEEDS_CABLES = 'NetBox cables four of six ports here (other data than the three components); not ported yet';
 const NO_MODULES = 'modules are not served yet (the filter accepts only null)';
 
 /** The objects of NetBox's component test cases (`setUpTestData` before the components). */
@@ -161,10 +161,44 @@ function componentTests(suite: Suite<World>, prefix: string): void {
 }
 
 /** NetBox's test_cabled, test_occupied and test_connected of a cabled component (two of three cabled). */
-function cabledTests({ pathEndpoint }: { pathEndpoint: boolean }): void {
-  leftOut('test_cabled', NEEDS_CABLES);
-  leftOut('test_occupied', NEEDS_CABLES);
-  if (pathEndpoint) leftOut('test_connected', NEEDS_CABLES);
+function cabledTests(suite: Suite<World> | null, { pathEndpoint }: { pathEndpoint: boolean }): void {
+  if (!suite) {
+    leftOut('test_cabled', NEEDS_CABLES);
+    leftOut('test_occupied', NEEDS_CABLES);
+    if (pathEndpoint) leftOut('test_connected', NEEDS_CABLES);
+    return;
+  }
+  for (const filter of pathEndpoint ? ['cabled', 'occupied', 'connected'] : ['cabled', 'occupied'])
+    it(`test_${filter}`, async () => {
+      expect(await suite.count({ [filter]: 'true' })).toBe(2);
+      expect(await suite.count({ [filter]: 'false' })).toBe(1);
+    });
+}
+
+/**
+ * NetBox's cables of a component test case: components 1 and 2 to two peers (`peerType` objects named like
+ * them) on the unnamed device at Site X; the third stays free.
+ */
+async function cableTwo(
+  api: ApiClient,
+  world: World,
+  components: Row[],
+  [type, list, prefix]: [string, string, string],
+  peer: Row = {},
+): Promise<void> {
+  const peers = await createAll(
+    api,
+    list,
+    [1, 2].map((i) => ({ device: world.devices[3]!.id, name: `${prefix} ${i}`, ...peer })),
+  );
+  await createAll(
+    api,
+    '/api/dcim/cables/',
+    [0, 1].map((i) => ({
+      a_terminations: [{ object_type: components[i]!.type, object_id: components[i]!.id }],
+      b_terminations: [{ object_type: type, object_id: peers[i]!.id }],
+    })),
+  );
 }
 
 /** Components 1–3 on devices 1–3, labelled A–C and described First–Third, with per-component values. */
@@ -203,11 +237,17 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
   describe('ConsoleServerPortTestCase', () => {
     const suite = filterSetSuite(shared, 'dcim.consoleserverport', async (api) => {
       const world = await componentWorld(api);
-      await createAll(api, '/api/dcim/console-server-ports/', threeComponents(world, 'Console Server Port'));
+      const made = await createAll(
+        api,
+        '/api/dcim/console-server-ports/',
+        threeComponents(world, 'Console Server Port'),
+      );
+      const typed = made.map((m) => ({ ...m, type: 'dcim.consoleserverport' }));
+      await cableTwo(api, world, typed, ['dcim.consoleport', '/api/dcim/console-ports/', 'Console Server Port']);
       return world;
     });
     componentTests(suite, 'Console Server Port');
-    cabledTests({ pathEndpoint: true });
+    cabledTests(suite, { pathEndpoint: true });
   });
 
   describe('PowerPortTemplateTestCase', () => {
@@ -242,7 +282,9 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     const suite = filterSetSuite(shared, 'dcim.powerport', async (api) => {
       const world = await componentWorld(api);
       const draws = [1, 2, 3].map((i) => ({ maximum_draw: 100 * i, allocated_draw: 50 * i }));
-      await createAll(api, '/api/dcim/power-ports/', threeComponents(world, 'Power Port', draws));
+      const made = await createAll(api, '/api/dcim/power-ports/', threeComponents(world, 'Power Port', draws));
+      const typed = made.map((m) => ({ ...m, type: 'dcim.powerport' }));
+      await cableTwo(api, world, typed, ['dcim.poweroutlet', '/api/dcim/power-outlets/', 'Power Outlet']);
       return world;
     });
     componentTests(suite, 'Power Port');
@@ -252,7 +294,7 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     it('test_allocated_draw', async () => {
       expect(await suite.count({ allocated_draw: [50, 100] })).toBe(2);
     });
-    cabledTests({ pathEndpoint: true });
+    cabledTests(suite, { pathEndpoint: true });
   });
 
   describe('PowerOutletTemplateTestCase', () => {
@@ -291,7 +333,9 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
         { feed_leg: 'B', color: '00ff00', status: 'disabled' },
         { feed_leg: 'C', color: '0000ff', status: 'faulty' },
       ];
-      await createAll(api, '/api/dcim/power-outlets/', threeComponents(world, 'Power Outlet', values));
+      const made = await createAll(api, '/api/dcim/power-outlets/', threeComponents(world, 'Power Outlet', values));
+      const typed = made.map((m) => ({ ...m, type: 'dcim.poweroutlet' }));
+      await cableTwo(api, world, typed, ['dcim.powerport', '/api/dcim/power-ports/', 'Power Port']);
       return world;
     });
     componentTests(suite, 'Power Outlet');
@@ -301,7 +345,7 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     it('test_feed_leg', async () => {
       expect(await suite.count({ feed_leg: ['A', 'B'] })).toBe(2);
     });
-    cabledTests({ pathEndpoint: true });
+    cabledTests(suite, { pathEndpoint: true });
     it('test_status', async () => {
       expect(await suite.count({ status: ['enabled'] })).toBe(1);
       expect(await suite.count({ status: ['disabled'] })).toBe(1);
@@ -452,7 +496,7 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     it('test_positions', async () => {
       expect(await suite.count({ positions: [2, 3] })).toBe(2);
     });
-    cabledTests({ pathEndpoint: false });
+    cabledTests(null, { pathEndpoint: false });
     // Not a NetBox test: the filter through the mappings.
     it('rear_port_id', async () => {
       const [a, b] = suite.data.rear;
@@ -520,7 +564,7 @@ describe.each(DIALECTS)('dcim-ports filter sets on %s', (dialect) => {
     it('test_positions', async () => {
       expect(await suite.count({ positions: [1, 2] })).toBe(2);
     });
-    cabledTests({ pathEndpoint: false });
+    cabledTests(null, { pathEndpoint: false });
   });
 
   /**

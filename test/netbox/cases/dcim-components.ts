@@ -1,10 +1,10 @@
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
+import { traceTest } from './cable-traces.js';
 
 /** Ported from NetBox 4.6.8 dcim/tests/test_api.py: device components and their templates. */
 
 const description = { description: 'New description' };
-const CABLES = 'needs cables (issue 25): ComponentTraceMixin.test_trace attaches a cable and traces it.';
 
 type Json = Record<string, any>;
 
@@ -63,7 +63,7 @@ export const dcimComponentsCases: NetBoxTestCase[] = [
     briefFields: ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'],
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    leftOut: { test_trace: CABLES },
+    tests: { test_trace: traceTest('dcim.consoleserverport') },
     setUp: async (t) => {
       const { device: made } = await device(t);
       await t.makeAll(

@@ -1,14 +1,14 @@
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
+import { pathsTest, traceTest } from './cable-traces.js';
 
 /**
  * Ported from NetBox 4.6.8 dcim/tests/test_api.py: the console server, power, front and rear port test cases,
  * power outlets, and the templates of each (with interface templates). Module types are not served yet, so
- * `create_data` entries that name one are left out; every component's `test_trace` needs a cable.
+ * `create_data` entries that name one are left out.
  */
 
 const description = { description: 'New description' };
-const NEEDS_CABLES = 'needs cables (issue 25)';
 const TEMPLATE_BRIEF = ['description', 'display', 'id', 'name', 'url'];
 const COMPONENT_BRIEF = ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'];
 
@@ -65,7 +65,7 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     briefFields: COMPONENT_BRIEF,
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    leftOut: { test_trace: NEEDS_CABLES },
+    tests: { test_trace: traceTest('dcim.consoleport') },
     setUp: async (t) => {
       const { id } = await device(t);
       await t.makeAll('dcim.consoleserverport', named('Console Server Port', [1, 2, 3], { device: id }));
@@ -96,7 +96,7 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     briefFields: COMPONENT_BRIEF,
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    leftOut: { test_trace: NEEDS_CABLES },
+    tests: { test_trace: traceTest('dcim.poweroutlet') },
     setUp: async (t) => {
       const { id } = await device(t);
       await t.makeAll('dcim.powerport', named('Power Port', [1, 2, 3], { device: id }));
@@ -132,7 +132,7 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     briefFields: COMPONENT_BRIEF,
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    leftOut: { test_trace: NEEDS_CABLES },
+    tests: { test_trace: traceTest('dcim.powerport') },
     setUp: async (t) => {
       const { id } = await device(t);
       const ports = await t.makeAll('dcim.powerport', named('Power Port', [1, 2], { device: id }));
@@ -195,7 +195,7 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     briefFields: COMPONENT_BRIEF,
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device', 'dcim.view_rearport'],
-    leftOut: { test_front_port_paths: NEEDS_CABLES },
+    tests: { test_front_port_paths: pathsTest() },
     setUp: async (t) => {
       const { id } = await device(t);
       const rear = await t.makeAll(
@@ -246,7 +246,7 @@ export const dcimPortsCases: NetBoxTestCase[] = [
     briefFields: COMPONENT_BRIEF,
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device', 'dcim.view_frontport'],
-    leftOut: { test_rear_port_paths: NEEDS_CABLES },
+    tests: { test_rear_port_paths: pathsTest() },
     setUp: async (t) => {
       const { id } = await device(t);
       const front = await t.makeAll(

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
+import { traceTest } from './cable-traces.js';
 
 /**
  * Ported from NetBox 4.6.8 dcim/tests/test_api.py, for the served models. Rack groups, virtual device
@@ -9,7 +10,6 @@ import type { PortedClass } from '../harness.js';
  */
 
 const description = { description: 'New description' };
-const CABLES = 'Cables and cable paths are not served.';
 
 type Json = Record<string, any>;
 
@@ -638,6 +638,7 @@ export const dcimCases: NetBoxTestCase[] = [
       };
     },
     tests: {
+      test_trace: traceTest('dcim.interface'),
       test_bulk_delete_child_interfaces: async (t) => {
         const all = (await t.admin.get(`${t.path()}?name=Interface 1`)).body.results as Json[];
         const interface1 = all[0]!;
@@ -677,7 +678,6 @@ export const dcimCases: NetBoxTestCase[] = [
         for (const mode of [null, 'access', 'tagged', 'tagged-all']) await attempt(mode, { qinq_svlan: v0 });
       },
     },
-    leftOut: { test_trace: CABLES },
   },
   {
     source: 'dcim/tests/test_api.py::PowerPanelTestCase',
@@ -746,6 +746,5 @@ export const dcimCases: NetBoxTestCase[] = [
         createData: [feed(0, 3, 'Power Feed 4A', 'primary'), feed(1, 3, 'Power Feed 4B', 'redundant')],
       };
     },
-    leftOut: { test_trace: CABLES },
   },
 ];
