@@ -24,13 +24,13 @@ export type FieldSource =
   | { kind: 'first_of'; field: FieldSpec; part: 'type' | 'id'; columns: [column: string, model: string][] }
   | { kind: 'join'; field: FieldSpec; table: string; from: string; to: string; labels: boolean }
   | { kind: 'joined'; field: FieldSpec; table: string; key: string; column: string }
+  /** A child list an earlier release kept as the owner's columns: one item, or none when they are empty. */
+  | { kind: 'item'; field: FieldSpec; keys: ChildKey[]; constants: Record<string, unknown> }
   /**
    * A child list (a cable's `a_terminations`): the child model's rows in `table` whose `parent` column names the
    * object and whose `fixed` columns hold the list's values, each an item of `keys` (key → child column, read
    * as a content type's label, an id or as it is).
    */
-  /** A child list an earlier release kept as the owner's columns: one item, or none when they are empty. */
-  | { kind: 'item'; field: FieldSpec; keys: ChildKey[]; constants: Record<string, unknown> }
   | {
       kind: 'children';
       field: FieldSpec;
