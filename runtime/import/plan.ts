@@ -103,13 +103,12 @@ function planApiImport(schema: Schema, source: NetboxApiSource): ImportPlan {
   for (const model of schema.models.values()) {
     const empty = { model, fields: [], timestamps: false, customFields: false, tags: false };
     const map = NETBOX_IMPORT.models[model.label];
+    const owner = ownerList(schema, model);
     let plan: ModelPlan;
     if (map === null) plan = { ...empty, table: null, reason: 'the service’s own records, not NetBox’s' };
     else if (model === tokenModel) plan = { ...empty, table: null, reason: NOT_OVER_THE_API.token };
-    else if (ownerList(schema, model)) {
-      const owner = ownerList(schema, model)!;
-      plan = { ...empty, table: null, reason: `written with ${owner.model.label}'s ${owner.field.name}` };
-    } else if (!model.listPath || !source.modelAt.has(model.listPath))
+    else if (owner) plan = { ...empty, table: null, reason: `written with ${owner.model.label}'s ${owner.field.name}` };
+    else if (!model.listPath || !source.modelAt.has(model.listPath))
       plan = { ...empty, table: null, reason: `the source serves no ${model.listPath ?? model.label} list` };
     else {
       const fields: FieldSource[] = [];
@@ -183,8 +182,8 @@ function planModel(schema: Schema, source: NetboxSource, model: ModelInfo, consu
         ? planChildren(schema, source, model, columns, map ?? {}, field)
         : planField(source, model, table, columns, map ?? {}, field);
     if (!planned) continue;
-    if (['join', 'joined', 'lookup', 'children'].includes(planned.kind))
-      consumed.add((planned as { table: string }).table);
+    // A source read from another table (a join, a lookup, a child list): that table has a home too.
+    if ('table' in planned) consumed.add(planned.table);
     fields.push(planned);
   }
   const parent = model.spec.tree && model.fields.get('parent')?.kind === 'fk' ? 'parent' : undefined;
@@ -204,15 +203,23 @@ function planModel(schema: Schema, source: NetboxSource, model: ModelInfo, consu
  * rear ports list too): its lists write them, other models' lists of the same children are left to it.
  */
 function ownerList(schema: Schema, model: ModelInfo): { model: ModelInfo; field: ChildListField } | undefined {
-  for (const owner of schema.models.values())
-    for (const field of owner.spec.fields)
-      if (field.kind === 'children' && field.model === model.label) return { model: owner, field };
-  return undefined;
+  let owners = OWNERS.get(schema);
+  if (!owners) {
+    owners = new Map();
+    for (const owner of schema.models.values())
+      for (const field of owner.spec.fields)
+        if (field.kind === 'children' && !owners.has(field.model)) owners.set(field.model, { model: owner, field });
+    OWNERS.set(schema, owners);
+  }
+  return owners.get(model.label);
 }
 
+/** Child model label → the first owner's list, per schema (see ownerList). */
+const OWNERS = new WeakMap<Schema, Map<string, { model: ModelInfo; field: ChildListField }>>();
+
 /**
- * A child list read from the child model's NetBox table, when the source has it (and this list is the one that
- * model writes the child model), or from the owner's columns where an earlier release kept its one item.
+ * A child list read from the child model's NetBox table, when the source has it (and this model's lists are the
+ * ones that write the child model), or from the owner's columns where an earlier release kept its one item.
  */
 function planChildren(
   schema: Schema,
