@@ -26,6 +26,7 @@ import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { dnsFunctions } from './dns.js';
 import { extrasFunctions } from './extras.js';
+import { savedObjectFunctions } from './saved-objects.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
 import { fhrpFunctions } from './fhrp.js';
@@ -61,6 +62,7 @@ export const domainFunctions = {
   ...dcimFunctions,
   ...dnsFunctions,
   ...extrasFunctions,
+  ...savedObjectFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
   ...fhrpFunctions,
