@@ -360,6 +360,22 @@ export const customLinkSpec: ModelSpec = {
     },
     {
       kind: 'value',
+      name: 'link_text',
+      path: [],
+      field: 'link_text',
+      valueKind: 'string',
+      lookups: 'text',
+    },
+    {
+      kind: 'value',
+      name: 'link_url',
+      path: [],
+      field: 'link_url',
+      valueKind: 'string',
+      lookups: 'text',
+    },
+    {
+      kind: 'value',
       name: 'weight',
       path: [],
       field: 'weight',

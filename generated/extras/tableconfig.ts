@@ -63,10 +63,10 @@ export interface TableConfigBrief {
   id: number;
   url: string;
   display: string;
-  name: string;
-  description: string;
   object_type: string;
   table: string;
+  name: string;
+  description: string;
 }
 
 /** A table config nested in another object. */
@@ -74,10 +74,10 @@ export interface TableConfigNested {
   id: number;
   url: string;
   display: string;
-  name: string;
-  description: string;
   object_type: string;
   table: string;
+  name: string;
+  description: string;
 }
 
 /** A saved choice of columns and ordering for a model's table (stored and served for clients' tables). */
@@ -415,8 +415,8 @@ export const tableConfigSpec: ModelSpec = {
     'created',
     'last_updated',
   ],
-  brief: ['id', 'url', 'display', 'name', 'description', 'object_type', 'table'],
-  nested: ['id', 'url', 'display', 'name', 'description', 'object_type', 'table'],
+  brief: ['id', 'url', 'display', 'object_type', 'table', 'name', 'description'],
+  nested: ['id', 'url', 'display', 'object_type', 'table', 'name', 'description'],
   search: ['name', 'description', 'table'],
   searchAlso: [],
   aliases: [],
