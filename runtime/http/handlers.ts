@@ -25,6 +25,7 @@ import { createActionHandlers } from './actions.js';
 import { assertWithin, runRequestWrite } from './writes.js';
 import { pageLinks, presentObjects } from './listing.js';
 import { sendExport } from './export.js';
+import { renderCustomLinks } from './custom-links.js';
 import { restrictToShared, type Asker } from '../rest/shared-objects.js';
 
 type Row = Record<string, unknown>;
@@ -199,6 +200,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       if (!object) throw notFound();
       const etag = etagOfObject(object) ?? (await etagOf(q, id));
       res.setHeader('Allow', allowHeader(model, 'detail'));
+      if (state.browsable) res.locals.customLinks = await renderCustomLinks(app, res, model, object);
       sendJson(res, 200, object, etag ? { ETag: etag } : {});
     },
 

@@ -189,4 +189,30 @@ describe.each(DIALECTS)('saved filters and export templates on %s', (dialect) =>
     expect((await alice.client.get(`/api/extras/table-configs/${private_.id}/`)).status).toBe(404);
     expect((await bob.client.get(`/api/extras/table-configs/${private_.id}/`)).status).toBe(200);
   });
+
+  it('renders the custom links of an object’s model on its browsable page', async () => {
+    await create(app.api, '/api/extras/custom-links/', [
+      {
+        name: 'Search',
+        object_types: ['dcim.site'],
+        link_text: 'Find {{object.name}} <b>',
+        link_url: 'https://example.com/search?q={{object.name}}&by={{user.username}}',
+        new_window: true,
+      },
+      { name: 'Hidden', object_types: ['dcim.site'], link_text: '{{#if object.tenant}}x{{/if}}', link_url: '/' },
+      { name: 'Script', object_types: ['dcim.site'], link_text: 'Run', link_url: 'javascript:alert(1)' },
+      { name: 'Other', object_types: ['dcim.region'], link_text: 'Region', link_url: '/' },
+    ]);
+    const [site] = (await app.api.get('/api/dcim/sites/?slug=site-1')).body.results;
+    const page = await app.api.get(`/api/dcim/sites/${site.id}/?format=api`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(
+      '<a class="button default" href="https://example.com/search?q=Site%201&amp;by=admin" target="_blank" rel="noopener noreferrer">Find Site 1 &lt;b&gt;</a>',
+    );
+    expect(page.text).toContain('<a class="button default" href="">Run</a>');
+    expect(page.text).not.toContain('>Region<');
+    expect(page.text).not.toContain('Hidden');
+    // JSON clients see the object as before.
+    expect(Object.keys((await app.api.get(`/api/dcim/sites/${site.id}/`)).body)).not.toContain('custom_links');
+  });
 });
