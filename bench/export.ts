@@ -21,6 +21,8 @@ const option = (name: string): string | undefined => {
 };
 const DEVICES = Number(option('devices') ?? 10_000);
 const ONLY = option('db');
+/** `--heap MB`: the servers' V8 old-space limit, to show what an export needs rather than what V8 lets grow. */
+const HEAP = option('heap');
 
 const STREAMED = [
   'name,site,role,type,status,serial',
@@ -108,7 +110,8 @@ const PORT = 18_765;
 
 /** A fresh `svc serve` on the database (anonymous reading allowed), answering once it is up. */
 async function serve(databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bin/svc.js', 'serve'], {
+  const flags = HEAP ? [`--max-old-space-size=${HEAP}`] : [];
+  const child = spawn(process.execPath, [...flags, 'bin/svc.js', 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -158,7 +161,7 @@ async function measure(databaseUrl: string, what: string, path: string): Promise
     await get('/api/dcim/devices/?limit=50');
     const idle = peakRss(child.pid!);
     const started = performance.now();
-    const { status, bytes } = await get(path);
+    const { status, bytes } = await get(path).catch(() => ({ status: 0, bytes: 0 }));
     const ms = Math.round(performance.now() - started);
     const peak = peakRss(child.pid!);
     return {

@@ -99,9 +99,12 @@ async function findTemplate(app: AppContext, res: Response, model: ModelInfo, na
   return values;
 }
 
-/** The objects' complete representation (what the list shows without `fields`), in the ids' order. */
+/**
+ * The objects as the list would show them (`fields`, `omit`, `brief` and `exclude=config_context` choose the
+ * keys, and so what reading them costs), in the ids' order.
+ */
 async function loadComplete(app: AppContext, res: Response, model: ModelInfo, ids: readonly number[]): Promise<Row[]> {
-  const keys = selectKeys(model, new URLSearchParams());
+  const keys = selectKeys(model, stateOf(res).params);
   return presentObjects(app, model, await loadObjectsByIds(app.db.knex, readContextFor(app, res), model, keys, ids));
 }
 
