@@ -32,6 +32,7 @@ import migration25 from './migrations/0025_circuits_circuitgroup_create_table_an
 import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_table_and_more.json' with { type: 'json' };
 import migration27 from './migrations/0027_circuits_provideraccount_create_index_circuits_provideraccount_unique_provi.json' with { type: 'json' };
 import migration28 from './migrations/0028_core_objecttype_create_table_and_more.json' with { type: 'json' };
+import migration29 from './migrations/0029_extras_customlink_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -108,9 +109,13 @@ import * as extrasBookmark from './extras/bookmark.js';
 import * as extrasConfigContext from './extras/configcontext.js';
 import * as extrasCustomField from './extras/customfield.js';
 import * as extrasCustomFieldChoiceSet from './extras/customfieldchoiceset.js';
+import * as extrasCustomLink from './extras/customlink.js';
 import * as extrasEventRule from './extras/eventrule.js';
+import * as extrasExportTemplate from './extras/exporttemplate.js';
 import * as extrasImageAttachment from './extras/imageattachment.js';
 import * as extrasJournalEntry from './extras/journalentry.js';
+import * as extrasSavedFilter from './extras/savedfilter.js';
+import * as extrasTableConfig from './extras/tableconfig.js';
 import * as extrasTag from './extras/tag.js';
 import * as extrasTaggedItem from './extras/taggeditem.js';
 import * as extrasWebhook from './extras/webhook.js';
@@ -297,11 +302,16 @@ export const domainFunctions: (DomainFunctionName | keyof typeof pluginFunctions
   'extras.tagsForObjectType',
   'extras.tagsInUseOn',
   'extras.tagsInUseOnId',
+  'extras.usableSharedObjects',
   'extras.validateChoiceSet',
   'extras.validateConfigContext',
   'extras.validateCustomField',
+  'extras.validateCustomLink',
   'extras.validateEventRule',
+  'extras.validateExportTemplate',
   'extras.validateLocalContextData',
+  'extras.validateSavedFilter',
+  'extras.validateTableConfig',
   'extras.validateWebhook',
   'ipam.asnRangeAsnCount',
   'ipam.availableAsns',
@@ -490,9 +500,13 @@ export const registry: Registry = {
         'extras.configcontext',
         'extras.customfield',
         'extras.customfieldchoiceset',
+        'extras.customlink',
         'extras.eventrule',
+        'extras.exporttemplate',
         'extras.imageattachment',
         'extras.journalentry',
+        'extras.savedfilter',
+        'extras.tableconfig',
         'extras.tag',
         'extras.taggeditem',
         'extras.webhook',
@@ -647,9 +661,13 @@ export const registry: Registry = {
     'extras.configcontext': extrasConfigContext.configContextSpec,
     'extras.customfield': extrasCustomField.customFieldSpec,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.customFieldChoiceSetSpec,
+    'extras.customlink': extrasCustomLink.customLinkSpec,
     'extras.eventrule': extrasEventRule.eventRuleSpec,
+    'extras.exporttemplate': extrasExportTemplate.exportTemplateSpec,
     'extras.imageattachment': extrasImageAttachment.imageAttachmentSpec,
     'extras.journalentry': extrasJournalEntry.journalEntrySpec,
+    'extras.savedfilter': extrasSavedFilter.savedFilterSpec,
+    'extras.tableconfig': extrasTableConfig.tableConfigSpec,
     'extras.tag': extrasTag.tagSpec,
     'extras.taggeditem': extrasTaggedItem.taggedItemSpec,
     'extras.webhook': extrasWebhook.webhookSpec,
@@ -768,9 +786,13 @@ export const registry: Registry = {
     'extras.configcontext': extrasConfigContext.mountConfigContextRoutes,
     'extras.customfield': extrasCustomField.mountCustomFieldRoutes,
     'extras.customfieldchoiceset': extrasCustomFieldChoiceSet.mountCustomFieldChoiceSetRoutes,
+    'extras.customlink': extrasCustomLink.mountCustomLinkRoutes,
     'extras.eventrule': extrasEventRule.mountEventRuleRoutes,
+    'extras.exporttemplate': extrasExportTemplate.mountExportTemplateRoutes,
     'extras.imageattachment': extrasImageAttachment.mountImageAttachmentRoutes,
     'extras.journalentry': extrasJournalEntry.mountJournalEntryRoutes,
+    'extras.savedfilter': extrasSavedFilter.mountSavedFilterRoutes,
+    'extras.tableconfig': extrasTableConfig.mountTableConfigRoutes,
     'extras.tag': extrasTag.mountTagRoutes,
     'extras.taggeditem': extrasTaggedItem.mountTaggedItemRoutes,
     'extras.webhook': extrasWebhook.mountWebhookRoutes,
@@ -845,6 +867,7 @@ export const registry: Registry = {
     migration26 as Migration,
     migration27 as Migration,
     migration28 as Migration,
+    migration29 as Migration,
   ],
   plugins: [
     {

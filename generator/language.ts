@@ -113,6 +113,7 @@ export interface ModelDef {
   private?: boolean;
   open_view?: boolean;
   string_id?: boolean;
+  shared?: { flag: string; user: string };
   tree?: boolean;
   display?: string | string[] | { function: string; uses: string[] };
   ordering?: (string | { field: string; nulls?: 'first' | 'last' })[];

@@ -214,7 +214,9 @@ function resolveModel(
     reverse: [],
     actions: [],
     ...(entry.plugin ? { plugin: entry.plugin } : {}),
+    ...(def.shared ? { shared: { ...def.shared } } : {}),
   };
+  if (def.shared) checkShared(def.shared, spec, report);
   spec.display = resolveDisplay(def, spec, report);
   spec.ordering = resolveOrdering(def, spec, report);
   spec.uniques = resolveUniques(def, spec, report);
@@ -230,6 +232,16 @@ function resolveModel(
     }
   });
   return spec;
+}
+
+/** The shared flag is a stored boolean and the owner an FK to the model that plays the user role. */
+function checkShared(shared: { flag: string; user: string }, spec: ModelSpec, report: Reporter): void {
+  const flag = spec.fields.find((f) => f.name === shared.flag);
+  if (flag?.kind !== 'boolean' || !flag.column)
+    report.error('shared.flag', `'${shared.flag}' is not a stored boolean field`);
+  const user = spec.fields.find((f) => f.name === shared.user);
+  if (user?.kind !== 'fk' || !user.nullable)
+    report.error('shared.user', `'${shared.user}' is not a nullable foreign key`);
 }
 
 function resolveField(

@@ -27,7 +27,10 @@ export type Role =
   | 'sign_in_attempt'
   | 'event_rule'
   | 'webhook'
-  | 'object_type';
+  | 'object_type'
+  | 'saved_filter'
+  | 'export_template'
+  | 'custom_link';
 /** `do_nothing`: generic relations only; the object outlives its target (change records). */
 export type OnDelete = 'cascade' | 'protect' | 'set_null' | 'do_nothing';
 
@@ -661,6 +664,11 @@ export interface ModelSpec {
   actions: ActionSpec[];
   /** The plugin that defines the model; its endpoint is then under `/plugins/<baseUrl>/`. */
   plugin?: { name: string; baseUrl: string };
+  /**
+   * NetBox's SharedObjectQuerySet: users other than superusers see only the objects whose boolean `flag` field
+   * is true or whose `user` FK names them (anonymous clients: the shared ones), whatever their permissions.
+   */
+  shared?: { flag: string; user: string };
 }
 
 export interface AppSpec {

@@ -471,6 +471,8 @@ export const userSpec: ModelSpec = {
     { model: 'dcim.rackreservation', field: 'user', onDelete: 'protect' },
     { model: 'extras.bookmark', field: 'user', onDelete: 'cascade' },
     { model: 'extras.journalentry', field: 'author', onDelete: 'set_null' },
+    { model: 'extras.savedfilter', field: 'author', onDelete: 'set_null' },
+    { model: 'extras.tableconfig', field: 'author', onDelete: 'set_null' },
     { model: 'users.token', field: 'user', onDelete: 'cascade' },
   ],
   actions: [],

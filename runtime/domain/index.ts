@@ -25,6 +25,7 @@ import { eventFunctions } from './events.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
 import { extrasFunctions } from './extras.js';
+import { savedObjectFunctions } from './saved-objects.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
 import { fhrpFunctions } from './fhrp.js';
@@ -59,6 +60,7 @@ export const domainFunctions = {
   ...customFieldFunctions,
   ...dcimFunctions,
   ...extrasFunctions,
+  ...savedObjectFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,
   ...fhrpFunctions,

@@ -43,6 +43,8 @@ export interface BatchContext {
   load?: (label: string, keys: readonly string[], ids: readonly number[]) => Promise<Record<string, unknown>[]>;
   /** The tags of the page's objects (rendered, with `id`), when the page renders them. */
   tags?: ReadonlyMap<number, readonly unknown[]>;
+  /** The requesting user, for filters that depend on who asks (NetBox's `usable`); absent: anonymous. */
+  user?: { id: number; isSuperuser: boolean } | null;
 }
 
 /** Computes one value per object of a page (e.g. a prefix's children), in a bounded number of queries. */

@@ -84,6 +84,13 @@ const RUNTIME_OPTIONS: Handlebars.RuntimeOptions = {
   allowProtoMethodsByDefault: false,
 };
 
+/** The one Handlebars environment of every stored template (webhooks, export templates, custom links). */
+export const templateEnvironment = environment;
+/** How every stored template is compiled (export templates and custom links too). */
+export const TEMPLATE_COMPILE_OPTIONS: Readonly<CompileOptions> = COMPILE_OPTIONS;
+/** How every stored template runs: no prototype access. */
+export const TEMPLATE_RUNTIME_OPTIONS: Readonly<Handlebars.RuntimeOptions> = RUNTIME_OPTIONS;
+
 /** Compiled templates by text; webhooks render the same few templates again and again. */
 const cache = new Map<string, HandlebarsTemplateDelegate>();
 const CACHE_SIZE = 256;
@@ -93,7 +100,8 @@ function displayString(value: unknown): string {
   return value === null || value === undefined ? '' : String(value);
 }
 
-function describeError(error: unknown): string {
+/** A Handlebars error as a short message (the line and column where Handlebars gives them). */
+export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const unknownHelper = /^You specified knownHelpersOnly, but used the unknown helper (\S+) - (\d+):(\d+)/.exec(
     message,

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { principalOf } from './app-context.js';
 import type { ModelInfo, Schema } from '../rest/schema.js';
 import type { RequestState } from './request-state.js';
+import type { RenderedLink } from './custom-links.js';
 
 /** The query line's field: a GET of the page with it is redirected to the page with its text as query. */
 export const QUERY_LINE_FIELD = '_query';
@@ -58,6 +59,7 @@ export function sendBrowsable(res: Response, state: RequestState, body: unknown)
     body: normalize(body),
     headers,
     username: principalOf(res).user?.username ?? null,
+    links: (res.locals.customLinks as RenderedLink[] | undefined) ?? [],
   });
   res.setHeader('Content-Type', 'text/html; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
@@ -71,10 +73,12 @@ interface PageInput {
   /** The headers of the JSON response, in display order. */
   headers: [string, string][];
   username: string | null;
+  /** The object's custom links (a detail page). */
+  links: readonly RenderedLink[];
 }
 
 /** The page's HTML; every value that comes from the request or the data is escaped. */
-function renderPage({ state, status, body, headers, username }: PageInput): string {
+function renderPage({ state, status, body, headers, username, links }: PageInput): string {
   const { url } = state;
   const basePath = state.siteRoot.slice(url.origin.length);
   const apiPath = url.pathname.startsWith(`${basePath}/api/`) ? url.pathname.slice(`${basePath}/api`.length) : null;
@@ -107,6 +111,7 @@ function renderPage({ state, status, body, headers, username }: PageInput): stri
 <main>
 ${apiPath === null ? '' : breadcrumbs(state.apiRoot, apiPath)}
 <h1>${escapeHtml(title)}</h1>
+${customLinks(links)}
 ${signInHint}
 ${apiPath === null ? '' : queryLine(url, apiPath, place, asJson.toString())}
 ${pagination(body, isLink)}
@@ -199,6 +204,33 @@ ${parameterHint}
 ${filterHint}`;
 }
 
+/** Custom links as buttons; the links of a group in one `<details>` menu under the group's name. */
+function customLinks(links: readonly RenderedLink[]): string {
+  if (links.length === 0) return '';
+  const anchor = (link: RenderedLink): string => {
+    if (link.error) return `<span class="error">${escapeHtml(link.name)}: ${escapeHtml(link.error)}</span>`;
+    const target = link.newWindow ? ' target="_blank" rel="noopener noreferrer"' : '';
+    return `<a class="button ${escapeHtml(link.buttonClass)}" href="${escapeHtml(link.link)}"${target}>${escapeHtml(link.text)}</a>`;
+  };
+  const parts: string[] = [];
+  const groups = new Map<string, RenderedLink[]>();
+  for (const link of links) {
+    if (!link.group) parts.push(anchor(link));
+    else if (groups.has(link.group)) groups.get(link.group)!.push(link);
+    else {
+      const group = [link];
+      groups.set(link.group, group);
+      parts.push(`\u0000${link.group}`);
+    }
+  }
+  const html = parts.map((part) => {
+    if (!part.startsWith('\u0000')) return part;
+    const group = groups.get(part.slice(1))!;
+    return `<details class="group ${escapeHtml(group[0]!.buttonClass)}"><summary>${escapeHtml(part.slice(1))}</summary>${group.map(anchor).join('')}</details>`;
+  });
+  return `<nav class="custom-links" aria-label="Custom links">${html.join(' ')}</nav>`;
+}
+
 /** The count and the previous/next links of a paginated list. */
 function pagination(body: unknown, isLink: (text: string) => boolean): string {
   if (!body || typeof body !== 'object' || !('count' in body) || !('results' in body)) return '';
@@ -287,6 +319,11 @@ h1 { font-size: 1.6rem; margin: .6rem 0 1rem; }
 pre.response { margin: 1rem 0; padding: 1rem; background: #f6f8fa; border: 1px solid #d0d7de; border-left: 4px solid #1a7f37; border-radius: 4px; overflow-x: auto; font: 14px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; white-space: pre-wrap; word-break: break-word; }
 pre.response.failed { border-left-color: #cf222e; }
 pre.response.failed strong { color: #cf222e; }
+.custom-links { display: flex; gap: .5rem; flex-wrap: wrap; align-items: flex-start; margin: 0 0 .8rem; }
+.custom-links a.button { padding: .25rem .7rem; border: 1px solid #8c959f; border-radius: 4px; text-decoration: none; }
+.custom-links details { border: 1px solid #8c959f; border-radius: 4px; padding: .25rem .7rem; }
+.custom-links details a.button { display: block; border: 0; padding: .2rem 0; }
+.custom-links .error { color: #cf222e; }
 .key { color: #8250df; }
 .str { color: #0a3069; }
 .lit { color: #953800; }

@@ -24,8 +24,17 @@ import { lockForUpdate } from '../db/transaction.js';
 import { createActionHandlers } from './actions.js';
 import { assertWithin, runRequestWrite } from './writes.js';
 import { pageLinks, presentObjects } from './listing.js';
+import { sendExport } from './export.js';
+import { renderCustomLinks } from './custom-links.js';
+import { restrictToShared, type Asker } from '../rest/shared-objects.js';
 
 type Row = Record<string, unknown>;
+
+/** The requesting user as the shared-object rules see them. */
+function askerOf(res: Response): Asker {
+  const user = principalOf(res).user;
+  return user ? { id: user.id, isSuperuser: user.isSuperuser } : null;
+}
 
 /** The handlers of one model's endpoint: the generic REST algorithms, parameterised by the model. */
 export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHandlers {
@@ -39,7 +48,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
 
   const restrict = (res: Response, query: Knex.QueryBuilder, restriction: Restriction): Knex.QueryBuilder => {
     app.permissions.apply(query, model, restriction, principalOf(res));
-    return query;
+    return restrictToShared(query, model, db.dialect, askerOf(res));
   };
 
   /** The detail's id, or 404 when it is not numeric. */
@@ -146,11 +155,20 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const query = restrict(res, baseQuery(q, model), restriction);
       await applyFilters(
         q,
-        { schema, dialect: db.dialect, settings, domain: app.domain, customFields: app.customFields },
+        {
+          schema,
+          dialect: db.dialect,
+          settings,
+          domain: app.domain,
+          customFields: app.customFields,
+          user: askerOf(res),
+        },
         model,
         params,
         query,
       );
+      const exported = params.get('export');
+      if (exported !== null) return sendExport(app, res, model, query, exported);
       let count: number | null = null;
       const rows = query.clone();
       if (pagination.mode === 'offset') {
@@ -182,6 +200,7 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       if (!object) throw notFound();
       const etag = etagOfObject(object) ?? (await etagOf(q, id));
       res.setHeader('Allow', allowHeader(model, 'detail'));
+      if (state.browsable) res.locals.customLinks = await renderCustomLinks(app, res, model, object);
       sendJson(res, 200, object, etag ? { ETag: etag } : {});
     },
 
@@ -219,8 +238,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
         });
       }
       const { object, etag } = await write(req, res, async (ctx) => {
-        // The update reads and locks the row itself: asked first only to apply constraints or If-Match.
-        if (!restriction.all || req.get('if-match')) {
+        // The update reads and locks the row itself: asked first only to apply constraints, sharing or If-Match.
+        if (!restriction.all || model.spec.shared || req.get('if-match')) {
           await findForWrite(ctx.q, res, id, restriction);
           await checkIfMatch(ctx.q, req, id);
         }
@@ -266,8 +285,8 @@ export function createModelHandlers(app: AppContext, model: ModelInfo): ModelHan
       const id = detailId(req);
       const message = deleteMessage(req.body);
       await write(req, res, async (ctx) => {
-        // The delete reads the row itself: asked first only to apply constraints or If-Match.
-        if (!restriction.all || req.get('if-match')) {
+        // The delete reads the row itself: asked first only to apply constraints, sharing or If-Match.
+        if (!restriction.all || model.spec.shared || req.get('if-match')) {
           await findForWrite(ctx.q, res, id, restriction);
           await checkIfMatch(ctx.q, req, id);
         }

@@ -1,3 +1,4 @@
+import type { Asker } from './shared-objects.js';
 import type { Knex } from 'knex';
 import type { FilterStep, ManyToManyField } from '../spec.js';
 import type { Dialect } from '../db/connect.js';
@@ -14,6 +15,8 @@ export interface FilterContext {
   domain: DomainFunctions;
   /** Builds `cf_<name>` filters; without it they are unknown parameters. */
   customFields?: CustomFields;
+  /** The requesting user (saved filters they may apply, NetBox's `usable`); absent or null: anonymous. */
+  user?: Asker;
 }
 
 /** A condition added to a query (always true or false for a row, never SQL NULL, so that NOT inverts it). */

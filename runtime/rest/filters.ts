@@ -3,6 +3,7 @@ import { filterLookups, type FilterSpec } from '../spec.js';
 import { ValidationError } from '../errors.js';
 import type { ModelInfo } from './schema.js';
 import type { Condition, FilterContext } from './filter-paths.js';
+import { expandSavedFilters } from './shared-objects.js';
 import { jsonKeyFilter } from './filter-json.js';
 import { networkCondition } from './filter-networks.js';
 import { constantCondition, countCondition, valueCondition } from './filter-values.js';
@@ -33,17 +34,15 @@ export const RESERVED_PARAMS = new Set([
   'brief',
   'format',
   'exclude',
+  'export',
   '_query',
 ]);
-
-/** NetBox's saved filters (`filter=<slug>`, `filter_id=<id>`), which this service does not have. */
-const SAVED_FILTER_PARAMS = new Set(['filter', 'filter_id']);
 
 /**
  * Turns query parameters into conditions on alias `t0` of `query`. Repeated parameters are OR-ed, different
  * parameters AND-ed; every invalid value is reported in one 400. A parameter that is no filter of the model
  * is reported too under STRICT_FILTERING (a mistyped filter would otherwise select every object), and
- * ignored without it, as NetBox does.
+ * ignored without it, as NetBox does. Saved filters named by `filter`/`filter_id` add their parameters first.
  */
 export async function applyFilters(
   q: Knex,
@@ -52,6 +51,7 @@ export async function applyFilters(
   params: URLSearchParams,
   query: Knex.QueryBuilder,
 ): Promise<void> {
+  params = await expandSavedFilters(q, ctx.schema, ctx.dialect, ctx.user ?? null, params);
   const errors: Record<string, string[]> = {};
   const conditions: Condition[] = [];
   const strict = ctx.settings.STRICT_FILTERING;
@@ -61,7 +61,7 @@ export async function applyFilters(
     if (name.startsWith('cf_') && model.hasCustomFields && ctx.customFields) {
       const [field, lookup = ''] = name.slice(3).split('__', 2);
       if (strict && !(await ctx.customFields.accepts(q, model, field!, lookup))) {
-        errors[name] = [unknownMessage(name)];
+        errors[name] = [UNKNOWN_FILTER];
         continue;
       }
       const result = values.length > 0 ? await ctx.customFields.filter(q, model, field!, lookup, values) : null;
@@ -76,7 +76,7 @@ export async function applyFilters(
       continue;
     }
     if (!match) {
-      if (strict) errors[name] = [unknownMessage(name)];
+      if (strict) errors[name] = [UNKNOWN_FILTER];
       continue;
     }
     if (values.length === 0) continue;
@@ -88,10 +88,7 @@ export async function applyFilters(
   for (const condition of conditions) query.where(condition);
 }
 
-function unknownMessage(name: string): string {
-  if (SAVED_FILTER_PARAMS.has(name)) return 'Saved filters are not supported; give the filters themselves.';
-  return 'Unknown filter: this list has no filter or lookup of this name (STRICT_FILTERING).';
-}
+const UNKNOWN_FILTER = 'Unknown filter: this list has no filter or lookup of this name (STRICT_FILTERING).';
 
 function matchFilter(model: ModelInfo, name: string): { filter: FilterSpec; lookup: string } | null {
   const direct = model.filters.get(name);
@@ -137,7 +134,7 @@ async function buildCondition(
       return listItemCondition(ctx, model, filter, lookup, values);
     case 'function':
       return ctx.domain.filter(filter.function)(
-        { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings },
+        { q, schema: ctx.schema, dialect: ctx.dialect, settings: ctx.settings, user: ctx.user ?? null },
         model,
         values,
         lookup,

@@ -726,4 +726,169 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
       expect(await suite.count({ user_id: [a!.id, b!.id] })).toBe(4);
     });
   });
+  describe('CustomLinkTestCase', () => {
+    const suite = filterSetSuite(shared, 'extras.customlink', async (api) => {
+      const types = ['dcim.site', 'dcim.rack', 'dcim.device'];
+      await createAll(
+        api,
+        '/api/extras/custom-links/',
+        [1, 2, 3].map((i) => ({
+          name: `Custom Link ${i}`,
+          object_types: [types[i - 1]],
+          enabled: i !== 3,
+          weight: i * 100,
+          new_window: i === 3,
+          link_text: 'Link 1',
+          link_url: `http://example.com/?${i}`,
+        })),
+      );
+    });
+    changeLoggedTests(suite);
+
+    it('test_q', async () => expect(await suite.count({ q: 'Custom Link 1' })).toBe(1));
+    it('test_name', async () => expect(await suite.count({ name: ['Custom Link 1', 'Custom Link 2'] })).toBe(2));
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(1);
+      expect(await suite.count({ object_type_id: [suite.app.context.schema.objectTypeId('dcim.site')!] })).toBe(1);
+    });
+    it('test_weight', async () => expect(await suite.count({ weight: [100, 200] })).toBe(2));
+    it('test_enabled', async () => {
+      expect(await suite.count({ enabled: true })).toBe(2);
+      expect(await suite.count({ enabled: false })).toBe(1);
+    });
+    it('test_new_window', async () => {
+      expect(await suite.count({ new_window: false })).toBe(2);
+      expect(await suite.count({ new_window: true })).toBe(1);
+    });
+  });
+
+  describe('SavedFilterTestCase', () => {
+    // NetBox's usernames have a space ('User 1'), which a username may not have here: User_1. The API makes the
+    // saver a filter's user; NetBox's users are set on the rows as its ORM does.
+    const suite = filterSetSuite(shared, 'extras.savedfilter', async (api, app) => {
+      const users = await createAll(
+        api,
+        '/api/users/users/',
+        [1, 2, 3].map((i) => ({ username: `User_${i}`, password: `Password-User-${i}` })),
+      );
+      const types = ['dcim.site', 'dcim.rack', 'dcim.device'];
+      const statuses = ['active', 'planned', 'retired'];
+      const filters = await createAll(
+        api,
+        '/api/extras/saved-filters/',
+        [1, 2, 3].map((i) => ({
+          name: `Saved Filter ${i}`,
+          slug: `saved-filter-${i}`,
+          object_types: [types[i - 1]],
+          weight: i * 100,
+          enabled: i !== 3,
+          shared: i !== 3,
+          parameters: { status: [statuses[i - 1]] },
+          description: `foobar${i}`,
+        })),
+      );
+      for (const [i, filter] of filters.entries()) {
+        await setValue(app, 'extras.savedfilter', [filter.id as number], 'author', users[i]!.id);
+      }
+      return { users };
+    });
+    changeLoggedTests(suite);
+
+    it('test_q', async () => expect(await suite.count({ q: 'foobar1' })).toBe(1));
+    it('test_name', async () => expect(await suite.count({ name: ['Saved Filter 1', 'Saved Filter 2'] })).toBe(2));
+    it('test_slug', async () => expect(await suite.count({ slug: ['saved-filter-1', 'saved-filter-2'] })).toBe(2));
+    it('test_description', async () => expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2));
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(1);
+      expect(await suite.count({ object_type_id: [suite.app.context.schema.objectTypeId('dcim.site')!] })).toBe(1);
+    });
+    it('test_user', async () => {
+      const [a, b] = suite.data.users;
+      expect(await suite.count({ user: [a!.username, b!.username] })).toBe(2);
+      expect(await suite.count({ user_id: [a!.id, b!.id] })).toBe(2);
+    });
+    it('test_weight', async () => expect(await suite.count({ weight: [100, 200] })).toBe(2));
+    it('test_enabled', async () => {
+      expect(await suite.count({ enabled: true })).toBe(2);
+      expect(await suite.count({ enabled: false })).toBe(1);
+    });
+    it('test_shared', async () => {
+      expect(await suite.count({ enabled: true })).toBe(2);
+      expect(await suite.count({ enabled: false })).toBe(1);
+    });
+    // NetBox filters for an anonymous user; the superuser asking here counts the same objects.
+    it('test_usable', async () => {
+      expect(await suite.count({ usable: true })).toBe(2);
+      expect(await suite.count({ usable: false })).toBe(1);
+    });
+  });
+
+  describe('ExportTemplateTestCase', () => {
+    const suite = filterSetSuite(shared, 'extras.exporttemplate', async (api) => {
+      const types = ['dcim.site', 'dcim.rack', 'dcim.device'];
+      const names = ['foo', 'bar', 'baz'];
+      await createAll(
+        api,
+        '/api/extras/export-templates/',
+        [1, 2, 3].map((i) => ({
+          name: `Export Template ${i}`,
+          object_types: [types[i - 1]],
+          template_code: 'TESTING',
+          ...(i < 3 ? { description: `foobar${i}` } : {}),
+          mime_type: `text/${names[i - 1]}`,
+          file_name: names[i - 1],
+          file_extension: names[i - 1],
+          as_attachment: i !== 3,
+        })),
+      );
+    });
+    changeLoggedTests(suite);
+
+    it('test_q', async () => expect(await suite.count({ q: 'foobar1' })).toBe(1));
+    it('test_name', async () =>
+      expect(await suite.count({ name: ['Export Template 1', 'Export Template 2'] })).toBe(2));
+    it('test_object_type', async () => {
+      expect(await suite.count({ object_type: ['dcim.site'] })).toBe(1);
+      expect(await suite.count({ object_type_id: [suite.app.context.schema.objectTypeId('dcim.site')!] })).toBe(1);
+    });
+    it('test_description', async () => expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2));
+    it('test_mime_type', async () => expect(await suite.count({ mime_type: ['text/foo', 'text/bar'] })).toBe(2));
+    it('test_file_name', async () => expect(await suite.count({ file_name: ['foo', 'bar'] })).toBe(2));
+    it('test_file_extension', async () => expect(await suite.count({ file_extension: ['foo', 'bar'] })).toBe(2));
+    it('test_as_attachment', async () => expect(await suite.count({ as_attachment: true })).toBe(2));
+  });
+
+  describe('TableConfigTestCase', () => {
+    const suite = filterSetSuite(shared, 'extras.tableconfig', async (api) => {
+      await createAll(api, '/api/extras/table-configs/', [
+        {
+          object_type: 'dcim.site',
+          table: 'SiteTable',
+          name: 'Table Config 1',
+          weight: 100,
+          columns: ['name', 'status'],
+          ordering: [],
+        },
+        {
+          object_type: 'dcim.site',
+          table: 'SiteTable',
+          name: 'Table Config 2',
+          weight: 200,
+          shared: false,
+          columns: ['name', 'region'],
+          ordering: [],
+        },
+        {
+          object_type: 'dcim.rack',
+          table: 'RackTable',
+          name: 'Table Config 3',
+          weight: 300,
+          enabled: false,
+          columns: ['name', 'site'],
+          ordering: [],
+        },
+      ]);
+    });
+    changeLoggedTests(suite);
+  });
 });

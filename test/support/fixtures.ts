@@ -47,6 +47,9 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
   'users.objectpermission': () => ({ object_types: ['dcim.site'], actions: ['view'] }),
   'extras.webhook': (seq) => ({ payload_url: `https://example.com/hooks/${seq}` }),
   'extras.eventrule': () => ({ object_types: ['dcim.site'], event_types: ['object_created'], action_type: 'webhook' }),
+  // The table of the model named and columns of it; saved filter parameters are keyword arguments.
+  'extras.tableconfig': () => ({ object_type: 'dcim.site', table: 'SiteTable', columns: ['name'] }),
+  'extras.savedfilter': () => ({ parameters: { status: ['active'] } }),
   // A unit of a 42U rack that the other reservations of a batch (up to 42 sharing a rack) do not hold.
   'dcim.rackreservation': (seq) => ({ units: [(seq % 42) + 1] }),
   // Its rule `end <= start` is invalid: a span of private ASNs.

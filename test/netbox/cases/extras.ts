@@ -2,6 +2,8 @@ import { expect } from 'vitest';
 import { setSuperuser } from '../../support/app.js';
 import { TINY_PNG } from '../../support/fixtures.js';
 import type { NetBoxTestCase } from '../generic.js';
+import type { PortedClass } from '../harness.js';
+import type { ApiClient } from '../../support/client.js';
 
 /** Ported from NetBox 4.6.8 extras/tests/test_api.py, for the served models. */
 
@@ -361,4 +363,159 @@ export const extrasCases: NetBoxTestCase[] = [
     },
     leftOut: { test_update_data_source_and_data_file: DATA_SOURCES },
   },
+  {
+    source: 'extras/tests/test_api.py::CustomLinkTestCase',
+    model: 'extras.customlink',
+    briefFields: ['display', 'id', 'name', 'url'],
+    bulkUpdateData: { new_window: true, enabled: false },
+    setUp: async (t) => {
+      const link = (i: number, enabled: boolean) => ({
+        object_types: ['dcim.site'],
+        name: `Custom Link ${i}`,
+        enabled,
+        link_text: `Link ${i}`,
+        link_url: `http://example.com/?${i}`,
+      });
+      await t.makeAll('extras.customlink', [link(1, true), link(2, true), link(3, false)]);
+      return { createData: [link(4, true), link(5, true), link(6, false)] };
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::SavedFilterTestCase',
+    model: 'extras.savedfilter',
+    briefFields: ['description', 'display', 'id', 'name', 'slug', 'url'],
+    bulkUpdateData: { weight: 1000, enabled: false, shared: false },
+    setUp: async (t) => {
+      const statuses = ['active', 'planned', 'retired'];
+      const filter = (i: number) => ({
+        object_types: ['dcim.site'],
+        name: `Saved Filter ${i}`,
+        slug: `saved-filter-${i}`,
+        weight: ((i - 1) % 3) * 100 + 100,
+        enabled: true,
+        shared: true,
+        parameters: { status: [statuses[(i - 1) % 3]] },
+      });
+      await t.makeAll('extras.savedfilter', [1, 2, 3].map(filter));
+      return { createData: [4, 5, 6].map(filter) };
+    },
+    tests: {
+      // NetBox makes the owner's filter through the ORM; here the owner saves it (the API makes the saver its user).
+      test_private_filter_not_visible_to_other_users: async (t) => {
+        const owner = await sharedObjectOwner(t, 'filter-owner', 'extras.savedfilter');
+        const made = await owner.post(t.path(), {
+          object_types: ['dcim.site'],
+          name: 'Private Filter',
+          slug: 'private-filter',
+          shared: false,
+          parameters: { status: ['active'] },
+        });
+        expect(made.status, made.text).toBe(201);
+        await expectPrivate(t, 'extras.view_savedfilter', owner, made.body.id as number);
+      },
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::TableConfigTestCase',
+    model: 'extras.tableconfig',
+    briefFields: ['description', 'display', 'id', 'name', 'object_type', 'table', 'url'],
+    bulkUpdateData: { description: 'New description', weight: 999, enabled: false, shared: false },
+    // NetBox gives each config its own user through the ORM; the API makes the admin who saves them their user.
+    setUp: async (t) => {
+      const config = (i: number, columns: string[], ordering?: string[]) => ({
+        object_type: 'dcim.site',
+        table: 'SiteTable',
+        name: `Table Config ${i}`,
+        columns,
+        ...(ordering ? { ordering } : {}),
+      });
+      await t.makeAll('extras.tableconfig', [
+        config(1, ['name', 'status']),
+        config(2, ['name', 'region']),
+        config(3, ['name', 'tenant']),
+      ]);
+      return {
+        createData: [
+          config(4, ['name', 'status'], ['name']),
+          config(5, ['name', 'region'], ['-name']),
+          config(6, ['name', 'tenant']),
+        ],
+      };
+    },
+    tests: {
+      test_private_table_config_not_visible_to_other_users: async (t) => {
+        const owner = await sharedObjectOwner(t, 'tableconfig-owner', 'extras.tableconfig');
+        const made = await owner.post(t.path(), {
+          name: 'Private Table Config',
+          object_type: 'dcim.site',
+          table: 'SiteTable',
+          shared: false,
+          columns: ['name', 'status'],
+        });
+        expect(made.status, made.text).toBe(201);
+        await expectPrivate(t, 'extras.view_tableconfig', owner, made.body.id as number);
+      },
+    },
+  },
+  {
+    source: 'extras/tests/test_api.py::ExportTemplateTestCase',
+    model: 'extras.exporttemplate',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    // NetBox's Jinja2 text is also a valid Handlebars template (`{% … %}` is literal text there).
+    setUp: async (t) => {
+      const code = '{% for obj in queryset %}{{ obj.name }}\n{% endfor %}';
+      await t.makeAll('extras.exporttemplate', [
+        { object_types: ['dcim.device'], name: 'Export Template 1', template_code: code },
+        {
+          object_types: ['dcim.device'],
+          name: 'Export Template 2',
+          template_code: code,
+          file_name: 'export_template_2',
+          file_extension: 'test',
+        },
+        { object_types: ['dcim.device'], name: 'Export Template 3', template_code: code },
+      ]);
+      return {
+        createData: [
+          { object_types: ['dcim.device'], name: 'Test Export Template 4', template_code: code },
+          { object_types: ['dcim.device'], name: 'Test Export Template 5', template_code: code },
+          {
+            object_types: ['dcim.device'],
+            name: 'Test Export Template 6',
+            template_code: code,
+            file_name: 'test_export_template_6',
+          },
+        ],
+      };
+    },
+  },
 ];
+
+/**
+ * NetBox's SharedObjectAPITestMixin._grant_view_permission_and_authenticate, for a new user who also may add
+ * objects of the model (here the owner saves its private object through the API).
+ */
+async function sharedObjectOwner(t: PortedClass, username: string, model: string): Promise<ApiClient> {
+  const owner = await t.make('users.user', { username, password: 'Owner-Password-1' });
+  await t.make('users.objectpermission', {
+    name: `${model} view`,
+    object_types: [model],
+    actions: ['view', 'add'],
+    users: [owner.id],
+  });
+  const token = await t.make('users.token', { user: owner.id });
+  return t.admin.as(`Bearer svc_${token.key}.${token.token}`);
+}
+
+/** The private object is neither listed nor retrievable for the test user with a view permission; its owner's it is. */
+async function expectPrivate(t: PortedClass, permission: string, owner: ApiClient, id: number): Promise<void> {
+  const user = await t.user();
+  await user.addPermissions(permission);
+  const list = await user.client.get(`${t.path()}?limit=0`);
+  expect(list.status, list.text).toBe(200);
+  expect((list.body.results as { id: number }[]).map((o) => o.id)).not.toContain(id);
+  expect((await user.client.get(`${t.path()}${id}/`)).status).toBe(404);
+  const own = await owner.get(`${t.path()}${id}/`);
+  expect(own.status, own.text).toBe(200);
+}

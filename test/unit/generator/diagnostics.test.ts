@@ -416,6 +416,15 @@ describe('model properties', () => {
   });
 });
 
+describe('shared objects', () => {
+  it('need a stored boolean flag and a nullable foreign key', () => {
+    expect(pathsOf(withModelKey('shared: { flag: name, user: owner }'))).toEqual([
+      E('shared.flag', "'name' is not a stored boolean field"),
+      E('shared.user', "'owner' is not a nullable foreign key"),
+    ]);
+  });
+});
+
 describe('each diagnostic appears once', () => {
   it.each([
     [
