@@ -973,7 +973,7 @@ export const cableSpec: ModelSpec = {
     },
     { kind: 'set', field: 'length_unit', to: 'null', when: 'length == null' },
   ],
-  hooks: {},
+  hooks: { written: 'dcim.retraceCable' },
   reverse: [
     { model: 'dcim.cabletermination', field: 'cable', onDelete: 'cascade' },
     {
