@@ -298,3 +298,16 @@ export const cableStoreFunctions = {
   'dcim.retracePortMapping': { kind: 'written', fn: retracePortMapping },
   'circuits.retraceCircuitTermination': { kind: 'written', fn: retraceCircuitTermination },
 } satisfies Record<string, DomainEntry>;
+
+/**
+ * After migrations: when this run created the stored paths' table, the cables already in the database get
+ * their paths (a database from before stored paths), as an import's do.
+ */
+export function fillNewTables(
+  schema: Schema,
+  dialect: Dialect,
+): (q: Knex.Transaction, created: ReadonlySet<string>) => Promise<void> {
+  return async (q, created) => {
+    if (created.has(schema.model(PATHS).table)) await rebuildAllPaths(q, schema, dialect);
+  };
+}
