@@ -23,6 +23,7 @@ import { deviceBody, siteBody, type DeviceRefs, type SeedRefs } from './site-bod
 import { benchWebhooks } from './webhooks.js';
 import { buildDist } from './worker-process.js';
 import { benchImport } from './import-netbox.js';
+import { benchCablePaths } from './cable-paths.js';
 
 /**
  * `npm run bench`: the service against a hand-written node:http baseline on SQLite and PostgreSQL.
@@ -35,6 +36,8 @@ import { benchImport } from './import-netbox.js';
  * synthetic NetBox database of --import-devices devices × 9 objects, default about 100,000, into each database:
  * rows/s and peak memory; written to <out>-import.json)  --only writes (the writes compared with the baseline —
  * one site, one device, a PATCH of a site, a bulk of 1,000 devices — on 1,000 seeded sites and 100 devices)
+ * --only cables (stored cable paths: --cable-devices devices, default 1,000, each with 4 links through two patch
+ * panels; trace/ p50/p99, a page of 1,000 interfaces, one cable change; written to <out>-cables.json)
  * --out <file> (default bench/results/latest.json, git-ignored).
  * PostgreSQL: a fresh database on the server of BENCH_DATABASE_URL or TEST_DATABASE_URL, else
  * postgres://postgres@127.0.0.1:5432/test; skipped with a message when no server answers.
@@ -67,6 +70,9 @@ interface Options {
   /** Only `svc import-netbox` (demo data, and a synthetic database of `importDevices` × 9 objects). */
   onlyImport: boolean;
   importDevices: number;
+  /** Only the stored cable paths (`cableDevices` devices, 4 links each through two patch panels). */
+  onlyCables: boolean;
+  cableDevices: number;
   out: string;
 }
 
@@ -93,6 +99,7 @@ function readOptions(argv: string[]): Options {
       'steady-seconds': { type: 'string', default: '10' },
       only: { type: 'string', default: '' },
       'import-devices': { type: 'string', default: '11112' },
+      'cable-devices': { type: 'string', default: '1000' },
       out: {
         type: 'string',
         default: path.join(path.dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json'),
@@ -130,13 +137,15 @@ function readOptions(argv: string[]): Options {
     onlyWrites: onlyOf(values.only) === 'writes',
     onlyImport: onlyOf(values.only) === 'import',
     importDevices: Number(values['import-devices']),
+    onlyCables: onlyOf(values.only) === 'cables',
+    cableDevices: Math.round(positive('cable-devices', values['cable-devices'])),
     out: path.resolve(values.out),
   };
 }
 
 function onlyOf(value: string): string {
-  if (value !== '' && !['webhooks', 'pages', 'import', 'writes'].includes(value))
-    throw new Error(`--only: unknown scenario '${value}' (webhooks, pages, import, writes)`);
+  if (value !== '' && !['webhooks', 'pages', 'import', 'writes', 'cables'].includes(value))
+    throw new Error(`--only: unknown scenario '${value}' (webhooks, pages, import, writes, cables)`);
   return value;
 }
 
@@ -529,6 +538,12 @@ async function main(): Promise<number> {
     const results = await benchImport(options.databases, options.importDevices, log);
     fs.mkdirSync(path.dirname(options.out), { recursive: true });
     fs.writeFileSync(options.out.replace(/\.json$/, '-import.json'), `${JSON.stringify(results, null, 2)}\n`);
+    return 0;
+  }
+  if (options.onlyCables) {
+    const results = await benchCablePaths(options.databases, options.cableDevices, log);
+    fs.mkdirSync(path.dirname(options.out), { recursive: true });
+    fs.writeFileSync(options.out.replace(/\.json$/, '-cables.json'), `${JSON.stringify(results, null, 2)}\n`);
     return 0;
   }
   const started = performance.now();

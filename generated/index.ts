@@ -33,6 +33,7 @@ import migration26 from './migrations/0026_ipam_vlantranslationpolicy_create_tab
 import migration27 from './migrations/0027_circuits_provideraccount_create_index_circuits_provideraccount_unique_provi.json' with { type: 'json' };
 import migration28 from './migrations/0028_core_objecttype_create_table_and_more.json' with { type: 'json' };
 import migration29 from './migrations/0029_extras_customlink_create_table_and_more.json' with { type: 'json' };
+import migration30 from './migrations/0030_dcim_cablepath_create_table_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -59,6 +60,8 @@ import * as coreObjectType from './core/objecttype.js';
 import * as coreWorker from './core/worker.js';
 import * as dcimCable from './dcim/cable.js';
 import * as dcimCableBundle from './dcim/cablebundle.js';
+import * as dcimCablePath from './dcim/cablepath.js';
+import * as dcimCablePathNode from './dcim/cablepathnode.js';
 import * as dcimCableTermination from './dcim/cabletermination.js';
 import * as dcimConsolePort from './dcim/consoleport.js';
 import * as dcimConsolePortTemplate from './dcim/consoleporttemplate.js';
@@ -442,6 +445,8 @@ export const registry: Registry = {
       models: [
         'dcim.cable',
         'dcim.cablebundle',
+        'dcim.cablepath',
+        'dcim.cablepathnode',
         'dcim.cabletermination',
         'dcim.consoleport',
         'dcim.consoleporttemplate',
@@ -611,6 +616,8 @@ export const registry: Registry = {
     'core.worker': coreWorker.workerSpec,
     'dcim.cable': dcimCable.cableSpec,
     'dcim.cablebundle': dcimCableBundle.cableBundleSpec,
+    'dcim.cablepath': dcimCablePath.cablePathSpec,
+    'dcim.cablepathnode': dcimCablePathNode.cablePathNodeSpec,
     'dcim.cabletermination': dcimCableTermination.cableTerminationSpec,
     'dcim.consoleport': dcimConsolePort.consolePortSpec,
     'dcim.consoleporttemplate': dcimConsolePortTemplate.consolePortTemplateSpec,
@@ -868,6 +875,7 @@ export const registry: Registry = {
     migration27 as Migration,
     migration28 as Migration,
     migration29 as Migration,
+    migration30 as Migration,
   ],
   plugins: [
     {

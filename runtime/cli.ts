@@ -9,6 +9,7 @@ import { DEFAULT_DATABASE_URL, loadSettings, SettingsError, type Settings } from
 import { connectDatabase } from './db/connect.js';
 import { describeDatabaseFailure } from './db/errors.js';
 import { migrate } from './db/migrate.js';
+import { fillNewTables } from './domain/cable-store.js';
 import { syncObjectTypes } from './rest/object-types.js';
 import { Schema } from './rest/schema.js';
 import { createSuperuser } from './superuser.js';
@@ -81,7 +82,7 @@ async function run(command: string, rest: string[], reg: Registry, settings: Set
     case 'migrate': {
       const db = connectDatabase(settings.DATABASE_URL);
       try {
-        const applied = await migrate(db, reg.migrations);
+        const applied = await migrate(db, reg.migrations, fillNewTables(new Schema(reg), db.dialect));
         await syncObjectTypes(db, new Schema(reg), settings.BASE_PATH);
         console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'No migrations to apply.');
         return 0;

@@ -4,6 +4,7 @@ import type { AppContext } from './http/app-context.js';
 import type { Settings } from './config.js';
 import { connectDatabase, type Database } from './db/connect.js';
 import { migrate, pendingMigrations } from './db/migrate.js';
+import { fillNewTables } from './domain/cable-store.js';
 import { syncObjectTypes } from './rest/object-types.js';
 import { Schema } from './rest/schema.js';
 import type { Registry } from './spec.js';
@@ -19,7 +20,7 @@ export async function prepareDatabase(settings: Settings, reg: Registry): Promis
   const db = connectDatabase(settings.DATABASE_URL);
   try {
     if (settings.AUTO_MIGRATE) {
-      const applied = await migrate(db, reg.migrations);
+      const applied = await migrate(db, reg.migrations, fillNewTables(new Schema(reg), db.dialect));
       if (applied.length) console.error(`Applied migrations: ${applied.join(', ')}`);
     } else {
       const pending = await pendingMigrations(db, reg.migrations);

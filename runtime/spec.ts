@@ -213,6 +213,11 @@ export interface ChildListField extends FieldBase {
   fixed?: Record<string, string>;
   /** The owner's integer field that bounds how many children it may have, and the message when it would not. */
   countWithin?: { field: string; message: string };
+  /**
+   * Each item also shows, read-only under `object`, the object that a generic relation of the child names,
+   * nested (NetBox's GenericObjectSerializer): the item keys of its type and id fields.
+   */
+  object?: { typeKey: string; idKey: string };
 }
 /** One content type, `app.model`, from a fixed list. */
 export interface ContentTypeField extends FieldBase {

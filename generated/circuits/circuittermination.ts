@@ -782,7 +782,10 @@ export const circuitTerminationSpec: ModelSpec = {
       message: 'A circuit termination must attach to a terminating object.',
     },
   ],
-  hooks: { prepare: 'circuits.cacheTermination' },
+  hooks: {
+    prepare: 'circuits.cacheTermination',
+    written: 'circuits.retraceCircuitTermination',
+  },
   reverse: [
     {
       model: 'dcim.cabletermination',
@@ -803,10 +806,7 @@ export const circuitTerminationSpec: ModelSpec = {
       item: {
         id: {
           kind: 'schema',
-          schema: {
-            type: 'null',
-            description: 'Paths are traced when read (not stored): they have no id.',
-          },
+          schema: { type: 'integer', description: "The stored path's id." },
         },
         path: {
           kind: 'schema',

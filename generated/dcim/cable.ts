@@ -97,9 +97,9 @@ export interface CableRow {
 /** The body that creates or replaces a cable; a PATCH may leave out any key. */
 export interface CableWrite {
   type?: CableType | null;
-  /** The A end: `[{object_type, object_id}]`, all of one type and of one parent. */
+  /** The A end: `[{object_type, object_id}]`, all of one type and of one parent; each item shows its `object`, nested. */
   a_terminations?: { object_type: unknown; object_id: unknown }[];
-  /** The B end: `[{object_type, object_id}]`, all of one type and of one parent. */
+  /** The B end: `[{object_type, object_id}]`, all of one type and of one parent; each item shows its `object`, nested. */
   b_terminations?: { object_type: unknown; object_id: unknown }[];
   status?: CableStatus;
   profile?: CableProfile;
@@ -239,7 +239,8 @@ export const cableSpec: ModelSpec = {
     {
       name: 'a_terminations',
       label: 'A terminations',
-      description: 'The A end: `[{object_type, object_id}]`, all of one type and of one parent.',
+      description:
+        'The A end: `[{object_type, object_id}]`, all of one type and of one parent; each item shows its `object`, nested.',
       nullable: false,
       readOnly: false,
       writeOnly: false,
@@ -256,11 +257,13 @@ export const cableSpec: ModelSpec = {
       ],
       identity: 'object_id',
       fixed: { cable_end: 'A' },
+      object: { typeKey: 'object_type', idKey: 'object_id' },
     },
     {
       name: 'b_terminations',
       label: 'B terminations',
-      description: 'The B end: `[{object_type, object_id}]`, all of one type and of one parent.',
+      description:
+        'The B end: `[{object_type, object_id}]`, all of one type and of one parent; each item shows its `object`, nested.',
       nullable: false,
       readOnly: false,
       writeOnly: false,
@@ -277,6 +280,7 @@ export const cableSpec: ModelSpec = {
       ],
       identity: 'object_id',
       fixed: { cable_end: 'B' },
+      object: { typeKey: 'object_type', idKey: 'object_id' },
     },
     {
       name: 'status',
@@ -973,7 +977,7 @@ export const cableSpec: ModelSpec = {
     },
     { kind: 'set', field: 'length_unit', to: 'null', when: 'length == null' },
   ],
-  hooks: {},
+  hooks: { written: 'dcim.retraceCable' },
   reverse: [
     { model: 'dcim.cabletermination', field: 'cable', onDelete: 'cascade' },
     {

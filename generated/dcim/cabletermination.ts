@@ -523,7 +523,10 @@ export const cableTerminationSpec: ModelSpec = {
   indexes: [],
   validators: ['dcim.validateCableTermination'],
   rules: [],
-  hooks: { prepare: 'dcim.cacheCableTermination' },
+  hooks: {
+    prepare: 'dcim.cacheCableTermination',
+    written: 'dcim.retraceRemovedTerminations',
+  },
   reverse: [],
   actions: [],
 };

@@ -299,7 +299,7 @@ export const portMappingSpec: ModelSpec = {
         'Invalid rear port position ({rear_port_position}): Rear port {rear_port.name} has only {rear_port.positions} positions.',
     },
   ],
-  hooks: {},
+  hooks: { written: 'dcim.retracePortMapping' },
   reverse: [],
   actions: [],
 };

@@ -1023,10 +1023,7 @@ export const rearPortSpec: ModelSpec = {
       item: {
         id: {
           kind: 'schema',
-          schema: {
-            type: 'null',
-            description: 'Paths are traced when read (not stored): they have no id.',
-          },
+          schema: { type: 'integer', description: "The stored path's id." },
         },
         path: {
           kind: 'schema',

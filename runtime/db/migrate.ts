@@ -10,9 +10,15 @@ const PG_LOCK_KEY = 4_600_001;
 /**
  * Applies the migrations that the database has not seen, all in one transaction, and returns their names.
  * On PostgreSQL the transaction holds an advisory lock first: servers and workers starting together
- * migrate once, one after the other, and the later ones find nothing left to do.
+ * migrate once, one after the other, and the later ones find nothing left to do. `fill` then gives the tables
+ * this run created the values they hold for the rows already there (stored cable paths of existing cables), in
+ * the same transaction.
  */
-export async function migrate(db: Database, migrations: readonly Migration[]): Promise<string[]> {
+export async function migrate(
+  db: Database,
+  migrations: readonly Migration[],
+  fill?: (trx: Knex.Transaction, created: ReadonlySet<string>) => Promise<void>,
+): Promise<string[]> {
   return db.knex.transaction(async (trx) => {
     if (db.dialect === 'postgres') await trx.raw('select pg_advisory_xact_lock(?)', [PG_LOCK_KEY]);
     if (!(await trx.schema.hasTable(MIGRATIONS_TABLE))) {
@@ -24,8 +30,10 @@ export async function migrate(db: Database, migrations: readonly Migration[]): P
     const rows = (await trx(MIGRATIONS_TABLE).select('name')) as { name: string }[];
     const seen = new Set(rows.map((r) => r.name));
     const applied: string[] = [];
+    const created = new Set<string>();
     for (const migration of migrations) {
       if (seen.has(migration.name)) continue;
+      for (const op of migration.ops) if (op.op === 'createTable') created.add(op.table);
       // PostgreSQL checks a foreign key's table at once: a reference to a table this migration creates later
       // (two new tables that refer to each other) becomes a constraint added once every table exists.
       const later = new Set(migration.ops.filter((op) => op.op === 'createTable').map((op) => op.table));
@@ -45,6 +53,7 @@ export async function migrate(db: Database, migrations: readonly Migration[]): P
       await trx(MIGRATIONS_TABLE).insert({ name: migration.name, applied: now() });
       applied.push(migration.name);
     }
+    if (fill && created.size > 0) await fill(trx, created);
     return applied;
   });
 }

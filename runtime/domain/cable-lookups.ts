@@ -1,14 +1,15 @@
 import { BadRequestError, NotFoundError } from '../errors.js';
 import { invalidChoice } from '../rest/filter-values.js';
 import { parseBoolean } from '../rest/values.js';
-import { CIRCUIT_TERMINATION, FRONT_PORT, REAR_PORT, destinations, pathsThrough } from './cable-paths.js';
-import { databaseGraph, renderNodes, tracePaths } from './cable-trace.js';
+import { CIRCUIT_TERMINATION, FRONT_PORT, REAR_PORT, destinations } from './cable-paths.js';
+import { connectedEndpointIds, storedPathsThrough } from './cable-store.js';
+import { renderNodes, tracePaths } from './cable-trace.js';
 import type { DomainEntry, FilterFunction, ListFunction, LocateFunction } from './types.js';
 
 /**
  * What is read from cable paths besides an endpoint's own trace: the device at the far end of an interface
  * (`dcim/connected-device/`), the `connected` filter of path endpoints and the `paths/` of pass-through
- * objects. Paths are traced when read (cable-trace.ts), so these trace the objects they need in one batch.
+ * objects, read from the stored paths (cable-store.ts).
  */
 
 type Row = Record<string, unknown>;
@@ -51,33 +52,23 @@ const connectedDevice: LocateFunction = async (ctx, params) => {
 };
 
 /**
- * NetBox's PathEndpointFilterSet `connected`: true keeps the objects whose path is complete and active,
- * false the others. Only objects with a cable can have a path, so those are traced, in one batch.
+ * NetBox's PathEndpointFilterSet `connected`: true keeps the objects whose stored path is complete and active,
+ * false the others (a sub-query).
  */
 const connectedFilter: FilterFunction = async (ctx, model, values) => {
   const flag = parseBoolean(values[0] ?? '');
   if (flag === null) return invalidChoice(values[0] ?? '');
-  const cabled = (await ctx
-    .q(ctx.schema.model('dcim.cabletermination').table)
-    .where('termination_type', model.label)
-    .select('termination_id')) as Row[];
-  const ids = [...new Set(cabled.map((r) => Number(r.termination_id)))];
-  const paths = await tracePaths(ctx, model.label, ids);
-  const connected = ids.filter((id) => {
-    const path = paths.get(id);
-    return Boolean(path?.isComplete && path.isActive);
-  });
+  const connected = connectedEndpointIds(ctx.schema, ctx.dialect, model.label);
   return (query) => void (flag ? query.whereIn('t0.id', connected) : query.whereNotIn('t0.id', connected));
 };
 
 /**
  * NetBox's PassThroughPortMixin `paths/`: the paths that cross the object (CablePathSerializer: `path` as
- * nested objects per segment, `is_active`, `is_complete`, `is_split`). Paths are not stored here, so a
- * path has no `id` of its own (null).
+ * nested objects per segment, `is_active`, `is_complete`, `is_split`), in the order they were stored.
  */
 function pathsOf(label: string): ListFunction {
   return async (ctx, parent) => {
-    const traced = await pathsThrough({ type: label, id: parent.id }, databaseGraph(ctx.q, ctx.schema));
+    const traced = await storedPathsThrough(ctx.q, ctx.schema, { type: label, id: parent.id });
     const rendered = await renderNodes(
       ctx,
       traced.flatMap((t) => t.path),
@@ -86,7 +77,7 @@ function pathsOf(label: string): ListFunction {
     const items = traced.map((t) => {
       const segments = t.path.map(() => rendered[next++]!);
       return {
-        id: null,
+        id: t.id,
         // As NetBox, a path holding an object that is gone renders as an empty path.
         path: segments.some((s, i) => s.length !== t.path[i]!.length) ? [] : segments,
         is_active: t.isActive,

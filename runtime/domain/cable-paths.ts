@@ -147,17 +147,6 @@ export async function tracePath(origins: readonly PathNode[], graph: TraceGraph)
   return result;
 }
 
-/**
- * The path of one endpoint as NetBox stores it: traced from all the terminations on its end of its cable
- * together (NetBox's create_cablepaths takes a cable end's terminations as one origin), so the two interfaces
- * on one end of a cable share one path.
- */
-export async function tracePathOf(endpoint: PathNode, graph: TraceGraph): Promise<TracedPath | null> {
-  const link = await graph.link(endpoint);
-  const origins = link ? await graph.ends(link.cable, link.end) : [];
-  return tracePath(origins.some((o) => keyOf(o) === keyOf(endpoint)) ? origins : [endpoint], graph);
-}
-
 /** Through front ports to their rear ports or back (NetBox's step 8), or 'split' when no position says where. */
 async function passThrough(
   ports: readonly PathNode[],
@@ -186,66 +175,4 @@ async function passThrough(
 export function destinations(traced: TracedPath | null): PathNode[] {
   if (!traced || !traced.isComplete) return [];
   return traced.path.at(-1) ?? [];
-}
-
-const PASS_THROUGH = new Set([FRONT_PORT, REAR_PORT, CIRCUIT_TERMINATION]);
-
-/**
- * The path endpoints whose paths may cross an object: everything reachable from it across cables, port
- * mappings (every position) and circuits, stopping at endpoints (objects that are not pass-through). A path
- * only runs along these links, so each path through the object starts at one of them.
- */
-export async function reachableEndpoints(start: PathNode, graph: TraceGraph): Promise<PathNode[]> {
-  const seen = new Set<string>([keyOf(start)]);
-  const endpoints: PathNode[] = [];
-  let frontier: PathNode[] = [start];
-  while (frontier.length > 0) {
-    const found: PathNode[] = [];
-    await Promise.all(
-      frontier.map(async (node) => {
-        const link = await graph.link(node);
-        if (link) {
-          const [near, far] = await Promise.all([
-            graph.ends(link.cable, link.end),
-            graph.ends(link.cable, link.end === 'A' ? 'B' : 'A'),
-          ]);
-          found.push(...near, ...far);
-        }
-        if (node.type === FRONT_PORT || node.type === REAR_PORT) {
-          const front = node.type === FRONT_PORT;
-          for (const m of await graph.mappings(node))
-            found.push({ type: front ? REAR_PORT : FRONT_PORT, id: front ? m.rear : m.front });
-        } else if (node.type === CIRCUIT_TERMINATION) {
-          for (const peer of await graph.circuitPeers(node)) found.push(peer.node);
-        }
-      }),
-    );
-    frontier = [];
-    for (const node of found) {
-      if (seen.has(keyOf(node))) continue;
-      seen.add(keyOf(node));
-      if (PASS_THROUGH.has(node.type)) frontier.push(node);
-      else endpoints.push(node);
-    }
-  }
-  return endpoints.sort((a, b) => (a.type === b.type ? a.id - b.id : a.type < b.type ? -1 : 1));
-}
-
-/**
- * The paths that cross a pass-through object (a front or rear port, a circuit termination), as NetBox's
- * `paths/` lists its stored CablePaths: one path from each endpoint that can reach the object, kept when it
- * passes through the object.
- */
-export async function pathsThrough(port: PathNode, graph: TraceGraph): Promise<TracedPath[]> {
-  const origins = await reachableEndpoints(port, graph);
-  const traced = await Promise.all(origins.map((origin) => tracePathOf(origin, graph)));
-  // Endpoints on one cable end share their path: keep it once.
-  const seen = new Set<string>();
-  return traced.filter((path): path is TracedPath => {
-    if (path === null || !path.path.some((segment) => segment.some((n) => keyOf(n) === keyOf(port)))) return false;
-    const origin = path.path[0]!.map(keyOf).join(',');
-    if (seen.has(origin)) return false;
-    seen.add(origin);
-    return true;
-  });
 }

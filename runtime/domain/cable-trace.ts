@@ -1,193 +1,24 @@
-import type { Knex } from 'knex';
-import type { Schema } from '../rest/schema.js';
-import {
-  CABLE,
-  CIRCUIT_TERMINATION,
-  FRONT_PORT,
-  destinations,
-  tracePathOf,
-  type CircuitPeer,
-  type PathNode,
-  type PortMappingRow,
-  type TraceGraph,
-  type TracedPath,
-} from './cable-paths.js';
+import { CABLE, destinations, type PathNode, type TracedPath } from './cable-paths.js';
+import { nodeKey } from './cable-graph.js';
+import { pathsOfEndpoints } from './cable-store.js';
 import type { BatchContext, ComputeFunction, DomainEntry, ListFunction } from './types.js';
 
 /**
- * The database side of cable path tracing: a `TraceGraph` whose reads of all the traces that advance together
- * (a page's objects, traced at once) are gathered and made in one query per kind of read, so a page costs a
- * bounded number of queries per hop of its longest path, never a query per object. Paths are traced when read
- * (nothing is stored): a change to a cable, a termination or a mapping shows on the next read.
+ * What a path endpoint shows of its stored cable path (cable-store.ts): `connected_endpoints`, their type,
+ * whether they are reachable, and its `trace/`. A page reads its objects' paths in one query, shared by its
+ * three path fields.
  */
 
 type Row = Record<string, unknown>;
 
-/** Gathers the keys asked for while the traces run, then loads them in one call (after the current turn). */
-class Batcher<V> {
-  private pending = new Map<string, { resolve: (value: V | undefined) => void; reject: (error: unknown) => void }[]>();
-  private cache = new Map<string, V | undefined>();
-  private scheduled = false;
-
-  constructor(private readonly loadMany: (keys: string[]) => Promise<Map<string, V>>) {}
-
-  get(key: string): Promise<V | undefined> {
-    if (this.cache.has(key)) return Promise.resolve(this.cache.get(key));
-    return new Promise((resolve, reject) => {
-      const waiting = this.pending.get(key);
-      if (waiting) waiting.push({ resolve, reject });
-      else this.pending.set(key, [{ resolve, reject }]);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = this.pending;
-    this.pending = new Map();
-    this.scheduled = false;
-    let values: Map<string, V>;
-    try {
-      values = await this.loadMany([...batch.keys()]);
-    } catch (error) {
-      for (const waiting of batch.values()) for (const { reject } of waiting) reject(error);
-      return;
-    }
-    for (const [key, waiting] of batch) {
-      this.cache.set(key, values.get(key));
-      for (const { resolve } of waiting) resolve(values.get(key));
-    }
-  }
-}
-
-const nodeKey = (node: PathNode): string => `${node.type}:${node.id}`;
-const parseKey = (key: string): PathNode => {
-  const at = key.lastIndexOf(':');
-  return { type: key.slice(0, at), id: Number(key.slice(at + 1)) };
-};
-
-function byType(keys: readonly string[]): Map<string, number[]> {
-  const groups = new Map<string, number[]>();
-  for (const key of keys) {
-    const node = parseKey(key);
-    const list = groups.get(node.type) ?? [];
-    list.push(node.id);
-    groups.set(node.type, list);
-  }
-  return groups;
-}
-
-/** A graph over the database, its reads batched. */
-export function databaseGraph(q: Knex, schema: Schema): TraceGraph {
-  const terminations = schema.model('dcim.cabletermination').table;
-  const cables = schema.model(CABLE).table;
-  const links = new Batcher<{ cable: number; end: 'A' | 'B'; status: string }>(async (keys) => {
-    const result = new Map<string, { cable: number; end: 'A' | 'B'; status: string }>();
-    for (const [type, ids] of byType(keys)) {
-      const rows = (await q({ ct: terminations })
-        .join({ c: cables }, 'c.id', 'ct.cable_id')
-        .where('ct.termination_type', type)
-        .whereIn('ct.termination_id', ids)
-        .select('ct.termination_id', 'ct.cable_id', 'ct.cable_end', 'c.status')) as Row[];
-      for (const row of rows)
-        result.set(`${type}:${Number(row.termination_id)}`, {
-          cable: Number(row.cable_id),
-          end: row.cable_end === 'B' ? 'B' : 'A',
-          status: String(row.status),
-        });
-    }
-    return result;
-  });
-  const ends = new Batcher<PathNode[]>(async (keys) => {
-    const ids = [...new Set(keys.map((k) => Number(k.split(':')[0])))];
-    const rows = (await q(terminations)
-      .whereIn('cable_id', ids)
-      .select('cable_id', 'cable_end', 'termination_type', 'termination_id')
-      .orderBy('id')) as Row[];
-    const result = new Map<string, PathNode[]>(keys.map((k) => [k, []]));
-    for (const row of rows)
-      result
-        .get(`${Number(row.cable_id)}:${String(row.cable_end)}`)
-        ?.push({ type: String(row.termination_type), id: Number(row.termination_id) });
-    return result;
-  });
-  const positions = new Batcher<number>(async (keys) => {
-    const result = new Map<string, number>();
-    for (const [type, ids] of byType(keys)) {
-      const rows = (await q(schema.model(type).table).whereIn('id', ids).select('id', 'positions')) as Row[];
-      for (const row of rows) result.set(`${type}:${Number(row.id)}`, Number(row.positions));
-    }
-    return result;
-  });
-  const mappings = new Batcher<PortMappingRow[]>(async (keys) => {
-    const result = new Map<string, PortMappingRow[]>(keys.map((k) => [k, []]));
-    const table = schema.model('dcim.portmapping').table;
-    for (const [type, ids] of byType(keys)) {
-      const column = type === FRONT_PORT ? 'front_port_id' : 'rear_port_id';
-      const rows = (await q(table)
-        .whereIn(column, ids)
-        .select('front_port_id', 'front_port_position', 'rear_port_id', 'rear_port_position')
-        .orderBy(['front_port_id', 'front_port_position', 'id'])) as Row[];
-      for (const row of rows)
-        result.get(`${type}:${Number(row[column])}`)?.push({
-          front: Number(row.front_port_id),
-          frontPosition: Number(row.front_port_position),
-          rear: Number(row.rear_port_id),
-          rearPosition: Number(row.rear_port_position),
-        });
-    }
-    return result;
-  });
-  const circuitPeers = new Batcher<CircuitPeer[]>(async (keys) => {
-    const table = schema.model(CIRCUIT_TERMINATION).table;
-    const ids = keys.map((k) => parseKey(k).id);
-    const own = (await q(table).whereIn('id', ids).select('id', 'circuit_id', 'term_side')) as Row[];
-    const circuits = [...new Set(own.map((r) => Number(r.circuit_id)))];
-    const all = circuits.length
-      ? ((await q({ t: table })
-          .leftJoin({ ct: terminations }, (j) =>
-            j.on('ct.termination_id', '=', 't.id').andOn('ct.termination_type', q.raw('?', [CIRCUIT_TERMINATION])),
-          )
-          .whereIn('t.circuit_id', circuits)
-          .select('t.id', 't.circuit_id', 't.term_side', 't.termination_type', 't.termination_id', 'ct.cable_id')
-          .orderBy('t.id')) as Row[])
-      : [];
-    const result = new Map<string, CircuitPeer[]>();
-    for (const row of own) {
-      const peers = all
-        .filter((r) => Number(r.circuit_id) === Number(row.circuit_id) && r.term_side !== row.term_side)
-        .map((r) => ({
-          node: { type: CIRCUIT_TERMINATION, id: Number(r.id) },
-          cable: r.cable_id === null || r.cable_id === undefined ? null : Number(r.cable_id),
-          termination:
-            r.termination_type && r.termination_id !== null
-              ? { type: String(r.termination_type), id: Number(r.termination_id) }
-              : null,
-        }));
-      result.set(`${CIRCUIT_TERMINATION}:${Number(row.id)}`, peers);
-    }
-    return result;
-  });
-  return {
-    link: (node) => links.get(nodeKey(node)),
-    ends: async (cable, end) => (await ends.get(`${cable}:${end}`)) ?? [],
-    positions: async (port) => (await positions.get(nodeKey(port))) ?? 1,
-    mappings: async (port) => (await mappings.get(nodeKey(port))) ?? [],
-    circuitPeers: async (termination) => (await circuitPeers.get(nodeKey(termination))) ?? [],
-  };
-}
-
-/** The paths of a page's objects of one model, traced together. */
+/** The stored paths of a page's objects of one model. */
 export async function tracePaths(
   ctx: BatchContext,
   label: string,
   ids: readonly number[],
 ): Promise<Map<number, TracedPath | null>> {
-  const graph = databaseGraph(ctx.q, ctx.schema);
-  const traced = await Promise.all(ids.map((id) => tracePathOf({ type: label, id }, graph)));
-  return new Map(ids.map((id, i) => [id, traced[i] ?? null]));
+  const stored = await pathsOfEndpoints(ctx.q, ctx.schema, label, ids);
+  return new Map(ids.map((id) => [id, stored.get(id) ?? null]));
 }
 
 /** Renders path nodes as the nested objects of their models, in order (one load per model). */
@@ -208,7 +39,7 @@ export async function renderNodes(ctx: BatchContext, lists: readonly PathNode[][
 }
 
 /**
- * The paths of a page, traced once for its three path fields: the renderer hands each computed field of a page
+ * The paths of a page, read once for its three path fields: the renderer hands each computed field of a page
  * the same id list, so the traces are kept by that list (and dropped with it).
  */
 const pageTraces = new WeakMap<readonly number[], Map<string, Promise<Map<number, TracedPath | null>>>>();
@@ -280,7 +111,7 @@ export function traceSegments(path: readonly PathNode[][]): [PathNode[], PathNod
 /** `trace/` of one path endpoint model: its path as NetBox's list of triples (a JSON document). */
 function traceOf(label: string): ListFunction {
   return async (ctx, parent) => {
-    const traced = await tracePathOf({ type: label, id: parent.id }, databaseGraph(ctx.q, ctx.schema));
+    const traced = (await pathsOfEndpoints(ctx.q, ctx.schema, label, [parent.id])).get(parent.id);
     const triples = traced ? traceSegments(traced.path) : [];
     const ends = await renderNodes(
       ctx,

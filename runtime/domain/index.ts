@@ -18,6 +18,7 @@ import type {
 import { cableFunctions } from './cables.js';
 import { cableTraceFunctions } from './cable-trace.js';
 import { cableLookupFunctions } from './cable-lookups.js';
+import { cableStoreFunctions } from './cable-store.js';
 import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
@@ -53,6 +54,7 @@ export const domainFunctions = {
   ...cableFunctions,
   ...cableTraceFunctions,
   ...cableLookupFunctions,
+  ...cableStoreFunctions,
   ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,

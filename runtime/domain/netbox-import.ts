@@ -5,6 +5,10 @@
  * (`<name>_id` for a foreign key or a content type), a many-to-many field in the join table `<table>_<name>`
  * with `<model>_id` and `<target model>_id` — so a model that lands later is imported without a change here.
  */
+import type { Knex } from 'knex';
+import type { Dialect } from '../db/connect.js';
+import type { Schema } from '../rest/schema.js';
+import { rebuildAllPaths } from './cable-store.js';
 
 /** Where one model's rows come from, when it is not NetBox's convention. */
 export interface NetboxModelMap {
@@ -49,6 +53,9 @@ export interface NetboxModelMap {
   >;
 }
 
+/** Recomputes values that NetBox keeps as its own bookkeeping (left out of the import), in the import's transaction. */
+export type AfterImport = (q: Knex, schema: Schema, dialect: Dialect) => Promise<void>;
+
 /** Conversions of NetBox values that differ in shape from the service's API input. */
 export type NetboxValueTransform =
   /** PostgreSQL integer ranges (`{"[1,4095)"}`) → `[[1, 4094]]`. */
@@ -68,6 +75,9 @@ export const NETBOX_IMPORT = {
     'users.signinattempt': null,
     'extras.taggeditem': null,
     'core.objecttype': null,
+    // Traced again after the import (afterImport): NetBox's nodes name content type ids of its own database.
+    'dcim.cablepath': null,
+    'dcim.cablepathnode': null,
     'circuits.circuittermination': {
       legacyGeneric: [
         {
@@ -142,4 +152,6 @@ export const NETBOX_IMPORT = {
     /^social_auth_/,
     /^taggit_/,
   ] as readonly RegExp[],
+  /** Run once every object is written: cable paths are traced from the imported cables. */
+  afterImport: [rebuildAllPaths] as readonly AfterImport[],
 } as const;

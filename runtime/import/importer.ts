@@ -100,6 +100,7 @@ export async function importNetbox(
         if (modelPlan.model === app.customFields.model) app.customFields.invalidate();
       }
       await writeDeferred(ctx, deferred, report);
+      for (const after of NETBOX_IMPORT.afterImport) await after(trx, app.schema, app.db.dialect);
       // Before the change records: they may go into a table whose NetBox rows were just imported with their ids.
       if (app.db.dialect === 'postgres') await continueSequences(trx, report.models, app);
       const logger = changeLogger({

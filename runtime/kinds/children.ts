@@ -16,6 +16,7 @@ import { defineKind, type Json } from './kind.js';
  *   fixed: { cable_end: A }          # optional: child field → value of every child of this list
  *   count_within: positions          # optional: no more children than this field's value
  *   count_message: The number of positions cannot be less than the number of mapped rear ports ({count})
+ *   object: termination              # optional: a generic relation of the child, shown nested as `object`
  * ```
  *
  * Read: one batched query per page over the child table (FKs as ids). Written: each item is checked as the
@@ -26,7 +27,7 @@ import { defineKind, type Json } from './kind.js';
 export const childrenKind = defineKind<ChildListField>({
   kinds: ['children'],
   types: ['children'],
-  properties: ['model', 'parent', 'keys', 'identity', 'fixed', 'count_within', 'count_message'],
+  properties: ['model', 'parent', 'keys', 'identity', 'fixed', 'count_within', 'count_message', 'object'],
   derived: true,
   optional: true,
   resolve(def, ctx) {
@@ -62,6 +63,17 @@ export const childrenKind = defineKind<ChildListField>({
         def.count_within === undefined ? 'count_message' : 'count_within',
         "'count_within' and 'count_message' go together",
       );
+    let object: { typeKey: string; idKey: string } | undefined;
+    if (def.object !== undefined) {
+      const relation = def.model && ctx.hasModel(model) ? ctx.fieldDef(model, def.object) : undefined;
+      const keyOf = (name: string | undefined) => keys.find((k) => k.field === name)?.key;
+      const typeKey = keyOf(relation?.type_field);
+      const idKey = keyOf(relation?.id_field);
+      if (relation?.type !== 'generic_fk')
+        ctx.error('object', `'${def.object}' is not a generic relation of '${model}'`);
+      else if (!typeKey || !idKey) ctx.error('object', `the type and id fields of '${def.object}' must be item keys`);
+      else object = { typeKey, idKey };
+    }
     return {
       ...ctx.base,
       kind: 'children',
@@ -74,6 +86,7 @@ export const childrenKind = defineKind<ChildListField>({
       ...(def.count_within !== undefined && def.count_message !== undefined
         ? { countWithin: { field: def.count_within, message: def.count_message } }
         : {}),
+      ...(object ? { object } : {}),
     };
   },
   checkReferences(field, byName, error) {
@@ -122,6 +135,10 @@ function itemsSchema(field: ChildListField, models: ReadonlyMap<string, ModelSpe
       };
     else properties[key] = {};
     if (!write || key === field.identity || spec?.default === undefined) required.push(key);
+  }
+  if (field.object && !write) {
+    properties.object = { type: ['object', 'null'], description: 'The object the item names, nested.' };
+    required.push('object');
   }
   return {
     type: 'array',

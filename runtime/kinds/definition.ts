@@ -106,4 +106,5 @@ export interface FieldDef {
   fixed?: Record<string, string>;
   count_within?: string;
   count_message?: string;
+  object?: string;
 }

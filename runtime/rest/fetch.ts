@@ -160,9 +160,13 @@ async function loadBatched(
       case 'm2m':
         batched.set(name(key.key), await loadRelated(q, ctx, key.field as ManyToManyField, ids));
         break;
-      case 'children':
-        batched.set(name(key.key), await loadChildren(q, ctx.dialect, ctx.schema, key.field as ChildListField, ids));
+      case 'children': {
+        const field = key.field as ChildListField;
+        const items = await loadChildren(q, ctx.dialect, ctx.schema, field, ids);
+        if (field.object) await attachObjects(q, ctx, field.object, items);
+        batched.set(name(key.key), items);
         break;
+      }
       case 'computed': {
         const field = key.field as ComputedField;
         const compute = ctx.render.domain.compute(field.function);
@@ -262,6 +266,19 @@ async function loadRelated(
 function omitId(value: unknown): unknown {
   const { id: _id, ...rest } = value as Record<string, unknown>;
   return rest;
+}
+
+/** Gives each child item the object its type and id keys name, nested, under `object` (null when gone). */
+async function attachObjects(
+  q: Knex,
+  ctx: ReadContext,
+  keys: { typeKey: string; idKey: string },
+  items: ReadonlyMap<number, Record<string, unknown>[]>,
+): Promise<void> {
+  const rows = [...items.values()].flat();
+  const objects = await loadGeneric(q, ctx, rows, keys.typeKey, keys.idKey, false);
+  for (const item of rows)
+    item.object = objects.get(`${String(item[keys.typeKey])}:${Number(item[keys.idKey])}`) ?? null;
 }
 
 /**

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   destinations,
-  pathsThrough,
-  reachableEndpoints,
   tracePath,
-  tracePathOf,
   type CircuitPeer,
   type PathNode,
   type PortMappingRow,
@@ -189,60 +186,6 @@ describe('tracePath', () => {
     const traced = await tracePath([iface(1), iface(2)], graph);
     expect(traced!.path).toEqual([[iface(1), iface(2)], [cable(1)], [iface(3), iface(4)]]);
     expect(traced!.isComplete).toBe(true);
-  });
-});
-
-describe('pathsThrough', () => {
-  /** eth1 → front 1 ⇄ rear 1 ═ rear 2 ⇄ front 2 → eth2, with a spare front port 3 on rear 1's second position. */
-  const panels = (): Topology =>
-    new Topology()
-      .port(rear(1), 2)
-      .port(rear(2), 2)
-      .map(1, 1, 1, 1)
-      .map(3, 1, 1, 2)
-      .map(2, 1, 2, 1)
-      .connect(1, [iface(1)], [front(1)])
-      .connect(2, [rear(1)], [rear(2)])
-      .connect(3, [front(2)], [iface(2)]);
-
-  it('finds the endpoints that reach a port across cables and mappings', async () => {
-    expect(await reachableEndpoints(rear(1), panels())).toEqual([iface(1), iface(2)]);
-    expect(await reachableEndpoints(front(3), panels())).toEqual([iface(1), iface(2)]);
-  });
-
-  it('lists the path from each end through a port, and none through a spare position', async () => {
-    const through = await pathsThrough(rear(2), panels());
-    expect(through.map((p) => p.path[0])).toEqual([[iface(1)], [iface(2)]]);
-    expect(through[0]!.path).toEqual([
-      [iface(1)],
-      [cable(1)],
-      [front(1)],
-      [rear(1)],
-      [cable(2)],
-      [rear(2)],
-      [front(2)],
-      [cable(3)],
-      [iface(2)],
-    ]);
-    expect(await pathsThrough(front(3), panels())).toEqual([]);
-  });
-
-  it('crosses a circuit to the endpoint on its other side', async () => {
-    const graph = new Topology()
-      .connect(1, [iface(1)], [circuitEnd(1)])
-      .connect(2, [circuitEnd(2)], [iface(2)])
-      .circuit(circuitEnd(1), circuitEnd(2));
-    const through = await pathsThrough(circuitEnd(2), graph);
-    expect(through).toHaveLength(2);
-    expect(through.every((p) => p.isComplete)).toBe(true);
-  });
-});
-
-describe('tracePathOf', () => {
-  it('traces from every termination on the endpoint’s cable end, as NetBox stores one path per cable end', async () => {
-    const graph = new Topology().connect(1, [iface(1)], [iface(2), iface(3)]);
-    expect((await tracePathOf(iface(3), graph))!.path).toEqual([[iface(2), iface(3)], [cable(1)], [iface(1)]]);
-    expect(await tracePathOf(iface(4), graph)).toBeNull();
   });
 });
 
