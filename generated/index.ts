@@ -395,6 +395,7 @@ export const domainFunctions: (DomainFunctionName | keyof typeof pluginFunctions
   'vpn.checkL2vpnTerminationCount',
   'vpn.displayL2vpnTermination',
   'vpn.l2vpnTerminationOf',
+  'vpn.searchIdentifier',
   'vpn.searchNothing',
 ];
 

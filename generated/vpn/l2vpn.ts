@@ -369,7 +369,7 @@ export const l2VPNSpec: ModelSpec = {
   brief: ['id', 'url', 'display', 'identifier', 'name', 'slug', 'type', 'description'],
   nested: ['id', 'url', 'display', 'identifier', 'name', 'slug', 'type', 'description'],
   search: ['name', 'description'],
-  searchAlso: [],
+  searchAlso: ['vpn.searchIdentifier'],
   aliases: [],
   filters: [
     {

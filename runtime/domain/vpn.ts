@@ -79,6 +79,15 @@ const l2vpnTerminationOf: ComputeFunction = async (ctx, model, ids) => {
   return result;
 };
 
+/** NetBox's L2VPNFilterSet.search also matches the identifier when the text is a whole number (Python's int()). */
+const searchIdentifier: FilterFunction = (_ctx, _model, values) => {
+  const text = (values[0] ?? '').trim();
+  const number = /^[+-]?\d+$/.test(text) ? Number(text) : NaN;
+  return Promise.resolve((query) =>
+    Number.isSafeInteger(number) ? void query.where('t0.identifier', number) : void query.whereRaw('1 = 0'),
+  );
+};
+
 /** NetBox's TunnelTerminationFilterSet has `q` without a search of its own: every object matches. */
 const searchNothing: FilterFunction = () => Promise.resolve(() => undefined);
 
@@ -87,4 +96,5 @@ export const vpnFunctions = {
   'vpn.checkL2vpnTerminationCount': { kind: 'validator', fn: checkL2vpnTerminationCount },
   'vpn.l2vpnTerminationOf': { kind: 'compute', fn: l2vpnTerminationOf },
   'vpn.searchNothing': { kind: 'filter', fn: searchNothing },
+  'vpn.searchIdentifier': { kind: 'filter', fn: searchIdentifier },
 } satisfies Record<string, DomainEntry>;

@@ -114,5 +114,8 @@ describe.each(DIALECTS)('vpn on %s', (dialect) => {
     expect((await app.api.get('/api/ipam/vlans/?l2vpn=8')).status).toBe(400);
     const atSite = await app.api.get('/api/vpn/l2vpn-terminations/?site=site-1');
     expect(atSite.body.count).toBe(2);
+    // An L2VPN is found by its identifier too (NetBox's search tries the text as a number).
+    expect((await app.api.get('/api/vpn/l2vpns/?q=7')).body.count).toBe(1);
+    expect((await app.api.get('/api/vpn/l2vpns/?q=wir')).body.count).toBe(1);
   });
 });
