@@ -177,7 +177,6 @@ export const l2VPNTerminationSpec: ModelSpec = {
   search: ['l2vpn.name'],
   searchAlso: [],
   aliases: [],
-  relatedObject: 'l2vpn',
   filters: [
     {
       kind: 'value',
