@@ -175,6 +175,7 @@ function resolvePathFilter(
   models: Map<string, ModelSpec>,
   error: (message: string) => void,
 ): FilterSpec | null {
+  if (Array.isArray(def.path)) return resolveAnyPathFilter(name, { ...def, path: def.path }, model, models, error);
   const walked = walkPath(def.path, model, models, error);
   if (!walked) return null;
   const { steps: path, end } = walked;
@@ -225,4 +226,28 @@ function resolvePathFilter(
     ...(def.case_insensitive ? { caseInsensitive: true } : {}),
     ...(def.contains ? { contains: true } : {}),
   };
+}
+
+/** A relation filter over several paths to the same model: an object matches when any path reaches a value. */
+function resolveAnyPathFilter(
+  name: string,
+  def: PathFilterDef & { path: string[] },
+  model: ModelSpec,
+  models: Map<string, ModelSpec>,
+  error: (message: string) => void,
+): FilterSpec | null {
+  const resolved = def.path.map((path) => resolvePathFilter(name, { ...def, path }, model, models, error));
+  if (resolved.some((f) => f === null)) return null;
+  const relations = resolved as FilterSpec[];
+  const [first, ...rest] = relations;
+  if (relations.some((f) => f.kind !== 'relation')) {
+    error('several paths must each end at a related model');
+    return null;
+  }
+  const relation = first as Extract<FilterSpec, { kind: 'relation' }>;
+  if (rest.some((f) => (f as typeof relation).target !== relation.target)) {
+    error(`the paths end at different models`);
+    return null;
+  }
+  return { ...relation, or: rest.map((f) => (f as typeof relation).path) };
 }

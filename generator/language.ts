@@ -25,7 +25,8 @@ export interface UniqueDef {
 export type LookupsDef = 'string' | 'text' | 'number' | 'exact' | 'relation' | string[];
 
 export interface PathFilterDef {
-  path: string;
+  /** One path, or several that end at the same model: an object matches when any of them does. */
+  path: string | string[];
   by?: string;
   tree?: boolean;
   /** String values: the base match ignores case (NetBox's iexact filters). */

@@ -474,6 +474,8 @@ export type FilterSpec =
       name: string;
       /** Steps from the model; the last one reaches `target`. */
       path: FilterStep[];
+      /** Further paths to `target`: an object matches when any path reaches one of the given objects. */
+      or?: FilterStep[][];
       target: string;
       /** Target field the values are matched against (`id`, `slug`, `name`, …). */
       by: string;

@@ -868,6 +868,7 @@ export const iPAddressSpec: ModelSpec = {
       field: 'primary_ip6',
       onDelete: 'set_null',
     },
+    { model: 'vpn.tunneltermination', field: 'outside_ip', onDelete: 'protect' },
   ],
   actions: [],
 };

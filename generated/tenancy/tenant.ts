@@ -538,6 +538,8 @@ export const tenantSpec: ModelSpec = {
     },
     { model: 'virtualization.cluster', field: 'tenant', onDelete: 'protect' },
     { model: 'virtualization.virtualmachine', field: 'tenant', onDelete: 'protect' },
+    { model: 'vpn.l2vpn', field: 'tenant', onDelete: 'protect' },
+    { model: 'vpn.tunnel', field: 'tenant', onDelete: 'protect' },
   ],
   actions: [],
 };

@@ -123,11 +123,13 @@ function filterParameters(filter: FilterSpec, model: ModelSpec, models: Readonly
     }
     case 'relation': {
       const target = models.get(filter.target)!;
-      const nullable = filter.path.some((step) => step.kind !== 'fk' || fieldOf(step, models)?.nullable);
+      const paths = [filter.path, ...(filter.or ?? [])];
+      const nullable =
+        paths.length > 1 || filter.path.some((step) => step.kind !== 'fk' || fieldOf(step, models)?.nullable);
       const item = relationItem(filter.by, target, nullable);
       const scope = filter.ancestor
         ? `descendants of the given ${target.verboseNamePlural}`
-        : `objects whose \`${describePath(filter.path)}\` is one of the given ${target.verboseNamePlural}${filter.tree ? ' or their descendants' : ''}`;
+        : `objects whose ${paths.map((p) => `\`${describePath(p)}\``).join(' or ')} is one of the given ${target.verboseNamePlural}${filter.tree ? ' or their descendants' : ''}`;
       const by = `(by ${filter.by}${nullable ? '; `null` matches objects without one' : ''})`;
       return filterLookups(filter).map((lookup) =>
         multi(

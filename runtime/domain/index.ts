@@ -44,6 +44,7 @@ import { taskFunctions } from './tasks.js';
 import { choiceSetFunctions } from './choice-sets.js';
 import { usersFunctions } from './users.js';
 import { virtualizationFunctions } from './virtualization.js';
+import { vpnFunctions } from './vpn.js';
 
 /**
  * Named domain functions: model behaviour that YAML cannot declare. YAML refers to them as
@@ -80,6 +81,7 @@ export const domainFunctions = {
   ...choiceSetFunctions,
   ...usersFunctions,
   ...virtualizationFunctions,
+  ...vpnFunctions,
 } satisfies Record<string, DomainEntry>;
 
 export type DomainFunctionName = keyof typeof domainFunctions;

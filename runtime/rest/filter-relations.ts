@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { FilterSpec } from '../spec.js';
+import type { FilterSpec, FilterStep } from '../spec.js';
 import {
   escapeLike,
   ilike,
@@ -31,9 +31,29 @@ export async function relationCondition(
   const ids = await resolveIds(q, target, filter, given);
   if (typeof ids === 'string') return ids;
 
-  const steps = filter.path;
+  const paths = [filter.path, ...(filter.or ?? [])];
+  const positive: Condition =
+    paths.length === 1
+      ? reaching(ctx, model, filter.path, ids, wantsNull)
+      : (qb) => {
+          // Any path reaching a given object; null: no path reaches anything.
+          qb.where((w) => {
+            for (const steps of paths) w.orWhere(reaching(ctx, model, steps, ids, false));
+            if (wantsNull) w.orWhere((x) => paths.forEach((steps) => x.where(reaching(ctx, model, steps, [], true))));
+          });
+        };
+  return lookup === 'n' ? (qb) => void qb.whereNot(positive) : positive;
+}
+
+/** Objects whose path reaches one of `ids` (or, with `wantsNull`, reaches nothing). */
+function reaching(
+  ctx: FilterContext,
+  model: ModelInfo,
+  steps: FilterStep[],
+  ids: readonly number[],
+  wantsNull: boolean,
+): Condition {
   const last = steps[steps.length - 1]!;
-  let positive: Condition;
   if (last.kind === 'fk' || last.kind === 'generic') {
     // The last step's own columns hold the related id: no subquery over the related table.
     const prefix = walkSteps(ctx.schema, model, steps.slice(0, -1));
@@ -44,17 +64,22 @@ export async function relationCondition(
     const idColumn = relation.kind === 'generic_fk' ? column(relation.idField) : column(last.field);
     const ofType = (qb: Knex.QueryBuilder): Knex.QueryBuilder =>
       typeColumn ? qb.whereNotNull(typeColumn).where(typeColumn, last.kind === 'generic' ? last.target : '') : qb;
-    positive = prefix.wrap((qb) => {
+    return prefix.wrap((qb) => {
       qb.where((w) => {
-        if (ids.length > 0) w.orWhere((x) => ofType(x).whereNotNull(idColumn).whereIn(idColumn, ids));
+        if (ids.length > 0)
+          w.orWhere((x) =>
+            ofType(x)
+              .whereNotNull(idColumn)
+              .whereIn(idColumn, [...ids]),
+          );
         if (wantsNull) w.orWhere((x) => x.whereNot((y) => ofType(y).whereNotNull(idColumn)));
         if (ids.length === 0 && !wantsNull) w.whereRaw('1 = 0');
       });
     });
   } else {
     const walk = walkSteps(ctx.schema, model, steps);
-    const related = walk.wrap((qb) => void qb.whereIn(`${walk.alias}.id`, ids));
-    positive = (qb) => {
+    const related = walk.wrap((qb) => void qb.whereIn(`${walk.alias}.id`, [...ids]));
+    return (qb) => {
       qb.where((w) => {
         if (ids.length > 0) w.orWhere(related);
         if (wantsNull) w.orWhereNot(reachesAny(ctx.schema, model, steps));
@@ -62,7 +87,6 @@ export async function relationCondition(
       });
     };
   }
-  return lookup === 'n' ? (qb) => void qb.whereNot(positive) : positive;
 }
 
 /** The ids of the named objects (with their descendants for tree filters), or the 400 for an unknown one. */

@@ -50,6 +50,9 @@ const MARKERLESS: Record<string, string> = {
     "NetBox's FHRP group assignment has no text field (an interface, a group and a priority).",
   'circuits.circuitgroupassignment':
     "NetBox's circuit group assignment has no text field (a member, a group and a priority choice).",
+  'vpn.tunneltermination':
+    "NetBox's tunnel termination has no text field (a tunnel, a role choice, an interface and an outside IP).",
+  'vpn.l2vpntermination': "NetBox's L2VPN termination has no text field (an L2VPN and an object).",
 };
 const VOLATILE_COLUMNS: Record<string, string[]> = { 'users.token': ['last_used'] };
 

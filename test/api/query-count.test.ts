@@ -211,8 +211,9 @@ describe.each(DIALECTS)('queries of the common pages on %s', (dialect) => {
     const small = await queriesFor(`${page}&limit=5`);
     const large = await queriesFor(`${page}&limit=${N}`);
     expect(large).toBe(small);
-    // Rows, count, tags, the cable and link peers, then the stored paths (one query) and their far ends.
-    expect(large).toMatchInlineSnapshot(`28`);
+    // Rows, count, tags, the L2VPN terminations, the cable and link peers, then the stored paths (one query)
+    // and their far ends.
+    expect(large).toMatchInlineSnapshot(`29`);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/app.js';
-import { changeLoggedTests, createAll, filterSetSuite, leftOut, patchAll, useApp } from '../support/filtersets.js';
+import { changeLoggedTests, createAll, filterSetSuite, patchAll, useApp } from '../support/filtersets.js';
 
 /** NetBox 4.6.8 ipam/tests/test_filtersets.py (ASNs, VRFs, route targets, RIRs, aggregates and roles), for the models this service serves. */
 describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
@@ -213,7 +213,23 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
         { name: 'VRF 2', rd: '65000:200' },
         { name: 'VRF 3', rd: '65000:300' },
       ]);
-      // L2VPNs are not served.
+      const l2vpns = await createAll(
+        api,
+        '/api/vpn/l2vpns/',
+        [1, 2, 3].map((i) => ({ name: `L2VPN ${i}`, slug: `l2vpn-${i}`, type: 'vxlan', identifier: i * 100 })),
+      );
+      await patchAll(api, '/api/vpn/l2vpns/', [
+        {
+          id: l2vpns[0]!.id,
+          import_targets: [route_targets[0]!.id, route_targets[1]!.id],
+          export_targets: [route_targets[2]!.id, route_targets[3]!.id],
+        },
+        {
+          id: l2vpns[1]!.id,
+          import_targets: [route_targets[4]!.id, route_targets[5]!.id],
+          export_targets: [route_targets[6]!.id, route_targets[7]!.id],
+        },
+      ]);
       await patchAll(api, '/api/ipam/vrfs/', [
         {
           id: vrfs[0]!.id,
@@ -226,7 +242,7 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
           export_targets: [route_targets[6]!.id, route_targets[7]!.id],
         },
       ]);
-      return { tenant_groups, tenants, route_targets, vrfs };
+      return { tenant_groups, tenants, route_targets, vrfs, l2vpns };
     });
     changeLoggedTests(suite);
     it('test_q', async () => {
@@ -247,8 +263,16 @@ describe.each(DIALECTS)('ipam-vrfs filter sets on %s', (dialect) => {
       expect(await suite.count({ exporting_vrf_id: [vrfs[0]!.id, vrfs[1]!.id] })).toBe(4);
       expect(await suite.count({ exporting_vrf: [vrfs[0]!.rd, vrfs[1]!.rd] })).toBe(4);
     });
-    leftOut('test_importing_l2vpn', 'L2VPNs are not served (the filter accepts only null)');
-    leftOut('test_exporting_l2vpn', 'L2VPNs are not served (the filter accepts only null)');
+    it('test_importing_l2vpn', async () => {
+      const [a, b] = suite.data.l2vpns;
+      expect(await suite.count({ importing_l2vpn_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ importing_l2vpn: [a!.identifier, b!.identifier] })).toBe(4);
+    });
+    it('test_exporting_l2vpn', async () => {
+      const [a, b] = suite.data.l2vpns;
+      expect(await suite.count({ exporting_l2vpn_id: [a!.id, b!.id] })).toBe(4);
+      expect(await suite.count({ exporting_l2vpn: [a!.identifier, b!.identifier] })).toBe(4);
+    });
     it('test_tenant', async () => {
       const d = suite.data;
       const tenants = d.tenants.slice(0, 2);

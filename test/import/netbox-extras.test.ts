@@ -2,7 +2,8 @@
  * What NetBox's demo data lacks, added to a restored dump with SQL in NetBox's own schema, then imported and
  * compared through the API: tokens (v1 from NetBox 4.2; v2 in 4.5's token schema), object permissions with
  * constraints, users and groups, a webhook and an event rule, a change record, a journal entry (no home yet),
- * a config context and an image attachment (its file copied from NetBox's media folder).
+ * a config context, an image attachment (its file copied from NetBox's media folder), and VPN objects (a tunnel
+ * with its termination and crypto profile, an L2VPN with route targets and a VLAN termination).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -64,6 +65,34 @@ INSERT INTO dcim_macaddress (id, created, last_updated, custom_field_data, descr
 UPDATE dcim_interface SET primary_mac_address_id = 1 WHERE id = 1;
 INSERT INTO users_token (id, created, expires, key, write_enabled, description, user_id, allowed_ips, last_used)
   VALUES (1, '2024-06-01T10:00:00Z', NULL, '${V1_SECRET}', true, 'v1 token', 2, NULL, '2024-06-02T10:00:00Z');
+INSERT INTO vpn_ikeproposal (id, created, last_updated, custom_field_data, description, comments, name,
+  authentication_method, encryption_algorithm, authentication_algorithm, "group", sa_lifetime)
+  VALUES (1, now(), now(), '{}', '', '', 'IKE Proposal 1', 'preshared-keys', 'aes-128-cbc', 'hmac-sha1', 14, 28800);
+INSERT INTO vpn_ikepolicy (id, created, last_updated, custom_field_data, description, comments, name, version, mode,
+  preshared_key) VALUES (1, now(), now(), '{}', '', '', 'IKE Policy 1', 1, 'main', 's3cret');
+INSERT INTO vpn_ikepolicy_proposals (ikepolicy_id, ikeproposal_id) VALUES (1, 1);
+INSERT INTO vpn_ipsecproposal (id, created, last_updated, custom_field_data, description, comments, name,
+  encryption_algorithm, authentication_algorithm, sa_lifetime_seconds, sa_lifetime_data)
+  VALUES (1, now(), now(), '{}', '', '', 'IPSec Proposal 1', 'aes-256-gcm', NULL, 3600, NULL);
+INSERT INTO vpn_ipsecpolicy (id, created, last_updated, custom_field_data, description, comments, name, pfs_group)
+  VALUES (1, now(), now(), '{}', '', '', 'IPSec Policy 1', 14);
+INSERT INTO vpn_ipsecpolicy_proposals (ipsecpolicy_id, ipsecproposal_id) VALUES (1, 1);
+INSERT INTO vpn_ipsecprofile (id, created, last_updated, custom_field_data, description, comments, name, mode,
+  ike_policy_id, ipsec_policy_id) VALUES (1, now(), now(), '{}', '', '', 'IPSec Profile 1', 'esp', 1, 1);
+INSERT INTO vpn_tunnelgroup (id, created, last_updated, custom_field_data, name, slug, description)
+  VALUES (1, now(), now(), '{}', 'Mesh', 'mesh', '');
+INSERT INTO vpn_tunnel (id, created, last_updated, custom_field_data, description, comments, name, status, group_id,
+  encapsulation, tunnel_id, ipsec_profile_id, tenant_id)
+  VALUES (1, now(), now(), '{}', '', '', 'Tunnel 1', 'active', 1, 'ipsec-tunnel', 100, 1, NULL);
+INSERT INTO vpn_tunneltermination (id, created, last_updated, custom_field_data, role, termination_id,
+  termination_type_id, outside_ip_id, tunnel_id)
+  VALUES (1, now(), now(), '{}', 'hub', 1, ${ct('dcim', 'interface')}, NULL, 1);
+INSERT INTO vpn_l2vpn (id, created, last_updated, custom_field_data, name, slug, type, identifier, description,
+  tenant_id, comments) VALUES (1, now(), now(), '{}', 'L2VPN 1', 'l2vpn-1', 'vxlan', 10001, '', NULL, '');
+INSERT INTO vpn_l2vpn_import_targets (l2vpn_id, routetarget_id) VALUES (1, 1);
+INSERT INTO vpn_l2vpn_export_targets (l2vpn_id, routetarget_id) VALUES (1, 2);
+INSERT INTO vpn_l2vpntermination (id, created, last_updated, custom_field_data, assigned_object_id,
+  assigned_object_type_id, l2vpn_id) VALUES (1, now(), now(), '{}', 1, ${ct('ipam', 'vlan')}, 1);
 `;
 
 /** NetBox 4.5's token migration (users 0014) on a 4.2 database, marked as 4.5 in django_migrations. */
@@ -120,6 +149,12 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
         'extras.eventrule',
         'core.objectchange',
         'extras.journalentry',
+        'vpn.ikepolicy',
+        'vpn.ipsecprofile',
+        'vpn.tunnel',
+        'vpn.tunneltermination',
+        'vpn.l2vpn',
+        'vpn.l2vpntermination',
       ]) {
         expect(
           report.models.find((m) => m.model === model),
@@ -131,6 +166,13 @@ describe.runIf(canRestore())('what the demo data lacks', () => {
       // Since 4.2 an interface's MAC address is its primary MAC address object's.
       const iface = await app.api.get('/api/dcim/interfaces/1/');
       expect((iface.body as { mac_address: string }).mac_address).toBe('00:1A:2B:3C:4D:5E');
+      // The VLAN's L2VPN termination, with its route targets and proposals, came along.
+      const vlan = await app.api.get('/api/ipam/vlans/1/');
+      expect(vlan.body).toMatchObject({ l2vpn_termination: { id: 1, l2vpn: { id: 1, identifier: 10001 } } });
+      const l2vpn = await app.api.get('/api/vpn/l2vpns/1/');
+      expect(l2vpn.body).toMatchObject({ import_targets: [{ id: 1 }], export_targets: [{ id: 2 }] });
+      const policy = await app.api.get('/api/vpn/ike-policies/1/');
+      expect(policy.body).toMatchObject({ proposals: [{ id: 1 }], mode: { value: 'main' } });
     }, 300_000);
 
     it('keeps v1 tokens and object permissions working: the user sees what the constraint allows', async () => {

@@ -54,6 +54,8 @@ const VALUES_BY_RULES: Record<string, (seq: number) => Record<string, unknown>> 
   'dcim.rackreservation': (seq) => ({ units: [(seq % 42) + 1] }),
   // Its rule `end <= start` is invalid: a span of private ASNs.
   'ipam.asnrange': () => ({ start: 64512, end: 65534 }),
+  // The first type (VPWS) is point-to-point: its terminations (which share one L2VPN) would stop at two.
+  'vpn.l2vpn': () => ({ type: 'vpls' }),
 };
 
 type Given = Record<string, unknown>;

@@ -16,7 +16,7 @@ const describeFilter = (f: FilterSpec): string => {
     case 'value':
       return `${f.name} value ${[...pathOf(f.path), f.field].join('.')} ${f.valueKind}/${String(f.lookups)}${f.caseInsensitive ? ' ci' : ''}`;
     case 'relation':
-      return `${f.name} relation ${pathOf(f.path).join('.')} by ${f.by}${f.tree ? ' tree' : ''}${f.ancestor ? ' ancestor' : ''}`;
+      return `${f.name} relation ${[f.path, ...(f.or ?? [])].map((p) => pathOf(p).join('.')).join(' | ')} by ${f.by}${f.tree ? ' tree' : ''}${f.ancestor ? ' ancestor' : ''}`;
     case 'network':
       return `${f.name} network ${[...pathOf(f.path ?? []), f.field].join('.')} ${f.op}`;
     case 'function':
@@ -229,6 +229,21 @@ describe('the filters section', () => {
       expect.stringMatching(
         /models\.item\.filters\.by_host: 'shop\.host' has no field, query name or related name 'nope'$/,
       ),
+    ]);
+  });
+
+  it('matches a related object through any of several paths (an L2VPN termination by site)', () => {
+    const field = 'x: { type: fk, to: shop.group }\n      y: { type: fk, to: shop.group, nullable: true }';
+    expect(filtersOf(field, 'filters:\n  g: { path: [x, y.parent], tree: false }').at(-1)).toBe(
+      'g relation x | y.parent by slug',
+    );
+    const yaml = (filter: string): string =>
+      shop(`  item:\n    fields:\n      ${field}\n    filters:\n      ${filter}\n${TARGETS}`);
+    expect(resolveFiles({ 'models/shop.yaml': yaml('g: { path: [x, y.name] }') }).errors).toEqual([
+      expect.stringMatching(/models\.item\.filters\.g: several paths must each end at a related model$/),
+    ]);
+    expect(resolveFiles({ 'models/shop.yaml': yaml('g: { path: [x, y.nope] }') }).errors).toEqual([
+      expect.stringMatching(/models\.item\.filters\.g: 'shop\.group' has no field, query name or related name 'nope'$/),
     ]);
   });
 
