@@ -1744,6 +1744,16 @@ export const deviceSpec: ModelSpec = {
       generic: true,
     },
     { model: 'virtualization.virtualmachine', field: 'device', onDelete: 'protect' },
+    {
+      model: 'wireless.wirelesslink',
+      field: '_interface_a_device',
+      onDelete: 'cascade',
+    },
+    {
+      model: 'wireless.wirelesslink',
+      field: '_interface_b_device',
+      onDelete: 'cascade',
+    },
   ],
   actions: [
     {

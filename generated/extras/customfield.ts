@@ -374,6 +374,9 @@ export const customFieldSpec: ModelSpec = {
         'virtualization.virtualmachine',
         'virtualization.virtualmachinetype',
         'virtualization.vminterface',
+        'wireless.wirelesslan',
+        'wireless.wirelesslangroup',
+        'wireless.wirelesslink',
       ],
     },
     {

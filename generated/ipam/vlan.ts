@@ -779,6 +779,7 @@ export const vLANSpec: ModelSpec = {
       field: 'qinq_svlan',
       onDelete: 'set_null',
     },
+    { model: 'wireless.wirelesslan', field: 'vlan', onDelete: 'protect' },
   ],
   actions: [],
 };

@@ -538,6 +538,8 @@ export const tenantSpec: ModelSpec = {
     },
     { model: 'virtualization.cluster', field: 'tenant', onDelete: 'protect' },
     { model: 'virtualization.virtualmachine', field: 'tenant', onDelete: 'protect' },
+    { model: 'wireless.wirelesslan', field: 'tenant', onDelete: 'protect' },
+    { model: 'wireless.wirelesslink', field: 'tenant', onDelete: 'protect' },
   ],
   actions: [],
 };

@@ -347,6 +347,9 @@ export const ownerSpec: ModelSpec = {
       onDelete: 'protect',
     },
     { model: 'virtualization.vminterface', field: 'owner', onDelete: 'protect' },
+    { model: 'wireless.wirelesslan', field: 'owner', onDelete: 'protect' },
+    { model: 'wireless.wirelesslangroup', field: 'owner', onDelete: 'protect' },
+    { model: 'wireless.wirelesslink', field: 'owner', onDelete: 'protect' },
   ],
   actions: [],
 };

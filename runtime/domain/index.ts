@@ -43,6 +43,7 @@ import { taskFunctions } from './tasks.js';
 import { choiceSetFunctions } from './choice-sets.js';
 import { usersFunctions } from './users.js';
 import { virtualizationFunctions } from './virtualization.js';
+import { wirelessFunctions } from './wireless.js';
 
 /**
  * Named domain functions: model behaviour that YAML cannot declare. YAML refers to them as
@@ -78,6 +79,7 @@ export const domainFunctions = {
   ...choiceSetFunctions,
   ...usersFunctions,
   ...virtualizationFunctions,
+  ...wirelessFunctions,
 } satisfies Record<string, DomainEntry>;
 
 export type DomainFunctionName = keyof typeof domainFunctions;

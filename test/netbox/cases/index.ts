@@ -14,6 +14,7 @@ import { ipamRangeCases } from './ipam-ranges.js';
 import { tenancyCases } from './tenancy.js';
 import { usersCases } from './users.js';
 import { virtualizationCases } from './virtualization.js';
+import { wirelessCases } from './wireless.js';
 
 /** Every ported NetBox API test case class. */
 export const NETBOX_CASES: NetBoxTestCase[] = [
@@ -32,6 +33,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...tenancyCases,
   ...usersCases,
   ...virtualizationCases,
+  ...wirelessCases,
 ];
 
 /** Models with an endpoint whose NetBox test case class is not ported, with the reason. */
