@@ -170,7 +170,8 @@ function filterWithLinks(
     if (typeof byCable === 'string') return byCable;
     const either = (w: Knex.QueryBuilder): void => {
       byCable(w);
-      w.orWhereIn('t0.wireless_link_id', links(ctx));
+      // Not null first: `NULL IN (…)` is unknown, which the negation would not turn true.
+      w.orWhere((l) => void l.whereNotNull('t0.wireless_link_id').whereIn('t0.wireless_link_id', links(ctx)));
     };
     return (query) => void (flag ? query.where(either) : query.whereNot(either));
   };
