@@ -325,6 +325,7 @@ describe('OpenAPI document of the repository models', () => {
       'tenancy',
       'users',
       'virtualization',
+      'wireless',
     ]);
     expect(doc.paths['/api/schema/'].get.security).toEqual([]);
     const provision = doc.paths['/api/users/tokens/provision/'].post;
