@@ -219,7 +219,6 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.checkPrimaryMacReassignment',
   'dcim.checkVirtualChassisMaster',
   'dcim.checkVirtualDeviceContextPrimaryIps',
-  'dcim.connectedDevice',
   'dcim.connectedEndpoints',
   'dcim.connectedEndpointsReachable',
   'dcim.connectedEndpointsType',
@@ -261,7 +260,6 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.rearPortPaths',
   'dcim.traceConsolePort',
   'dcim.traceConsoleServerPort',
-  'dcim.traceInterface',
   'dcim.tracePowerFeed',
   'dcim.tracePowerOutlet',
   'dcim.tracePowerPort',
@@ -378,6 +376,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'virtualization.checkVirtualMachinePrimaryIps',
   'virtualization.checkVmInterfaceVlans',
   'virtualization.virtualMachinesWithMac',
+  'wireless.connectedDevice',
   'wireless.interfaceConnectedEndpoints',
   'wireless.interfaceConnectedEndpointsReachable',
   'wireless.interfaceConnectedEndpointsType',
@@ -386,6 +385,7 @@ export const domainFunctions: DomainFunctionName[] = [
   'wireless.interfaceLinkPeersType',
   'wireless.interfaceOccupied',
   'wireless.interfaceOccupiedFilter',
+  'wireless.traceInterface',
   'wireless.validateLinkInterfaces',
 ];
 

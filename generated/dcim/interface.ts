@@ -2543,7 +2543,7 @@ export const interfaceSpec: ModelSpec = {
       name: 'trace',
       kind: 'list',
       description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
-      function: 'dcim.traceInterface',
+      function: 'wireless.traceInterface',
       assigns: [],
       parameters: {},
       item: {

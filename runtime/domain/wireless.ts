@@ -12,6 +12,8 @@ import type {
   ComputeFunction,
   DomainEntry,
   FilterFunction,
+  ListFunction,
+  LocateFunction,
   WriteItemContext,
   WrittenFunction,
 } from './types.js';
@@ -30,6 +32,7 @@ type Row = Record<string, unknown>;
 const INTERFACE = 'dcim.interface';
 const LINK = 'wireless.wirelesslink';
 const TERMINATION = 'dcim.cabletermination';
+const DEVICE = 'dcim.device';
 
 /** An interface's link: the link's id and status, and the interface at its other end. */
 interface LinkEnd {
@@ -182,6 +185,51 @@ const anyLink = (ctx: BatchContext) => (sub: Knex.QueryBuilder) =>
 const connectedLink = (ctx: BatchContext) => (sub: Knex.QueryBuilder) =>
   void anyLink(ctx)(sub.where('l.status', 'connected'));
 
+/** The fields of a link in a trace: a cable's (TracedCableSerializer) that a link has, and its SSID. */
+const TRACED_LINK = ['id', 'url', 'display_url', 'display', 'ssid', 'status', 'description'];
+
+/**
+ * `trace/` of an interface: a linked interface's path is one segment, (the interface, its link, the peer); the
+ * others are traced along their cables. NetBox renders the link with its cable serializer; here it keeps its own
+ * keys.
+ */
+const traceInterface: ListFunction = async (ctx, parent, params) => {
+  const link = (await readLinks(ctx, [parent.id])).get(parent.id);
+  if (!link) return cableTraceFunctions['dcim.traceInterface'].fn(ctx, parent, params);
+  const nested = ctx.schema.model(INTERFACE).spec.nested;
+  const [near, rendered, far] = await Promise.all([
+    ctx.load(INTERFACE, nested, [parent.id]),
+    ctx.load(LINK, TRACED_LINK, [link.link]),
+    ctx.load(INTERFACE, nested, [link.peer]),
+  ]);
+  return { body: JSON.stringify([[near, rendered[0] ?? null, far]]), contentType: 'application/json' };
+};
+
+/**
+ * `dcim/connected-device/`: the device across the peer interface's cable path, or else across its wireless link
+ * (looked up again as the cable locator does, among what the user may view).
+ */
+const connectedDevice: LocateFunction = async (ctx, params) => {
+  const byCable = await cableLookupFunctions['dcim.connectedDevice'].fn(ctx, params);
+  if (byCable !== null) return byCable;
+  const devices = ctx
+    .q({ t0: ctx.schema.model(DEVICE).table })
+    .where('t0.name', String(params.peer_device))
+    .select('t0.id');
+  const interfaces = ctx
+    .q({ t0: ctx.schema.model(INTERFACE).table })
+    .whereIn('t0.device_id', ctx.restrictView(DEVICE, devices) ? devices : [])
+    .where('t0.name', String(params.peer_interface))
+    .select('t0.id')
+    .orderBy(['t0.device_id', 't0.id'])
+    .first();
+  const found = ctx.restrictView(INTERFACE, interfaces) ? ((await interfaces) as Row | undefined) : undefined;
+  const link = found ? (await readLinks(ctx, [Number(found.id)])).get(Number(found.id)) : undefined;
+  if (!link) return null;
+  const peer = await relatedRow(ctx.q, ctx.schema.model(INTERFACE).table, link.peer);
+  return peer ? Number(peer.device_id) : null;
+};
+
 /** The wireless domain functions, by the names YAML uses. */
 export const wirelessFunctions = {
   'wireless.validateLinkInterfaces': { kind: 'validator', fn: validateLinkInterfaces },
@@ -207,6 +255,8 @@ export const wirelessFunctions = {
     kind: 'compute',
     fn: withLinks(cableTraceFunctions['dcim.connectedEndpointsReachable'].fn, (link) => link.status === 'connected'),
   },
+  'wireless.traceInterface': { kind: 'list', fn: traceInterface },
+  'wireless.connectedDevice': { kind: 'locate', fn: connectedDevice },
   'wireless.interfaceOccupiedFilter': {
     kind: 'filter',
     fn: filterWithLinks(cableFunctions['dcim.occupiedFilter'].fn, anyLink),

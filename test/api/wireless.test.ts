@@ -68,6 +68,22 @@ describe.each(DIALECTS)('wireless links and LANs on %s', (dialect) => {
     expect(wlan1.connected_endpoints).toBeNull();
   });
 
+  it("traces a linked interface's one segment, and finds the device across the link", async () => {
+    const trace = await app.api.get(`/api/dcim/interfaces/${id.wlan0}/trace/`);
+    expect(trace.status, trace.text).toBe(200);
+    expect(trace.body).toHaveLength(1);
+    const [[near, link, far]] = trace.body as [Json[], Json, Json[]][];
+    expect(near!.map((n) => n.id)).toEqual([id.wlan0]);
+    expect(link).toMatchObject({ id: id.link, ssid: 'BH-1', status: { value: 'connected' } });
+    expect(far!.map((n) => n.id)).toEqual([id.radio0]);
+    expect((await app.api.get(`/api/dcim/interfaces/${id.wlan1}/trace/`)).body).toEqual([]);
+    const device = await app.api.get('/api/dcim/connected-device/?peer_device=bridge1&peer_interface=radio0');
+    expect(device.status, device.text).toBe(200);
+    expect(device.body.name).toBe('ap1');
+    const none = await app.api.get('/api/dcim/connected-device/?peer_device=ap1&peer_interface=wlan1');
+    expect(none.status).toBe(404);
+  });
+
   it('filters interfaces by link, occupancy and connection (a planned link is not connected)', async () => {
     expect(await names(`wireless_link_id=${id.link}`)).toEqual(['wlan0']);
     expect(await names('occupied=true')).toEqual(['wlan0']);
