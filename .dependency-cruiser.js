@@ -1,5 +1,6 @@
 // Import rules, checked by `npm run lint` (dependency-cruiser): no import cycles, and dependencies that point
-// one way. models → generator → generated → runtime; inside the runtime, from the bottom up:
+// one way. models → generator → generated → runtime (a plugin's own functions.ts: generated → it →
+// runtime/plugin-api.ts); inside the runtime, from the bottom up:
 //   base   errors, spec (the types generated code fills in), config, and three leaves of auth: principal
 //          (who a request acts for), passwords (hashing) and networks (an address in a list of networks, also
 //          what webhooks may reach); the model language's runtime half, which the
@@ -34,7 +35,7 @@ const LAYERS = [
   { name: 'rest', rank: 2, path: ['^runtime/rest/', '^runtime/domain/types\\.ts$'] },
   { name: 'auth', rank: 3, path: ['^runtime/auth/'] },
   { name: 'events', rank: 3, path: ['^runtime/events/'] },
-  { name: 'domain', rank: 4, path: ['^runtime/domain/'] },
+  { name: 'domain', rank: 4, path: ['^runtime/domain/', '^runtime/plugin-api\\.ts$'] },
   { name: 'http', rank: 5, path: ['^runtime/http/'] },
   { name: 'app', rank: 6, path: ['^runtime/(app|serve|cli|superuser|plugins)\\.ts$', '^runtime/import/'] },
 ];
@@ -110,6 +111,22 @@ export default {
         'Generated code names runtime types (the spec it fills in, domain function names) but loads no runtime code.',
       from: { path: '^generated/' },
       to: { path: '^(runtime|generator)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'plugin-functions-use-the-plugin-api',
+      severity: 'error',
+      comment:
+        "A plugin's own functions (models/plugins/<name>/functions.ts) use the runtime through runtime/plugin-api.ts " +
+        'alone, so that the inside of the runtime may change without breaking plugins.',
+      from: { path: '^models/' },
+      to: { path: '^(runtime|generator|generated)/', pathNot: '^runtime/plugin-api\\.ts$' },
+    },
+    {
+      name: 'generated-imports-plugin-functions-only',
+      severity: 'error',
+      comment: "Of the model folders, generated code loads only the plugins' own functions.",
+      from: { path: '^generated/' },
+      to: { path: '^models/', pathNot: '^models/plugins/[^/]+/functions\\.ts$' },
     },
     {
       name: 'runtime-imports-generated-at-the-root',

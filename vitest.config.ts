@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import DurationSequencer from './test/support/sequencer.js';
 
 // `npx vitest` runs no npm script: a Node.js older than package.json's engines stops here with one line rather
 // than crashing in better-sqlite3 (bin/check-node.cjs).
@@ -25,6 +26,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     reporters: ['default'],
+    // Longest files first, from test/durations.json: the workers finish together (test/support/sequencer.ts).
+    sequence: { sequencer: DurationSequencer },
     projects: [
       // Files share their worker's module cache (no process per file): importing the generator, the
       // runtime and the generated registry once per worker instead of once per file is a third of their CPU time.

@@ -2,6 +2,7 @@
 // Source: models/circuits.yaml, models/core.yaml, models/dcim-cables.yaml, models/dcim-chassis.yaml, models/dcim-components.yaml, models/dcim-mac.yaml, models/dcim-modules.yaml, models/dcim.yaml, models/extras.yaml, models/ipam.yaml, models/plugins/bgp/models.yaml, models/plugins/netbox_dns/models.yaml, models/tenancy.yaml, models/users.yaml, models/virtualization.yaml, models/wireless.yaml
 import type { Migration, Registry } from '../runtime/spec.js';
 import type { DomainFunctionName } from '../runtime/domain/index.js';
+import type { DomainEntry } from '../runtime/domain/types.js';
 import openapi from './openapi.json' with { type: 'json' };
 import migration1 from './migrations/0001_initial.json' with { type: 'json' };
 import migration2 from './migrations/0002_extras_eventrule_create_table_and_more.json' with { type: 'json' };
@@ -159,9 +160,15 @@ import * as virtualizationVMInterface from './virtualization/vminterface.js';
 import * as wirelessWirelessLAN from './wireless/wirelesslan.js';
 import * as wirelessWirelessLANGroup from './wireless/wirelesslangroup.js';
 import * as wirelessWirelessLink from './wireless/wirelesslink.js';
+import { functions as netboxDnsFunctions } from '../models/plugins/netbox_dns/functions.js';
+
+/** The plugins' own domain functions (each plugin folder's `functions.ts`), beside the runtime's. */
+const pluginFunctions = {
+  ...netboxDnsFunctions,
+} satisfies Record<string, DomainEntry>;
 
 /** Every domain function the models name; the type check of this file proves that each one exists. */
-export const domainFunctions: DomainFunctionName[] = [
+export const domainFunctions: (DomainFunctionName | keyof typeof pluginFunctions)[] = [
   'circuits.assignmentsByProviderId',
   'circuits.assignmentsByProviderSlug',
   'circuits.cacheTermination',
@@ -281,8 +288,6 @@ export const domainFunctions: DomainFunctionName[] = [
   'dcim.vcMemberInterfaces',
   'dcim.vcMemberInterfacesById',
   'dcim.virtualChassisMembers',
-  'dns.createNameServerRecords',
-  'dns.updateNameServerRecords',
   'extras.choiceSetChoices',
   'extras.choiceSetsWithChoice',
   'extras.choiceSetsWithColor',
@@ -358,6 +363,8 @@ export const domainFunctions: DomainFunctionName[] = [
   'ipam.vlansAvailableOnVirtualMachine',
   'ipam.vlansOfInterface',
   'ipam.vlansOfVmInterface',
+  'netbox_dns.createNameServerRecords',
+  'netbox_dns.updateNameServerRecords',
   'users.canAdd',
   'users.canChange',
   'users.canDelete',
@@ -904,4 +911,5 @@ export const registry: Registry = {
     },
   ],
   openapi,
+  functions: pluginFunctions,
 };

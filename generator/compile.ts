@@ -1,5 +1,5 @@
 import { LineCounter, parseDocument } from 'yaml';
-import { checkDomainFunctionNames, checkRoleContracts, type DomainCatalog } from './contracts.js';
+import { checkDomainFunctionNames, checkRoleContracts, withPluginFunctions, type DomainCatalog } from './contracts.js';
 import { checkIdentifiers } from './identifiers.js';
 import { loadModelFiles, uniqueErrors, type LoadedFile, type ModelError, type SourceFile } from './load.js';
 import { locatePath, type Position } from './locate.js';
@@ -49,7 +49,11 @@ export function compileModels(
   if (traitErrors.length > 0) return { graph: EMPTY_GRAPH, manifests, errors: located(traitErrors, files, []) };
   const { graph, errors } = resolveModels(files);
   if (errors.length === 0) errors.push(...checkRoleContracts(files, graph), ...checkIdentifiers(graph, files));
-  if (catalog) errors.push(...checkDomainFunctionNames(files, catalog));
+  if (catalog) {
+    const withPlugins = withPluginFunctions(catalog, plugins);
+    errors.push(...withPlugins.errors);
+    errors.push(...checkDomainFunctionNames(files, withPlugins.catalog, new Set(manifests.keys())));
+  }
   return { graph, manifests, errors: located(errors, files, manifestFiles, origins) };
 }
 

@@ -1,14 +1,12 @@
-import type { DomainEntry } from '../runtime/domain/types.js';
 import { ROLE_CONTRACTS, type RoleField } from '../runtime/role-contracts.js';
 import type { FieldSpec, ModelSpec, Role } from '../runtime/spec.js';
 import type { ModelDef } from './language.js';
 import { ModelError, type LoadedFile } from './load.js';
 import type { ModelGraph } from './resolve.js';
+import { pluginFunctionEntries, type DomainCatalog, type DomainFunctionKind } from './domain-catalog.js';
+import type { PluginSource } from './plugins.js';
 
-export type DomainFunctionKind = DomainEntry['kind'];
-
-/** The runtime's domain functions: `<module>.<function>` → kind (see domain-catalog.ts). */
-export type DomainCatalog = ReadonlyMap<string, DomainFunctionKind>;
+export type { DomainCatalog, DomainFunctionKind };
 
 /** The kind of domain function each kind of action names. */
 const ACTION_FUNCTION_KINDS = { allocate: 'allocator', list: 'list', locate: 'locate' } as const;
@@ -53,10 +51,48 @@ export function checkRoleContracts(files: readonly LoadedFile[], graph: ModelGra
   return errors;
 }
 
-/** Checks that every domain function a model names exists in the runtime with the kind its use needs. */
-export function checkDomainFunctionNames(files: readonly LoadedFile[], catalog: DomainCatalog): ModelError[] {
+/**
+ * The runtime's catalog with the functions of each plugin's `functions.ts`, whose names must start with the
+ * plugin's (`<plugin>.<function>`) so that no plugin takes a name of the runtime's or another plugin's.
+ */
+export function withPluginFunctions(
+  catalog: DomainCatalog,
+  plugins: readonly PluginSource[],
+): { catalog: DomainCatalog; errors: ModelError[] } {
+  const merged = new Map(catalog);
   const errors: ModelError[] = [];
-  forEachModel(files, errors, (def, _label, error) => checkDomainFunctions(def, catalog, error));
+  for (const plugin of plugins) {
+    if (!plugin.functions) continue;
+    for (const entry of pluginFunctionEntries(plugin.functions)) {
+      const position = { line: entry.line, col: 1 };
+      if (!entry.name.startsWith(`${plugin.name}.`)) {
+        const message = `'${entry.name}': a plugin's functions are named '${plugin.name}.<function>'`;
+        errors.push(new ModelError(plugin.functions.path, '', message, position));
+      } else merged.set(entry.name, entry.kind);
+    }
+  }
+  return { catalog: merged, errors };
+}
+
+/**
+ * Checks that every domain function a model names exists (in the runtime or the model's own plugin) with the
+ * kind its use needs. A plugin's functions serve its own models only: the core and other plugins run without it.
+ */
+export function checkDomainFunctionNames(
+  files: readonly LoadedFile[],
+  catalog: DomainCatalog,
+  plugins: ReadonlySet<string> = new Set(),
+): ModelError[] {
+  const errors: ModelError[] = [];
+  forEachModel(files, errors, (def, label, error) => {
+    const app = label.slice(0, label.indexOf('.'));
+    checkDomainFunctions(def, catalog, (at, name, message) => {
+      const owner = name.slice(0, name.indexOf('.'));
+      if (plugins.has(owner) && owner !== app)
+        error(at, `'${name}' is a function of plugin '${owner}'; only its own models may name it`);
+      else if (message) error(at, message);
+    });
+  });
   return errors;
 }
 
@@ -95,13 +131,21 @@ function describeKinds(kinds: readonly string[]): string {
   return kinds.map((k) => `${/^[aeiou]/.test(k) ? 'an' : 'a'} ${k} field`).join(' or ');
 }
 
-/** Each place a model names a domain function, with the kind the place needs. */
-function checkDomainFunctions(def: ModelDef, catalog: DomainCatalog, error: ModelReporter): void {
+/**
+ * Each place a model names a domain function, with the kind the place needs: `report` hears of every name,
+ * with the message of what is wrong with it (undefined when it exists with that kind).
+ */
+function checkDomainFunctions(
+  def: ModelDef,
+  catalog: DomainCatalog,
+  report: (at: string, name: string, message: string | undefined) => void,
+): void {
   const check = (at: string, name: string, kind: DomainFunctionKind): void => {
     const found = catalog.get(name);
-    if (!found) error(at, `unknown domain function '${name}'`);
+    if (!found) report(at, name, `unknown domain function '${name}'`);
     else if (found !== kind)
-      error(at, `'${name}' is ${withArticle(found)} function, not ${withArticle(kind)} function`);
+      report(at, name, `'${name}' is ${withArticle(found)} function, not ${withArticle(kind)} function`);
+    else report(at, name, undefined);
   };
   for (const [index, name] of (def.validators ?? []).entries()) check(`validators.${index}`, name, 'validator');
   if (def.hooks?.prepare) check('hooks.prepare', def.hooks.prepare, 'prepare');

@@ -132,6 +132,13 @@ function emitRegistry(graph: ModelGraph, migrations: Migration[], plugins: Plugi
   const template = Handlebars.compile(input.registryTemplate, { noEscape: true, strict: true });
   const functions = new Set<string>();
   for (const model of graph.models) collectFunctions(model, functions);
+  const functionsOf = new Map(
+    (input.plugins ?? []).flatMap((source) =>
+      source.functions
+        ? [[source.name, { variable: `${toCamelCase(source.name)}Functions`, module: source.functions.module }]]
+        : [],
+    ),
+  );
   return template({
     header: GENERATED_HEADER,
     sources: [...new Set(graph.sources.values())].sort().join(', '),
@@ -142,6 +149,7 @@ function emitRegistry(graph: ModelGraph, migrations: Migration[], plugins: Plugi
     })),
     plugins: plugins.map((plugin) => ({
       manifest: toLiteral({ ...plugin, migrations: undefined }),
+      functions: functionsOf.get(plugin.name) ?? false,
       migrations: plugin.migrations.map((m, index) => ({
         variable: `${toCamelCase(plugin.name)}Migration${index + 1}`,
         file: `plugins/${plugin.name}/migrations/${m.name}.json`,

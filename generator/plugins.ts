@@ -12,7 +12,18 @@ export interface PluginSource {
   manifest: SourceFile;
   /** The other YAML files of the folder: model files in the model language. */
   models: SourceFile[];
+  /** `functions.ts`: the plugin's own domain functions, when it has any. */
+  functions?: PluginFunctions;
 }
+
+/** A plugin's `functions.ts`: a table of domain functions named `<plugin>.<function>`, as `runtime/domain/`'s. */
+export interface PluginFunctions extends SourceFile {
+  /** How the generated registry (`<outDir>/index.ts`) imports it, e.g. `../models/plugins/dns/functions.js`. */
+  module: string;
+}
+
+/** The file of a plugin folder that holds its own domain functions. */
+export const FUNCTIONS_FILE = 'functions.ts';
 
 /** What a plugin's manifest declares; its models and migrations are added by the generator. */
 export type PluginManifest = Omit<PluginSpec, 'models' | 'migrations'>;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generate } from './generate.js';
 import type { SourceFile } from './load.js';
-import { MANIFEST_FILE, type PluginSource } from './plugins.js';
+import { FUNCTIONS_FILE, MANIFEST_FILE, type PluginSource } from './plugins.js';
 import { typecheckGenerated } from './typecheck.js';
 import { readDomainCatalog } from './domain-catalog.js';
 
@@ -54,10 +54,19 @@ export async function generateProject(options: GenerateOptions): Promise<Generat
           const files = readYaml(path.join(pluginsDir, name));
           const isManifest = (f: SourceFile): boolean => path.basename(f.path) === MANIFEST_FILE;
           const manifestPath = path.join(pluginsDir, name, MANIFEST_FILE);
+          const functionsPath = path.join(pluginsDir, name, FUNCTIONS_FILE);
+          const functions = fs.existsSync(functionsPath)
+            ? {
+                path: relativeName(functionsPath),
+                text: fs.readFileSync(functionsPath, 'utf8'),
+                module: path.relative(outDir, functionsPath).split(path.sep).join('/').replace(/\.ts$/, '.js'),
+              }
+            : undefined;
           return {
             name,
             manifest: files.find(isManifest) ?? { path: relativeName(manifestPath), text: '' },
             models: files.filter((f) => !isManifest(f)),
+            functions,
           };
         })
     : [];

@@ -13,7 +13,8 @@ import { LoginThrottle } from './auth/throttle.js';
 import { clientIp } from './http/client-ip.js';
 import type { Settings } from './config.js';
 import type { Database } from './db/connect.js';
-import { createDomainFunctions } from './domain/index.js';
+import { createDomainFunctions, domainFunctions } from './domain/index.js';
+import type { DomainEntry } from './domain/types.js';
 import { errorHandler } from './http/error-handler.js';
 import { NotFoundError } from './errors.js';
 import { jsonBody, multipartBody, requestState, trailingSlash } from './http/middleware.js';
@@ -47,7 +48,8 @@ export function createContext(
   log: (message: string) => void = console.error,
 ): AppContext {
   const schema = new Schema(registry);
-  const domain = createDomainFunctions();
+  // The generated registry proves each plugin function a DomainEntry (`satisfies` in generated/index.ts).
+  const domain = createDomainFunctions({ ...domainFunctions, ...(registry.functions as Record<string, DomainEntry>) });
   for (const model of schema.models.values()) {
     for (const name of model.spec.validators) domain.check(name, 'validator');
     for (const rule of model.spec.rules) if (rule.kind === 'validator') domain.check(rule.function, 'validator');

@@ -749,6 +749,11 @@ export interface Registry {
   plugins: PluginSpec[];
   /** The OpenAPI 3 document. */
   openapi: Record<string, unknown>;
+  /**
+   * The plugins' own domain functions by name, beside the runtime's: each a `DomainEntry` (domain/types.ts, a
+   * layer above this module; the generated registry checks them against it).
+   */
+  functions?: Readonly<Record<string, { readonly kind: string }>>;
 }
 
 /** Handlers the runtime provides for one model's endpoint. */

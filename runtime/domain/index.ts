@@ -24,7 +24,6 @@ import { coreFunctions } from './core.js';
 import { eventFunctions } from './events.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
-import { dnsFunctions } from './dns.js';
 import { extrasFunctions } from './extras.js';
 import { instantiateFunctions } from './instantiate.js';
 import { ipamFunctions } from './ipam.js';
@@ -60,7 +59,6 @@ export const domainFunctions = {
   ...eventFunctions,
   ...customFieldFunctions,
   ...dcimFunctions,
-  ...dnsFunctions,
   ...extrasFunctions,
   ...instantiateFunctions,
   ...ipamFunctions,

@@ -72,10 +72,10 @@ describe.each(DIALECTS)('wireless links and LANs on %s', (dialect) => {
     const trace = await app.api.get(`/api/dcim/interfaces/${id.wlan0}/trace/`);
     expect(trace.status, trace.text).toBe(200);
     expect(trace.body).toHaveLength(1);
-    const [[near, link, far]] = trace.body as [Json[], Json, Json[]][];
-    expect(near!.map((n) => n.id)).toEqual([id.wlan0]);
+    const [near, link, far] = (trace.body as [Json[], Json, Json[]][])[0]!;
+    expect(near.map((n) => n.id)).toEqual([id.wlan0]);
     expect(link).toMatchObject({ id: id.link, ssid: 'BH-1', status: { value: 'connected' } });
-    expect(far!.map((n) => n.id)).toEqual([id.radio0]);
+    expect(far.map((n) => n.id)).toEqual([id.radio0]);
     expect((await app.api.get(`/api/dcim/interfaces/${id.wlan1}/trace/`)).body).toEqual([]);
     const device = await app.api.get('/api/dcim/connected-device/?peer_device=bridge1&peer_interface=radio0');
     expect(device.status, device.text).toBe(200);

@@ -43,6 +43,8 @@ describe('a model generated from a temporary folder', () => {
     const modelsDir = path.join(workDir, 'models');
     const outDir = path.join(workDir, 'generated');
     fs.cpSync(path.join(root, 'models'), modelsDir, { recursive: true });
+    // Laid out as the project: a plugin's functions.ts reaches the runtime at ../../../runtime.
+    fs.symlinkSync(path.join(root, 'runtime'), path.join(workDir, 'runtime'));
     fs.writeFileSync(path.join(modelsDir, 'inventory.yaml'), WIDGETS);
     const outcome = await generateProject({ root, modelsDir, outDir });
     expect(outcome.messages).toEqual([]);

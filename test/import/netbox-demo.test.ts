@@ -2,7 +2,8 @@
  * `svc import-netbox` on NetBox's own demo data (test/fixtures/netbox-demo/): each dump restored into
  * PostgreSQL, imported into SQLite and into PostgreSQL, then compared through the API with the NetBox rows —
  * counts per model, every field both sides have, tags, custom fields, timestamps — and the report's list of
- * tables without a home checked against the registry.
+ * tables without a home checked against the registry. The versions differ in what the importer reads, the
+ * databases in what it writes: every version goes into SQLite, the newest also into PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../generated/index.js';
@@ -14,6 +15,7 @@ import type { ImportReport } from '../../runtime/import/report.js';
 import type { NetboxSource } from '../../runtime/import/netbox-database.js';
 
 const VERSIONS = ['4.0', '4.1', '4.2'];
+const NEWEST = VERSIONS.at(-1);
 
 describe.runIf(canRestore()).each(VERSIONS)('NetBox %s demo data', (version) => {
   let dump: { url: string; drop: () => Promise<void> };
@@ -24,7 +26,7 @@ describe.runIf(canRestore()).each(VERSIONS)('NetBox %s demo data', (version) => 
     await dump?.drop();
   });
 
-  describe.each(DIALECTS)('into %s', (dialect) => {
+  describe.each(DIALECTS.filter((d) => d === 'sqlite' || version === NEWEST))('into %s', (dialect) => {
     let app: TestApp;
     let report: ImportReport;
     let source: NetboxSource;

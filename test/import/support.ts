@@ -26,37 +26,28 @@ export function canRestore(): boolean {
   return (process.env.PATH ?? '').split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, 'psql')));
 }
 
-/** A NetBox database restored from a demo dump (`4.0`, `4.1`, `4.2`) into a fresh PostgreSQL database. */
+/**
+ * A NetBox database restored from a demo dump (`4.0`, `4.1`, `4.2`) into a fresh PostgreSQL database: a copy of
+ * the dump's template database, which the first file of the run to ask for that version restores (the workers
+ * take turns under an advisory lock) and the run's teardown drops with the service's template.
+ */
 export async function restoreNetboxDump(version: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const server = inject('pgUrl');
   const name = `netbox_src_${randomBytes(5).toString('hex')}`;
+  const template = `${inject('pgTemplate')}${NETBOX_TEMPLATE_SUFFIX}${version.replace('.', '')}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   try {
-    // The dumps give their objects to the role `netbox`.
-    await admin
-      .query(
-        `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'netbox') THEN CREATE ROLE netbox; END IF; END $$`,
-      )
-      .catch((error: { code?: string }) => {
-        if (error.code !== '23505' && error.code !== '42710') throw error;
-      });
-    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.query('SELECT pg_advisory_lock($1)', [RESTORE_LOCK]);
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (found.rowCount === 0) await restoreInto(admin, server, template, version);
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   } finally {
+    await admin.query('SELECT pg_advisory_unlock($1)', [RESTORE_LOCK]).catch(() => undefined);
     await admin.end();
   }
   const url = new URL(server);
   url.pathname = `/${name}`;
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-X', url.href], { stdio: ['pipe', 'ignore', 'pipe'] });
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql failed (${code}): ${errors}`))));
-    fs.createReadStream(path.join(FIXTURES, `netbox-demo-v${version}.sql.gz`))
-      .pipe(zlib.createGunzip())
-      .pipe(child.stdin);
-  });
   return {
     url: url.href,
     drop: async () => {
@@ -66,6 +57,42 @@ export async function restoreNetboxDump(version: string): Promise<{ url: string;
       await client.end();
     },
   };
+}
+
+/** After the service template's name: the run's NetBox dump templates (test/support/global-setup.ts drops them). */
+const NETBOX_TEMPLATE_SUFFIX = '_netbox';
+/** The advisory lock the workers restore dumps under. */
+const RESTORE_LOCK = 0x6e6278;
+
+async function restoreInto(admin: pg.Client, server: string, name: string, version: string): Promise<void> {
+  // The dumps give their objects to the role `netbox`.
+  await admin
+    .query(
+      `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'netbox') THEN CREATE ROLE netbox; END IF; END $$`,
+    )
+    .catch((error: { code?: string }) => {
+      if (error.code !== '23505' && error.code !== '42710') throw error;
+    });
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('psql', ['-q', '-v', 'ON_ERROR_STOP=1', '-X', url.href], {
+        stdio: ['pipe', 'ignore', 'pipe'],
+      });
+      let errors = '';
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`psql failed (${code}): ${errors}`))));
+      fs.createReadStream(path.join(FIXTURES, `netbox-demo-v${version}.sql.gz`))
+        .pipe(zlib.createGunzip())
+        .pipe(child.stdin);
+    });
+  } catch (error) {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    throw error;
+  }
 }
 
 /** The number of rows of a table of a service database (SQLite or PostgreSQL). */

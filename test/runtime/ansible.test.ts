@@ -10,7 +10,9 @@ import { runCommand } from '../support/command.js';
  * Ansible's NetBox collection (Debian's `ansible` bundles netbox.netbox) against the real server: a playbook
  * that builds a site and allocates prefixes and addresses from their parents (first_available, state: new),
  * then the nb_inventory plugin with its defaults and with groups. Skipped when ansible-playbook or the
- * collection is missing.
+ * collection is missing. The second runs of the playbooks (the collection's lookups find what the first made:
+ * idempotency) run on SQLite only: what they add on PostgreSQL is the filters' SQL, which the filter suites run
+ * on both databases.
  */
 const playbooks = path.resolve(import.meta.dirname, '../ansible');
 const hasAnsible =
@@ -69,6 +71,7 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
       ]);
 
       // Again: the site and the container are there already; the allocations take the next free ones.
+      if (dialect !== 'sqlite') return;
       const again = await runCommand('ansible-playbook', [path.join(playbooks, 'allocate.yml')], env, 300_000, home);
       expect(again.code, again.output).toBe(0);
       expect(again.output).toContain('ALLOCATED 10.77.2.0/24 10.77.3.0/24 10.77.2.1/24 10.77.2.2/24');
@@ -107,6 +110,7 @@ describe.each(DIALECTS)('Ansible netbox.netbox collection on %s', (dialect) => {
       expect(context.sites.map((s: { slug: string }) => s.slug)).toEqual(['ansible-dc']);
 
       // Again: everything is found where it is, nothing changes.
+      if (dialect !== 'sqlite') return;
       const again = await runCommand('ansible-playbook', [path.join(playbooks, 'assign.yml')], env, 300_000, home);
       expect(again.code, again.output).toBe(0);
       expect(again.output).toMatch(/localhost\s+: ok=12\s+changed=0\s+unreachable=0\s+failed=0/);

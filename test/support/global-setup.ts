@@ -73,6 +73,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgTemplate', name);
     cleanups.push(async () => {
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      // The NetBox dumps the import tests restored once for the run (test/import/support.ts).
+      const dumps = await client.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE datname LIKE $1 || '%'",
+        [`${name}_netbox`],
+      );
+      for (const { datname } of dumps.rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
     });
   }
   cleanups.push(async () => client.end().catch(() => undefined));

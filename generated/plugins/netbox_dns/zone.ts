@@ -362,8 +362,8 @@ export const zoneSpec: ModelSpec = {
     { kind: 'set', field: 'soa_serial_stamped', to: 'now()' },
   ],
   hooks: {
-    created: 'dns.createNameServerRecords',
-    updated: 'dns.updateNameServerRecords',
+    created: 'netbox_dns.createNameServerRecords',
+    updated: 'netbox_dns.updateNameServerRecords',
   },
   reverse: [{ model: 'netbox_dns.record', field: 'zone', onDelete: 'cascade' }],
   actions: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nameServerRecordChanges } from '../../../runtime/domain/dns.js';
+import { nameServerRecordChanges } from '../../../models/plugins/netbox_dns/functions.js';
 
 /** The NetBox DNS example plugin's managed apex NS records: what a zone's name servers make of its records. */
 describe('nameServerRecordChanges', () => {

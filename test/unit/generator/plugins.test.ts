@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../../generator/generate.js';
 import type { PluginSource } from '../../../generator/plugins.js';
 import { compareVersions } from '../../../generator/plugins.js';
+import { readDomainCatalog } from '../../../generator/domain-catalog.js';
 
 /**
  * Plugins in the generator: a folder with a manifest (`plugin.yaml`) and model files, compiled with the core
@@ -229,6 +230,59 @@ models:
     const result = await run([plugin(), twin]);
     expect(result.errors).toEqual([
       "plugins/shelf/plugin.yaml:4:1: base_url: 'shelves' is already used by plugin 'bin'",
+    ]);
+  });
+
+  it("runs a plugin's own functions: its models name them, the registry imports them, others may not", async () => {
+    const functions = (names: string[]) => ({
+      path: 'plugins/shelf/functions.ts',
+      text: `import type { DomainEntry } from '../../../runtime/plugin-api.js';
+
+export const functions = {
+${names.map((name) => `  '${name}': { kind: 'created', fn: async () => {} },`).join('\n')}
+} satisfies Record<string, DomainEntry>;
+`,
+      module: '../plugins/shelf/functions.js',
+    });
+    const hooked = MODELS.replace('    path: slot\n', '    path: slot\n    hooks: { created: shelf.fillSlot }\n');
+    const withFunctions = { ...plugin(MANIFEST, hooked), functions: functions(['shelf.fillSlot']) };
+    const catalog = readDomainCatalog(root);
+    const run = (plugins: PluginSource[], models = core) =>
+      generate({ models, plugins, migrations: [], version: '4.6.0', registryTemplate, domainFunctions: catalog });
+
+    const result = await run([withFunctions]);
+    expect(result.errors).toEqual([]);
+    const index = result.files.get('index.ts')!;
+    expect(index).toContain("import { functions as shelfFunctions } from '../plugins/shelf/functions.js';");
+    expect(index).toMatch(/const pluginFunctions = \{\s+\.\.\.shelfFunctions,\s+\} satisfies/);
+    expect(index).toContain("'shelf.fillSlot'");
+    expect(index).toContain('functions: pluginFunctions,');
+
+    // Named after the plugin, or refused at the line of functions.ts; unknown names at the YAML line.
+    const misnamed = { ...plugin(MANIFEST, hooked), functions: functions(['shelf.fillSlot', 'dcim.fillSlot']) };
+    expect((await run([misnamed])).errors).toEqual([
+      "plugins/shelf/functions.ts:5:1: 'dcim.fillSlot': a plugin's functions are named 'shelf.<function>'",
+    ]);
+    expect((await run([plugin(MANIFEST, hooked)])).errors).toEqual([
+      "plugins/shelf/models.yaml:12:14: models.slot.hooks.created: unknown domain function 'shelf.fillSlot'",
+    ]);
+
+    // The core runs without the plugin: none of its models may name the plugin's functions.
+    const coreHooked = core.map((f) =>
+      f.path.endsWith('net.yaml')
+        ? {
+            ...f,
+            text: f.text.replace(
+              /models:\n/,
+              'models:\n  holder:\n    hooks: { created: shelf.fillSlot }\n    fields:\n      name: { type: text }\n',
+            ),
+          }
+        : f,
+    );
+    expect((await run([withFunctions], coreHooked)).errors).toEqual([
+      expect.stringMatching(
+        /^fixtures\/net\.yaml:\d+:\d+: models\.holder\.hooks\.created: 'shelf\.fillSlot' is a function of plugin 'shelf'; only its own models may name it$/,
+      ),
     ]);
   });
 

@@ -1,13 +1,17 @@
-import type { ManyToManyField } from '../spec.js';
-import { linkedIds } from '../rest/changelog.js';
-import type { ModelInfo } from '../rest/schema.js';
-import type { CreatedContext, DomainEntry } from './types.js';
+import {
+  linkedIds,
+  type CreatedContext,
+  type DomainEntry,
+  type ManyToManyField,
+  type ModelInfo,
+} from '../../../runtime/plugin-api.js';
 
 /**
- * NetBox DNS's managed name server records, for the `netbox_dns` example plugin: a zone has an NS record at its
- * apex (`@`) for each of its name servers, kept by the zone's write hooks (`created` and `updated`). A name server
- * added to the zone gets its record, a removed one loses it; the records are written through the write path, so
- * each is validated, change-logged and evented like a client's write.
+ * The `netbox_dns` example plugin's own functions (its `models.yaml` names them): NetBox DNS's managed name
+ * server records. A zone has an NS record at its apex (`@`) for each of its name servers, kept by the zone's
+ * write hooks (`created` and `updated`). A name server added to the zone gets its record, a removed one loses
+ * it; the records are written through the write path, so each is validated, change-logged and evented like a
+ * client's write.
  */
 
 const APEX = '@';
@@ -84,7 +88,7 @@ async function manageNameServerRecords(
   await ctx.create(recordModel, changes.create);
 }
 
-export const dnsFunctions = {
-  'dns.createNameServerRecords': { kind: 'created', fn: manageNameServerRecords },
-  'dns.updateNameServerRecords': { kind: 'updated', fn: manageNameServerRecords },
+export const functions = {
+  'netbox_dns.createNameServerRecords': { kind: 'created', fn: manageNameServerRecords },
+  'netbox_dns.updateNameServerRecords': { kind: 'updated', fn: manageNameServerRecords },
 } satisfies Record<string, DomainEntry>;
