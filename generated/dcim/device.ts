@@ -1744,6 +1744,16 @@ export const deviceSpec: ModelSpec = {
       generic: true,
     },
     { model: 'virtualization.virtualmachine', field: 'device', onDelete: 'protect' },
+    {
+      model: 'wireless.wirelesslink',
+      field: '_interface_a_device',
+      onDelete: 'cascade',
+    },
+    {
+      model: 'wireless.wirelesslink',
+      field: '_interface_b_device',
+      onDelete: 'cascade',
+    },
   ],
   actions: [
     {
@@ -1751,7 +1761,7 @@ export const deviceSpec: ModelSpec = {
       kind: 'locate',
       description:
         "The device connected to a peer device's interface (NetBox's Connected Device Locator, for LLDP-driven checks): the device of the interface at the far end of the peer interface's complete cable path.",
-      function: 'dcim.connectedDevice',
+      function: 'wireless.connectedDevice',
       assigns: [],
       parameters: {
         peer_device: { type: 'string', description: 'The name of the peer device' },

@@ -10,6 +10,8 @@ import type { VLANNested } from '../ipam/vlan.js';
 import type { VLANTranslationPolicyNested } from '../ipam/vlantranslationpolicy.js';
 import type { VRFNested } from '../ipam/vrf.js';
 import type { OwnerNested } from '../users/owner.js';
+import type { WirelessLANNested } from '../wireless/wirelesslan.js';
+import type { WirelessLinkNested } from '../wireless/wirelesslink.js';
 
 /** Values of interface `type`: virtual (Virtual), bridge (Bridge), lag (Link Aggregation Group (LAG)), 100base-fx (100BASE-FX (10/100ME FIBER)), 100base-lfx (100BASE-LFX (10/100ME FIBER)), 100base-tx (100BASE-TX (10/100ME)), 100base-t1 (100BASE-T1 (10/100ME Single Pair)), 1000base-t (1000BASE-T (1GE)), 1000base-tx (1000BASE-TX (1GE)), 1000base-lx (1000BASE-LX (1GE)), 1000base-sx (1000BASE-SX (1GE)), 2.5gbase-t (2.5GBASE-T (2.5GE)), 5gbase-t (5GBASE-T (5GE)), 10gbase-t (10GBASE-T (10GE)), 10gbase-cx4 (10GBASE-CX4 (10GE)), 10gbase-lr (10GBASE-LR (10GE)), 10gbase-sr (10GBASE-SR (10GE)), 25gbase-t (25GBASE-T (25GE)), 40gbase-t (40GBASE-T (40GE)), 100gbase-lr4 (100GBASE-LR4 (100GE)), 100gbase-sr4 (100GBASE-SR4 (100GE)), 1000base-x-gbic (GBIC (1GE)), 1000base-x-sfp (SFP (1GE)), 10gbase-x-sfpp (SFP+ (10GE)), 10gbase-x-xfp (XFP (10GE)), 10gbase-x-xenpak (XENPAK (10GE)), 10gbase-x-x2 (X2 (10GE)), 25gbase-x-sfp28 (SFP28 (25GE)), 50gbase-x-sfp56 (SFP56 (50GE)), 40gbase-x-qsfpp (QSFP+ (40GE)), 50gbase-x-sfp28 (QSFP28 (50GE)), 100gbase-x-cfp (CFP (100GE)), 100gbase-x-cfp2 (CFP2 (100GE)), 100gbase-x-cfp4 (CFP4 (100GE)), 100gbase-x-cpak (Cisco CPAK (100GE)), 100gbase-x-dsfp (DSFP (100GE)), 100gbase-x-sfpdd (SFP-DD (100GE)), 100gbase-x-qsfp28 (QSFP28 (100GE)), 100gbase-x-qsfpdd (QSFP-DD (100GE)), 200gbase-x-qsfp56 (QSFP56 (200GE)), 200gbase-x-qsfpdd (QSFP-DD (200GE)), 400gbase-x-qsfp112 (QSFP112 (400GE)), 400gbase-x-qsfpdd (QSFP-DD (400GE)), 400gbase-x-osfp (OSFP (400GE)), 800gbase-x-qsfpdd (QSFP-DD (800GE)), 800gbase-x-osfp (OSFP (800GE)), 1000base-kx (1000BASE-KX (1GE)), 10gbase-kr (10GBASE-KR (10GE)), 25gbase-kr (25GBASE-KR (25GE)), 40gbase-kr4 (40GBASE-KR4 (40GE)), 100gbase-kr4 (100GBASE-KR4 (100GE)), ieee802.11a (IEEE 802.11a), ieee802.11g (IEEE 802.11b/g), ieee802.11n (IEEE 802.11n), ieee802.11ac (IEEE 802.11ac (Wi-Fi 5)), ieee802.11ad (IEEE 802.11ad), ieee802.11ax (IEEE 802.11ax (Wi-Fi 6)), ieee802.11ay (IEEE 802.11ay), ieee802.11be (IEEE 802.11be (Wi-Fi 7)), ieee802.15.1 (IEEE 802.15.1 (Bluetooth)), ieee802.15.4 (IEEE 802.15.4 (LR-WPAN)), other-wireless (Other (Wireless)), gsm (GSM), cdma (CDMA), lte (LTE), 4g (4G), 5g (5G), sonet-oc3 (OC-3/STM-1), sonet-oc12 (OC-12/STM-4), sonet-oc48 (OC-48/STM-16), gfc-1g (1GFC (SFP)), gfc-8g (8GFC (SFP+)), gfc-16g (16GFC (SFP+)), gfc-32g (32GFC (SFP28)), t1 (T1 (1.544 Mbps)), e1 (E1 (2.048 Mbps)), t3 (T3 (45 Mbps)), e3 (E3 (34 Mbps)), xdsl (xDSL), docsis (DOCSIS), gpon (GPON (2.5 Gbps / 1.25 Gps)), xgs-pon (XGS-PON (10 Gbps)), cisco-stackwise (Cisco StackWise), cisco-stackwise-plus (Cisco StackWise Plus), cisco-flexstack (Cisco FlexStack), juniper-vcp (Juniper VCP), extreme-summitstack (Extreme SummitStack), other (Other). */
 export type InterfaceType =
@@ -355,6 +357,7 @@ export interface InterfaceRow {
   vlan_translation_policy_id: number | null;
   /** Treat as if a cable is connected */
   mark_connected: boolean;
+  wireless_link_id: number | null;
   vrf_id: number | null;
   owner_id: number | null;
   custom_field_data: Record<string, unknown>;
@@ -397,6 +400,7 @@ export interface InterfaceWrite {
   vlan_translation_policy?: RelatedInput | null;
   /** Treat as if a cable is connected */
   mark_connected?: boolean;
+  wireless_lans?: number[];
   vrf?: RelatedInput | null;
   owner?: RelatedInput | null;
   /** Replaces every tag. */
@@ -451,10 +455,10 @@ export interface Interface {
   mark_connected: boolean;
   cable: unknown;
   cable_end: unknown;
-  wireless_link: unknown;
+  wireless_link: WirelessLinkNested | null;
   link_peers: unknown;
   link_peers_type: unknown;
-  wireless_lans: unknown;
+  wireless_lans: WirelessLANNested[];
   vrf: VRFNested | null;
   l2vpn_termination: unknown;
   connected_endpoints: unknown;
@@ -1395,22 +1399,24 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       name: 'wireless_link',
+      column: 'wireless_link_id',
       label: 'Wireless link',
-      nullable: false,
+      nullable: true,
       readOnly: true,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'wireless.wirelesslink',
+      onDelete: 'set_null',
+      nested: ['id', 'url', 'display_url', 'display', 'ssid'],
     },
     {
       name: 'link_peers',
       label: 'Link peers',
-      description: "The terminations at the cable's other end.",
+      description: "The terminations at the cable's (or wireless link's) other end.",
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -1419,7 +1425,7 @@ export const interfaceSpec: ModelSpec = {
       unique: false,
       kind: 'computed',
       required: false,
-      function: 'dcim.linkPeersOf',
+      function: 'wireless.interfaceLinkPeers',
       schema: { type: 'array', items: { type: 'object' } },
       excludable: false,
     },
@@ -1435,23 +1441,27 @@ export const interfaceSpec: ModelSpec = {
       unique: false,
       kind: 'computed',
       required: false,
-      function: 'dcim.linkPeersTypeOf',
+      function: 'wireless.interfaceLinkPeersType',
       schema: { type: ['string', 'null'] },
       excludable: false,
     },
     {
       name: 'wireless_lans',
-      label: 'Wireless lans',
+      label: 'Wireless LANs',
       nullable: false,
-      readOnly: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'm2m',
       required: false,
-      value: [],
-      schema: { type: 'array', maxItems: 0 },
+      target: 'wireless.wirelesslan',
+      through: 'dcim_interface_wireless_lans',
+      fromColumn: 'from_id',
+      toColumn: 'to_id',
+      nested: null,
+      relatedName: 'interfaces',
     },
     {
       name: 'vrf',
@@ -1497,7 +1507,7 @@ export const interfaceSpec: ModelSpec = {
       unique: false,
       kind: 'computed',
       required: false,
-      function: 'dcim.connectedEndpoints',
+      function: 'wireless.interfaceConnectedEndpoints',
       schema: { type: ['array', 'null'], items: { type: 'object' } },
       excludable: false,
     },
@@ -1513,7 +1523,7 @@ export const interfaceSpec: ModelSpec = {
       unique: false,
       kind: 'computed',
       required: false,
-      function: 'dcim.connectedEndpointsType',
+      function: 'wireless.interfaceConnectedEndpointsType',
       schema: { type: ['string', 'null'] },
       excludable: false,
     },
@@ -1529,14 +1539,14 @@ export const interfaceSpec: ModelSpec = {
       unique: false,
       kind: 'computed',
       required: false,
-      function: 'dcim.connectedEndpointsReachable',
+      function: 'wireless.interfaceConnectedEndpointsReachable',
       schema: { type: 'boolean' },
       excludable: false,
     },
     {
       name: '_occupied',
       label: 'Occupied',
-      description: 'A cable is attached or the interface is marked connected.',
+      description: 'A cable or wireless link is attached or the interface is marked connected.',
       nullable: false,
       readOnly: true,
       writeOnly: false,
@@ -1545,7 +1555,7 @@ export const interfaceSpec: ModelSpec = {
       unique: false,
       kind: 'computed',
       required: false,
-      function: 'dcim.occupiedOf',
+      function: 'wireless.interfaceOccupied',
       schema: { type: 'boolean' },
       excludable: false,
     },
@@ -1902,6 +1912,14 @@ export const interfaceSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'wireless_link_id',
+      path: [{ kind: 'fk', field: 'wireless_link', target: 'wireless.wirelesslink' }],
+      target: 'wireless.wirelesslink',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'vrf_id',
       path: [{ kind: 'fk', field: 'vrf', target: 'ipam.vrf' }],
       target: 'ipam.vrf',
@@ -2172,7 +2190,7 @@ export const interfaceSpec: ModelSpec = {
     {
       kind: 'function',
       name: 'occupied',
-      function: 'dcim.occupiedFilter',
+      function: 'wireless.interfaceOccupiedFilter',
       valueKind: 'string',
       lookups: 'exact',
     },
@@ -2214,7 +2232,7 @@ export const interfaceSpec: ModelSpec = {
     {
       kind: 'function',
       name: 'connected',
-      function: 'dcim.connectedFilter',
+      function: 'wireless.interfaceConnectedFilter',
       valueKind: 'string',
       lookups: 'exact',
     },
@@ -2316,18 +2334,12 @@ export const interfaceSpec: ModelSpec = {
       tree: false,
     },
     {
-      kind: 'constant',
+      kind: 'relation',
       name: 'wireless_lan_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'wireless_link_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
+      path: [{ kind: 'm2m', field: 'wireless_lans', target: 'wireless.wirelesslan' }],
+      target: 'wireless.wirelesslan',
+      by: 'id',
+      tree: false,
     },
     {
       kind: 'relation',
@@ -2553,13 +2565,15 @@ export const interfaceSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
+    { model: 'wireless.wirelesslink', field: 'interface_a', onDelete: 'protect' },
+    { model: 'wireless.wirelesslink', field: 'interface_b', onDelete: 'protect' },
   ],
   actions: [
     {
       name: 'trace',
       kind: 'list',
       description: "The cable path from this object, as (near ends, cable, far ends) triples (NetBox's trace).",
-      function: 'dcim.traceInterface',
+      function: 'wireless.traceInterface',
       assigns: [],
       parameters: {},
       item: {

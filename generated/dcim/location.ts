@@ -730,6 +730,13 @@ export const locationSpec: ModelSpec = {
       generic: true,
     },
     { model: 'virtualization.cluster', field: '_location', onDelete: 'set_null' },
+    {
+      model: 'wireless.wirelesslan',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'wireless.wirelesslan', field: '_location', onDelete: 'set_null' },
   ],
   actions: [],
 };

@@ -484,6 +484,13 @@ export const regionSpec: ModelSpec = {
       generic: true,
     },
     { model: 'virtualization.cluster', field: '_region', onDelete: 'set_null' },
+    {
+      model: 'wireless.wirelesslan',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'wireless.wirelesslan', field: '_region', onDelete: 'set_null' },
   ],
   actions: [],
 };

@@ -841,6 +841,13 @@ export const siteSpec: ModelSpec = {
     },
     { model: 'virtualization.cluster', field: '_site', onDelete: 'set_null' },
     { model: 'virtualization.virtualmachine', field: 'site', onDelete: 'protect' },
+    {
+      model: 'wireless.wirelesslan',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'wireless.wirelesslan', field: '_site', onDelete: 'set_null' },
   ],
   actions: [],
 };

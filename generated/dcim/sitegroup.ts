@@ -488,6 +488,13 @@ export const siteGroupSpec: ModelSpec = {
       generic: true,
     },
     { model: 'virtualization.cluster', field: '_site_group', onDelete: 'set_null' },
+    {
+      model: 'wireless.wirelesslan',
+      field: 'scope',
+      onDelete: 'set_null',
+      generic: true,
+    },
+    { model: 'wireless.wirelesslan', field: '_site_group', onDelete: 'set_null' },
   ],
   actions: [],
 };

@@ -803,6 +803,7 @@ export const vLANSpec: ModelSpec = {
       onDelete: 'cascade',
       generic: true,
     },
+    { model: 'wireless.wirelesslan', field: 'vlan', onDelete: 'protect' },
   ],
   actions: [],
 };

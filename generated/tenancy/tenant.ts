@@ -540,6 +540,8 @@ export const tenantSpec: ModelSpec = {
     { model: 'virtualization.virtualmachine', field: 'tenant', onDelete: 'protect' },
     { model: 'vpn.l2vpn', field: 'tenant', onDelete: 'protect' },
     { model: 'vpn.tunnel', field: 'tenant', onDelete: 'protect' },
+    { model: 'wireless.wirelesslan', field: 'tenant', onDelete: 'protect' },
+    { model: 'wireless.wirelesslink', field: 'tenant', onDelete: 'protect' },
   ],
   actions: [],
 };

@@ -358,6 +358,9 @@ export const ownerSpec: ModelSpec = {
     { model: 'vpn.l2vpn', field: 'owner', onDelete: 'protect' },
     { model: 'vpn.tunnel', field: 'owner', onDelete: 'protect' },
     { model: 'vpn.tunnelgroup', field: 'owner', onDelete: 'protect' },
+    { model: 'wireless.wirelesslan', field: 'owner', onDelete: 'protect' },
+    { model: 'wireless.wirelesslangroup', field: 'owner', onDelete: 'protect' },
+    { model: 'wireless.wirelesslink', field: 'owner', onDelete: 'protect' },
   ],
   actions: [],
 };

@@ -45,6 +45,7 @@ import { choiceSetFunctions } from './choice-sets.js';
 import { usersFunctions } from './users.js';
 import { virtualizationFunctions } from './virtualization.js';
 import { vpnFunctions } from './vpn.js';
+import { wirelessFunctions } from './wireless.js';
 
 /**
  * Named domain functions: model behaviour that YAML cannot declare. YAML refers to them as
@@ -82,6 +83,7 @@ export const domainFunctions = {
   ...usersFunctions,
   ...virtualizationFunctions,
   ...vpnFunctions,
+  ...wirelessFunctions,
 } satisfies Record<string, DomainEntry>;
 
 export type DomainFunctionName = keyof typeof domainFunctions;

@@ -672,10 +672,7 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
   });
 
   describe('InterfaceTestCase', () => {
-    /**
-     * Not served, so left out of the data: module types, modules and module bays, VLAN translation policies, MAC address objects (an interface holds its
-     * MAC address) and the wireless link.
-     */
+    /** NetBox's set-up data, its two cables and its wireless link included. */
     const suite = filterSetSuite(shared, 'dcim.interface', async (api) => {
       const regions = await createAll(api, '/api/dcim/regions/', [
         { name: 'Region 1', slug: 'region-1' },
@@ -933,6 +930,10 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
           b_terminations: [{ object_type: 'dcim.interface', object_id: interfaces[b!]!.id }],
         })),
       );
+      // And the wireless link between the two radios.
+      await createAll(api, '/api/wireless/wireless-links/', [
+        { interface_a: interfaces[7]!.id, interface_b: interfaces[8]!.id },
+      ]);
       return {
         regions,
         groups,
@@ -1108,8 +1109,14 @@ describe.each(DIALECTS)('dcim-devices filter sets on %s', (dialect) => {
       expect(await suite.count({ cabled: 'true' })).toBe(4);
       expect(await suite.count({ cabled: 'false' })).toBe(5);
     });
-    leftOut('test_occupied', 'wireless links are not served (NetBox counts its two wireless-linked interfaces)');
-    leftOut('test_connected', 'wireless links are not served (NetBox counts its two wireless-linked interfaces)');
+    it('test_occupied', async () => {
+      expect(await suite.count({ occupied: 'true' })).toBe(6);
+      expect(await suite.count({ occupied: 'false' })).toBe(3);
+    });
+    it('test_connected', async () => {
+      expect(await suite.count({ connected: 'true' })).toBe(6);
+      expect(await suite.count({ connected: 'false' })).toBe(3);
+    });
     it('test_connected_excludes_incomplete_pass_through_path', async () => {
       const { api } = suite.app;
       const [device, peer] = suite.data.devices as Row[];

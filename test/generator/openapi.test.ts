@@ -326,6 +326,7 @@ describe('OpenAPI document of the repository models', () => {
       'users',
       'virtualization',
       'vpn',
+      'wireless',
     ]);
     expect(doc.paths['/api/schema/'].get.security).toEqual([]);
     const provision = doc.paths['/api/users/tokens/provision/'].post;

@@ -79,6 +79,15 @@ const DEPENDENCIES_BY_RULES: Record<string, (f: Fixtures, given: Given) => Promi
     ];
     return { a_terminations: await end(), b_terminations: await end() };
   },
+  // A wireless link joins two wireless interfaces, fresh ones (an interface shows one link).
+  'wireless.wirelesslink': async (f, given) => {
+    const radio = async (): Promise<number> =>
+      (await f.create('dcim.interface', { type: 'ieee802.11ac' })).id as number;
+    return {
+      ...(given.interface_a ? {} : { interface_a: await radio() }),
+      ...(given.interface_b ? {} : { interface_b: await radio() }),
+    };
+  },
   'dcim.module': async (f, given) => {
     const device = given.device ?? (await f.create('dcim.device')).id;
     return { device, ...(given.module_bay ? {} : { module_bay: (await f.create('dcim.modulebay', { device })).id }) };

@@ -5,8 +5,7 @@ import { traceTest } from './cable-traces.js';
 
 /**
  * Ported from NetBox 4.6.8 dcim/tests/test_api.py, for the served models. Rack groups, virtual device
- * contexts, wireless LANs, cables and config templates are not served: data that names them is left out
- * where noted.
+ * contexts, cables and config templates are not served: data that names them is left out where noted.
  */
 
 const description = { description: 'New description' };
@@ -539,7 +538,6 @@ export const dcimCases: NetBoxTestCase[] = [
     briefFields: ['_occupied', 'cable', 'description', 'device', 'display', 'id', 'name', 'url'],
     bulkUpdateData: description,
     userPermissions: ['dcim.view_device'],
-    // Wireless LANs are not served: create_data leaves out `wireless_lans`.
     setUp: async (t) => {
       const manufacturer = await t.make('dcim.manufacturer', {
         name: 'Test Manufacturer 1',
@@ -578,6 +576,8 @@ export const dcimCases: NetBoxTestCase[] = [
         { name: 'SVLAN 1', vid: 1001, qinq_role: 'svlan' },
       ]);
       const vrfs = await t.makeAll('ipam.vrf', [{ name: 'VRF 1' }, { name: 'VRF 2' }, { name: 'VRF 3' }]);
+      const wlans = await t.makeAll('wireless.wirelesslan', [{ ssid: 'WLAN1' }, { ssid: 'WLAN2' }]);
+      const wireless_lans = [wlans[0]!.id, wlans[1]!.id];
       const tagged = { tagged_vlans: [vlans[0]!.id, vlans[1]!.id], untagged_vlan: vlans[2]!.id };
       return {
         createData: [
@@ -621,6 +621,7 @@ export const dcimCases: NetBoxTestCase[] = [
             type: 'ieee802.11a',
             mode: 'q-in-q',
             tx_power: 10,
+            wireless_lans,
             rf_channel: '5g-32-5160-20',
             qinq_svlan: vlans[3]!.id,
           },
@@ -631,6 +632,7 @@ export const dcimCases: NetBoxTestCase[] = [
             type: 'ieee802.11a',
             mode: 'q-in-q',
             tx_power: 10,
+            wireless_lans,
             rf_channel: '',
             qinq_svlan: vlans[3]!.id,
           },

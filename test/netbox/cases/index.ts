@@ -15,6 +15,7 @@ import { tenancyCases } from './tenancy.js';
 import { usersCases } from './users.js';
 import { virtualizationCases } from './virtualization.js';
 import { vpnCases } from './vpn.js';
+import { wirelessCases } from './wireless.js';
 
 /** Every ported NetBox API test case class. */
 export const NETBOX_CASES: NetBoxTestCase[] = [
@@ -34,6 +35,7 @@ export const NETBOX_CASES: NetBoxTestCase[] = [
   ...usersCases,
   ...virtualizationCases,
   ...vpnCases,
+  ...wirelessCases,
 ];
 
 /** Models with an endpoint whose NetBox test case class is not ported, with the reason. */
