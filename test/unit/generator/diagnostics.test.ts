@@ -43,7 +43,7 @@ describe('schema errors (ajv)', () => {
     [
       'a function without a module',
       withModelKey('validators: [validateItem]'),
-      'models/shop.yaml: models.item.validators.0: must match pattern "^[a-z][a-zA-Z0-9]*\\.[a-z][a-zA-Z0-9]*$"',
+      'models/shop.yaml: models.item.validators.0: must match pattern "^[a-z][a-zA-Z0-9_]*\\.[a-z][a-zA-Z0-9]*$"',
     ],
     [
       'a display that is neither text nor a function',
