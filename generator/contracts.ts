@@ -11,7 +11,7 @@ export type DomainFunctionKind = DomainEntry['kind'];
 export type DomainCatalog = ReadonlyMap<string, DomainFunctionKind>;
 
 /** The kind of domain function each kind of action names. */
-const ACTION_FUNCTION_KINDS = { allocate: 'allocator', list: 'list', locate: 'locate' } as const;
+const ACTION_FUNCTION_KINDS = { allocate: 'allocator', list: 'list', locate: 'locate', run: 'run' } as const;
 
 /** Reports at `models.<name>.<at>` of one model's file. */
 type ModelReporter = (at: string, message: string) => void;

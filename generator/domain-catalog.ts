@@ -16,6 +16,7 @@ const KINDS: ReadonlySet<string> = new Set<DomainFunctionKind>([
   'allocator',
   'list',
   'locate',
+  'run',
 ]);
 
 /**
