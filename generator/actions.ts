@@ -41,6 +41,7 @@ export function resolveActions(
     if (def.kind !== 'run') {
       if (def.permission !== undefined) report.error(`${at}.permission`, 'only run actions name a permission');
       if (def.writes !== undefined) report.error(`${at}.writes`, 'only run actions write');
+      if (def.denied !== undefined) report.error(`${at}.denied`, 'only run actions name a permission');
     }
     if (def.kind === 'locate') {
       for (const key of ['item', 'paginated', 'tuple', 'media'] as const)
@@ -70,6 +71,7 @@ export function resolveActions(
       function: def.function,
       ...(def.permission ? { permission: def.permission } : {}),
       ...(def.writes ? { writes: true } : {}),
+      ...(def.denied === 'not_found' ? { denied: 'not_found' as const } : {}),
       ...(def.creates ? { creates: def.creates } : {}),
       assigns: def.assigns ?? [],
       parameters: def.parameters ?? {},

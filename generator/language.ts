@@ -79,6 +79,8 @@ export interface ActionDef {
   permission?: string;
   /** run: the function writes (it runs in a write transaction, change-logged). */
   writes?: boolean;
+  /** run: the answer without the permission: 403 (NetBox's has_perm) or 404 (its restricted queryset). */
+  denied?: 'forbidden' | 'not_found';
   creates?: string;
   assigns?: string[];
   parameters?: Record<string, Record<string, unknown>>;

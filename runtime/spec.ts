@@ -590,6 +590,12 @@ export interface ActionSpec {
   permission?: string;
   /** run: the function writes, in one write transaction (change records and events as any write). */
   writes?: boolean;
+  /**
+   * run: `not_found` is NetBox's TokenWritePermission (render/, render-config/): a write-enabled token is required,
+   * and an object the user may not view or act on is not found (404); otherwise (sync/) a user without the view
+   * or the action's permission gets 403, as NetBox's `has_perm` checks answer.
+   */
+  denied?: 'not_found';
   /** The domain function: an allocator (`allocate`), a list function (`list`) or a locate function (`locate`). */
   function: string;
   /** allocate: the model whose objects POST creates (its `add` permission applies). */

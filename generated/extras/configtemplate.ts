@@ -603,6 +603,7 @@ export const configTemplateSpec: ModelSpec = {
       description: 'Render the template with the request body as its context; text/plain answers the text alone.',
       function: 'extras.renderConfigTemplate',
       permission: 'render',
+      denied: 'not_found',
       assigns: [],
       parameters: {},
       item: {

@@ -1230,6 +1230,7 @@ export const virtualMachineSpec: ModelSpec = {
         "Render the object's config template (or the request's config_template_id) with its config context, the request's other keys and the object; text/plain answers the text alone.",
       function: 'extras.renderConfig',
       permission: 'render_config',
+      denied: 'not_found',
       assigns: [],
       parameters: {},
       item: {

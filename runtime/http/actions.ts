@@ -89,10 +89,19 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
    */
   const run = async (req: Request, res: Response): Promise<void> => {
     const principal = principalOf(res);
-    app.permissions.require(principal, model, 'view');
-    if (principal.token && !principal.token.writeEnabled) throw new PermissionDeniedError();
+    const notFound = new NotFoundError(`No ${model.spec.className} matches the given query.`);
+    if (action.denied === 'not_found') {
+      // NetBox's TokenWritePermission, then querysets restricted to what the user may view and do.
+      if (!principal.token) throw new PermissionDeniedError('TokenWritePermission requires token authentication.');
+      if (!principal.token.writeEnabled) throw new PermissionDeniedError();
+      if (!app.permissions.allows(principal, model, 'view')) throw notFound;
+    } else {
+      app.permissions.require(principal, model, 'view');
+      if (principal.token && !principal.token.writeEnabled) throw new PermissionDeniedError();
+    }
     const custom = action.permission ? app.permissions.restriction(principal, model, action.permission) : undefined;
-    if (action.permission && !custom) throw new PermissionDeniedError();
+    if (action.permission && !custom)
+      throw action.denied === 'not_found' ? notFound : new PermissionDeniedError();
     const body = (req.body ?? {}) as unknown;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new ValidationError({

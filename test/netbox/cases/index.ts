@@ -1,6 +1,7 @@
 import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
+import { coreDataCases } from './core-data.js';
 import { dcimCases } from './dcim.js';
 import { dcimCablesCases } from './dcim-cables.js';
 import { dcimChassisCases } from './dcim-chassis.js';
@@ -19,6 +20,7 @@ import { virtualizationCases } from './virtualization.js';
 export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
   ...coreCases,
+  ...coreDataCases,
   ...dcimCases,
   ...dcimCablesCases,
   ...dcimChassisCases,
