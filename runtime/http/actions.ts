@@ -100,8 +100,7 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
       if (principal.token && !principal.token.writeEnabled) throw new PermissionDeniedError();
     }
     const custom = action.permission ? app.permissions.restriction(principal, model, action.permission) : undefined;
-    if (action.permission && !custom)
-      throw action.denied === 'not_found' ? notFound : new PermissionDeniedError();
+    if (action.permission && !custom) throw action.denied === 'not_found' ? notFound : new PermissionDeniedError();
     const body = (req.body ?? {}) as unknown;
     if (typeof body !== 'object' || body === null || Array.isArray(body))
       throw new ValidationError({
