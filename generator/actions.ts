@@ -38,10 +38,19 @@ export function resolveActions(
       if (def.creates !== undefined) report.error(`${at}.creates`, 'only allocate actions create objects');
       if (def.assigns !== undefined) report.error(`${at}.assigns`, 'only allocate actions assign fields');
     }
+    if (def.kind !== 'run') {
+      if (def.permission !== undefined) report.error(`${at}.permission`, 'only run actions name a permission');
+      if (def.writes !== undefined) report.error(`${at}.writes`, 'only run actions write');
+      if (def.denied !== undefined) report.error(`${at}.denied`, 'only run actions name a permission');
+    }
     if (def.kind === 'locate') {
       for (const key of ['item', 'paginated', 'tuple', 'media'] as const)
         if (def[key] !== undefined)
           report.error(`${at}.${key}`, `a locate action answers the model itself (no '${key}')`);
+    } else if (def.kind === 'run') {
+      // Without item, a run action answers the object itself (NetBox's sync/).
+      for (const key of ['paginated', 'tuple', 'parameters'] as const)
+        if (def[key] !== undefined) report.error(`${at}.${key}`, `a run action takes no '${key}'`);
     } else if (def.item === undefined) report.error(at, `a ${def.kind} action needs 'item'`);
     const item: Record<string, ActionValue> = {};
     for (const [key, value] of Object.entries(def.item ?? {})) {
@@ -60,6 +69,9 @@ export function resolveActions(
       kind: def.kind,
       ...(def.description ? { description: def.description } : {}),
       function: def.function,
+      ...(def.permission ? { permission: def.permission } : {}),
+      ...(def.writes ? { writes: true } : {}),
+      ...(def.denied === 'not_found' ? { denied: 'not_found' as const } : {}),
       ...(def.creates ? { creates: def.creates } : {}),
       assigns: def.assigns ?? [],
       parameters: def.parameters ?? {},

@@ -9,7 +9,7 @@ import type { PluginSource } from './plugins.js';
 export type { DomainCatalog, DomainFunctionKind };
 
 /** The kind of domain function each kind of action names. */
-const ACTION_FUNCTION_KINDS = { allocate: 'allocator', list: 'list', locate: 'locate' } as const;
+const ACTION_FUNCTION_KINDS = { allocate: 'allocator', list: 'list', locate: 'locate', run: 'run' } as const;
 
 /** Reports at `models.<name>.<at>` of one model's file. */
 type ModelReporter = (at: string, message: string) => void;

@@ -22,6 +22,7 @@ const KINDS: ReadonlySet<string> = new Set<DomainFunctionKind>([
   'allocator',
   'list',
   'locate',
+  'run',
 ]);
 
 /**

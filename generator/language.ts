@@ -73,9 +73,15 @@ export type FilterDef =
   PathFilterDef | FunctionFilterDef | NetworkFilterDef | ConstantFilterDef | PresentFilterDef | CountFilterDef;
 
 export interface ActionDef {
-  kind: 'allocate' | 'list' | 'locate';
+  kind: 'allocate' | 'list' | 'locate' | 'run';
   description?: string;
   function: string;
+  /** run: the custom action (besides view) the user needs on the object, e.g. `render_config`. */
+  permission?: string;
+  /** run: the function writes (it runs in a write transaction, change-logged). */
+  writes?: boolean;
+  /** run: the answer without the permission: 403 (NetBox's has_perm) or 404 (its restricted queryset). */
+  denied?: 'forbidden' | 'not_found';
   creates?: string;
   assigns?: string[];
   parameters?: Record<string, Record<string, unknown>>;

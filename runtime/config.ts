@@ -30,6 +30,8 @@ export interface Settings {
   DEFAULT_PERMISSIONS: DefaultPermissions;
   /** Folder for uploaded files. */
   MEDIA_ROOT: string;
+  /** Folder that local data sources read from: a source's `file://` path is resolved inside it. */
+  DATA_SOURCES_ROOT: string;
   /** URL prefix the service is mounted under, e.g. `/netbox`. */
   BASE_PATH: string;
   /** Apply pending migrations when the server starts. */
@@ -140,6 +142,7 @@ const DEFINITIONS: Record<keyof Settings, SettingDef> = {
       Object.keys(v).every((k) => /^[a-z_]+\.[a-z_]+_[a-z0-9]+$/.test(k)) ? null : "keys must be 'app.action_model'",
   },
   MEDIA_ROOT: { kind: 'string', default: () => 'media' },
+  DATA_SOURCES_ROOT: { kind: 'string', default: () => 'data/sources' },
   BASE_PATH: {
     kind: 'string',
     default: () => '',

@@ -587,10 +587,25 @@ export interface ActionSpec {
   name: string;
   /**
    * allocate and list: below each object (`/<app>/<path>/{id}/<name>/`); locate: at the app's root
-   * (`/<app>/<name>/`), answering the one object of this model that the query parameters lead to.
+   * (`/<app>/<name>/`), answering the one object of this model that the query parameters lead to; run: POST
+   * below each object, the object and the request body in, what the function answers out (the object itself
+   * when the action declares no `item`).
    */
-  kind: 'allocate' | 'list' | 'locate';
+  kind: 'allocate' | 'list' | 'locate' | 'run';
   description?: string;
+  /**
+   * run: the custom action (NetBox's `<app>.<action>_<model>` permission, e.g. `render_config`) the user needs on
+   * the object besides view; its constraints apply as NetBox's `restrict()` does.
+   */
+  permission?: string;
+  /** run: the function writes, in one write transaction (change records and events as any write). */
+  writes?: boolean;
+  /**
+   * run: `not_found` is NetBox's TokenWritePermission (render/, render-config/): a write-enabled token is required,
+   * and an object the user may not view or act on is not found (404); otherwise (sync/) a user without the view
+   * or the action's permission gets 403, as NetBox's `has_perm` checks answer.
+   */
+  denied?: 'not_found';
   /** The domain function: an allocator (`allocate`), a list function (`list`) or a locate function (`locate`). */
   function: string;
   /** allocate: the model whose objects POST creates (its `add` permission applies). */

@@ -9,6 +9,7 @@ import type { PlatformNested } from './platform.js';
 import type { RackNested } from './rack.js';
 import type { SiteNested } from './site.js';
 import type { VirtualChassisNested } from './virtualchassis.js';
+import type { ConfigTemplateNested } from '../extras/configtemplate.js';
 import type { IPAddressNested } from '../ipam/ipaddress.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -64,6 +65,7 @@ export interface DeviceRow {
   vc_priority: number | null;
   description: string;
   comments: string;
+  config_template_id: number | null;
   /** Local config context data takes precedence over source contexts in the final rendered config context */
   local_context_data: unknown | null;
   owner_id: number | null;
@@ -102,6 +104,7 @@ export interface DeviceWrite {
   vc_priority?: number | null;
   description?: string;
   comments?: string;
+  config_template?: RelatedInput | null;
   /** Local config context data takes precedence over source contexts in the final rendered config context */
   local_context_data?: unknown | null;
   owner?: RelatedInput | null;
@@ -150,7 +153,7 @@ export interface Device {
   description: string;
   owner: OwnerNested | null;
   comments: string;
-  config_template: unknown;
+  config_template: ConfigTemplateNested | null;
   config_context: unknown;
   local_context_data: unknown | null;
   tags: Record<string, unknown>[];
@@ -703,17 +706,19 @@ export const deviceSpec: ModelSpec = {
     },
     {
       name: 'config_template',
+      column: 'config_template_id',
       label: 'Config template',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'extras.configtemplate',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'config_context',
@@ -1145,6 +1150,14 @@ export const deviceSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'config_template_id',
+      path: [{ kind: 'fk', field: 'config_template', target: 'extras.configtemplate' }],
+      target: 'extras.configtemplate',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'owner_id',
       path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
       target: 'users.owner',
@@ -1357,13 +1370,6 @@ export const deviceSpec: ModelSpec = {
       kind: 'present',
       name: 'interfaces',
       path: [{ kind: 'reverse', model: 'dcim.interface', field: 'device' }],
-    },
-    {
-      kind: 'constant',
-      name: 'config_template_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
     },
     {
       kind: 'relation',
@@ -1771,10 +1777,30 @@ export const deviceSpec: ModelSpec = {
       paginated: false,
       media: [],
     },
+    {
+      name: 'render-config',
+      kind: 'run',
+      description:
+        "Render the object's config template (or the request's config_template_id) with its config context, the request's other keys and the object; text/plain answers the text alone.",
+      function: 'extras.renderConfig',
+      permission: 'render_config',
+      denied: 'not_found',
+      assigns: [],
+      parameters: {},
+      item: {
+        configtemplate: { kind: 'model', model: 'extras.configtemplate', nullable: false },
+        content: {
+          kind: 'schema',
+          schema: { type: 'string', description: 'The rendered template output.' },
+        },
+      },
+      paginated: false,
+      media: ['text/plain'],
+    },
   ],
 };
 
-/** Mounts `/dcim/devices/` and `/dcim/devices/{id}/` (relative to the API root). */
+/** Mounts `/dcim/devices/` and `/dcim/devices/{id}/` (relative to the API root), and the actions `render-config/` below each object. */
 export function mountDeviceRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/dcim/devices/')
@@ -1792,5 +1818,10 @@ export function mountDeviceRoutes(router: Router, handlers: ModelHandlers): void
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/dcim/devices/:id/render-config/')
+    .post(handlers.action('render-config').post)
+    .options(handlers.action('render-config').options)
     .all(handlers.methodNotAllowed);
 }

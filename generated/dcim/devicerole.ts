@@ -2,6 +2,7 @@
 // Source: models/dcim.yaml (dcim.devicerole)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { ConfigTemplateNested } from '../extras/configtemplate.js';
 import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `dcim_devicerole`. */
@@ -12,6 +13,7 @@ export interface DeviceRoleRow {
   color: string;
   /** Virtual machines may be assigned to this role */
   vm_role: boolean;
+  config_template_id: number | null;
   parent_id: number | null;
   description: string;
   comments: string;
@@ -32,6 +34,7 @@ export interface DeviceRoleWrite {
   color?: string;
   /** Virtual machines may be assigned to this role */
   vm_role?: boolean;
+  config_template?: RelatedInput | null;
   parent?: RelatedInput | null;
   description?: string;
   comments?: string;
@@ -57,7 +60,7 @@ export interface DeviceRole {
   slug: string;
   color: string;
   vm_role: boolean;
-  config_template: unknown;
+  config_template: ConfigTemplateNested | null;
   parent: DeviceRoleNested | null;
   description: string;
   tags: Record<string, unknown>[];
@@ -184,17 +187,19 @@ export const deviceRoleSpec: ModelSpec = {
     },
     {
       name: 'config_template',
+      column: 'config_template_id',
       label: 'Config template',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'extras.configtemplate',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'parent',
@@ -351,6 +356,14 @@ export const deviceRoleSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'config_template_id',
+      path: [{ kind: 'fk', field: 'config_template', target: 'extras.configtemplate' }],
+      target: 'extras.configtemplate',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'parent_id',
       path: [{ kind: 'fk', field: 'parent', target: 'dcim.devicerole' }],
       target: 'dcim.devicerole',
@@ -428,13 +441,6 @@ export const deviceRoleSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
-    {
-      kind: 'constant',
-      name: 'config_template_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
     {
       kind: 'relation',
       name: 'owner_group_id',

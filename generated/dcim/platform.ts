@@ -3,6 +3,7 @@
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
 import type { ManufacturerNested } from './manufacturer.js';
+import type { ConfigTemplateNested } from '../extras/configtemplate.js';
 import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `dcim_platform`. */
@@ -13,6 +14,7 @@ export interface PlatformRow {
   slug: string;
   /** Optionally limit this platform to devices of a certain manufacturer */
   manufacturer_id: number | null;
+  config_template_id: number | null;
   description: string;
   comments: string;
   owner_id: number | null;
@@ -32,6 +34,7 @@ export interface PlatformWrite {
   slug: string;
   /** Optionally limit this platform to devices of a certain manufacturer */
   manufacturer?: RelatedInput | null;
+  config_template?: RelatedInput | null;
   description?: string;
   comments?: string;
   owner?: RelatedInput | null;
@@ -56,7 +59,7 @@ export interface Platform {
   name: string;
   slug: string;
   manufacturer: ManufacturerNested | null;
-  config_template: unknown;
+  config_template: ConfigTemplateNested | null;
   description: string;
   owner: OwnerNested | null;
   comments: string;
@@ -182,17 +185,19 @@ export const platformSpec: ModelSpec = {
     },
     {
       name: 'config_template',
+      column: 'config_template_id',
       label: 'Config template',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'extras.configtemplate',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'description',
@@ -347,6 +352,14 @@ export const platformSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'relation',
+      name: 'config_template_id',
+      path: [{ kind: 'fk', field: 'config_template', target: 'extras.configtemplate' }],
+      target: 'extras.configtemplate',
+      by: 'id',
+      tree: false,
+    },
+    {
       kind: 'value',
       name: 'description',
       path: [],
@@ -409,13 +422,6 @@ export const platformSpec: ModelSpec = {
     { kind: 'request', name: 'created_by_request', action: 'create' },
     { kind: 'request', name: 'updated_by_request', action: 'update' },
     { kind: 'request', name: 'modified_by_request', action: 'modify' },
-    {
-      kind: 'constant',
-      name: 'config_template_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
     {
       kind: 'function',
       name: 'available_for_device_type',

@@ -2,6 +2,8 @@
 // Source: models/extras.yaml (extras.configcontext)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { DataFileNested } from '../core/datafile.js';
+import type { DataSourceNested } from '../core/datasource.js';
 import type { DeviceRoleNested } from '../dcim/devicerole.js';
 import type { DeviceTypeNested } from '../dcim/devicetype.js';
 import type { LocationNested } from '../dcim/location.js';
@@ -9,6 +11,7 @@ import type { PlatformNested } from '../dcim/platform.js';
 import type { RegionNested } from '../dcim/region.js';
 import type { SiteNested } from '../dcim/site.js';
 import type { SiteGroupNested } from '../dcim/sitegroup.js';
+import type { ConfigContextProfileNested } from './configcontextprofile.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { TenantGroupNested } from '../tenancy/tenantgroup.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -22,11 +25,19 @@ export interface ConfigContextRow {
   name: string;
   /** Higher weights win when contexts are merged */
   weight: number;
+  profile_id: number | null;
   description: string;
   is_active: boolean;
+  auto_sync_enabled: boolean;
   /** A JSON object, e.g. {"ntp": ["192.0.2.1"]}. */
   data: unknown;
   owner_id: number | null;
+  /** Remote data source */
+  data_source_id: number | null;
+  /** Path to remote file (relative to data source root) */
+  data_path: string;
+  data_file_id: number | null;
+  data_synced: string | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -36,6 +47,7 @@ export interface ConfigContextWrite {
   name: string;
   /** Higher weights win when contexts are merged */
   weight?: number;
+  profile?: RelatedInput | null;
   description?: string;
   is_active?: boolean;
   regions?: number[];
@@ -54,6 +66,9 @@ export interface ConfigContextWrite {
   /** A JSON object, e.g. {"ntp": ["192.0.2.1"]}. */
   data: unknown;
   owner?: RelatedInput | null;
+  /** Remote data source */
+  data_source?: RelatedInput | null;
+  data_file?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -66,7 +81,7 @@ export interface ConfigContext {
   display: string;
   name: string;
   weight: number;
-  profile: unknown;
+  profile: ConfigContextProfileNested | null;
   description: string;
   is_active: boolean;
   regions: RegionNested[];
@@ -83,10 +98,10 @@ export interface ConfigContext {
   tenants: TenantNested[];
   owner: OwnerNested | null;
   tags: string[];
-  data_source: unknown;
-  data_path: unknown;
-  data_file: unknown;
-  data_synced: unknown;
+  data_source: DataSourceNested | null;
+  data_path: string;
+  data_file: DataFileNested | null;
+  data_synced: string | null;
   data: unknown;
   created: string | null;
   last_updated: string | null;
@@ -168,17 +183,20 @@ export const configContextSpec: ModelSpec = {
     },
     {
       name: 'profile',
+      column: 'profile_id',
       label: 'Profile',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'extras.configcontextprofile',
+      onDelete: 'protect',
+      nested: null,
+      relatedName: 'config_contexts',
     },
     {
       name: 'description',
@@ -435,60 +453,18 @@ export const configContextSpec: ModelSpec = {
       by: 'slug',
     },
     {
-      name: 'data_source',
-      label: 'Data source',
+      name: 'auto_sync_enabled',
+      column: 'auto_sync_enabled',
+      label: 'Auto sync enabled',
       nullable: false,
-      readOnly: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
-      kind: 'constant',
+      default: false,
+      kind: 'boolean',
       required: false,
-      value: null,
-      schema: { type: 'null' },
-    },
-    {
-      name: 'data_path',
-      label: 'Data path',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: '',
-      schema: { type: 'string' },
-    },
-    {
-      name: 'data_file',
-      label: 'Data file',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: null,
-      schema: { type: 'null' },
-    },
-    {
-      name: 'data_synced',
-      label: 'Data synced',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: null,
-      schema: { type: 'null' },
     },
     {
       name: 'data',
@@ -519,6 +495,71 @@ export const configContextSpec: ModelSpec = {
       target: 'users.owner',
       onDelete: 'protect',
       nested: null,
+    },
+    {
+      name: 'data_source',
+      column: 'data_source_id',
+      label: 'Data source',
+      helpText: 'Remote data source',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'core.datasource',
+      onDelete: 'protect',
+      nested: null,
+    },
+    {
+      name: 'data_path',
+      column: 'data_path',
+      label: 'Data path',
+      helpText: 'Path to remote file (relative to data source root)',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'string',
+      format: 'plain',
+      maxLength: 1000,
+      blank: true,
+      natural: false,
+      required: false,
+      default: '',
+    },
+    {
+      name: 'data_file',
+      column: 'data_file_id',
+      label: 'Data file',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'core.datafile',
+      onDelete: 'set_null',
+      nested: null,
+    },
+    {
+      name: 'data_synced',
+      column: 'data_synced',
+      label: 'Date synced',
+      nullable: true,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'datetime',
+      required: false,
     },
   ],
   counts: [],
@@ -584,6 +625,22 @@ export const configContextSpec: ModelSpec = {
       field: 'weight',
       valueKind: 'integer',
       lookups: 'number',
+    },
+    {
+      kind: 'relation',
+      name: 'profile_id',
+      path: [{ kind: 'fk', field: 'profile', target: 'extras.configcontextprofile' }],
+      target: 'extras.configcontextprofile',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'profile',
+      path: [{ kind: 'fk', field: 'profile', target: 'extras.configcontextprofile' }],
+      target: 'extras.configcontextprofile',
+      by: 'name',
+      tree: false,
     },
     {
       kind: 'value',
@@ -778,6 +835,14 @@ export const configContextSpec: ModelSpec = {
       tree: false,
     },
     {
+      kind: 'value',
+      name: 'auto_sync_enabled',
+      path: [],
+      field: 'auto_sync_enabled',
+      valueKind: 'boolean',
+      lookups: 'exact',
+    },
+    {
       kind: 'relation',
       name: 'owner_id',
       path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
@@ -792,6 +857,30 @@ export const configContextSpec: ModelSpec = {
       target: 'users.owner',
       by: 'name',
       tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'data_source_id',
+      path: [{ kind: 'fk', field: 'data_source', target: 'core.datasource' }],
+      target: 'core.datasource',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'data_file_id',
+      path: [{ kind: 'fk', field: 'data_file', target: 'core.datafile' }],
+      target: 'core.datafile',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'value',
+      name: 'data_synced',
+      path: [],
+      field: 'data_synced',
+      valueKind: 'datetime',
+      lookups: 'number',
     },
     {
       kind: 'value',
@@ -829,48 +918,6 @@ export const configContextSpec: ModelSpec = {
       tree: true,
     },
     {
-      kind: 'constant',
-      name: 'auto_sync_enabled',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
-    },
-    {
-      kind: 'constant',
-      name: 'data_synced',
-      value: null,
-      valueKind: 'datetime',
-      lookups: 'number',
-    },
-    {
-      kind: 'constant',
-      name: 'data_source_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'data_file_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'profile_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'profile',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'relation',
       name: 'owner_group_id',
       path: [
@@ -906,12 +953,26 @@ export const configContextSpec: ModelSpec = {
   indexes: [],
   validators: ['extras.validateConfigContext'],
   rules: [],
-  hooks: {},
+  hooks: { prepare: 'extras.syncContextData' },
   reverse: [],
-  actions: [],
+  actions: [
+    {
+      name: 'sync',
+      kind: 'run',
+      description: "Take the data from the context's data file again; answers the config context.",
+      function: 'extras.syncFromDataFile',
+      permission: 'sync',
+      writes: true,
+      assigns: [],
+      parameters: {},
+      item: {},
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/extras/config-contexts/` and `/extras/config-contexts/{id}/` (relative to the API root). */
+/** Mounts `/extras/config-contexts/` and `/extras/config-contexts/{id}/` (relative to the API root), and the actions `sync/` below each object. */
 export function mountConfigContextRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/extras/config-contexts/')
@@ -929,5 +990,10 @@ export function mountConfigContextRoutes(router: Router, handlers: ModelHandlers
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/extras/config-contexts/:id/sync/')
+    .post(handlers.action('sync').post)
+    .options(handlers.action('sync').options)
     .all(handlers.methodNotAllowed);
 }

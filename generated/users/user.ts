@@ -467,6 +467,7 @@ export const userSpec: ModelSpec = {
   rules: [],
   hooks: {},
   reverse: [
+    { model: 'core.job', field: 'user', onDelete: 'set_null' },
     { model: 'core.objectchange', field: 'user', onDelete: 'set_null' },
     { model: 'dcim.rackreservation', field: 'user', onDelete: 'protect' },
     { model: 'extras.bookmark', field: 'user', onDelete: 'cascade' },

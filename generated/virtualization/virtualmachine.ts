@@ -6,6 +6,7 @@ import type { DeviceNested } from '../dcim/device.js';
 import type { DeviceRoleNested } from '../dcim/devicerole.js';
 import type { PlatformNested } from '../dcim/platform.js';
 import type { SiteNested } from '../dcim/site.js';
+import type { ConfigTemplateNested } from '../extras/configtemplate.js';
 import type { IPAddressNested } from '../ipam/ipaddress.js';
 import type { TenantNested } from '../tenancy/tenant.js';
 import type { OwnerNested } from '../users/owner.js';
@@ -42,6 +43,7 @@ export interface VirtualMachineRow {
   tenant_id: number | null;
   comments: string;
   local_context_data: unknown | null;
+  config_template_id: number | null;
   owner_id: number | null;
   custom_field_data: Record<string, unknown>;
   created: string | null;
@@ -69,6 +71,7 @@ export interface VirtualMachineWrite {
   tenant?: RelatedInput | null;
   comments?: string;
   local_context_data?: unknown | null;
+  config_template?: RelatedInput | null;
   owner?: RelatedInput | null;
   /** Replaces every tag. */
   tags?: TagInput[];
@@ -109,7 +112,7 @@ export interface VirtualMachine {
   comments: string;
   tags: Record<string, unknown>[];
   local_context_data: unknown | null;
-  config_template: unknown;
+  config_template: ConfigTemplateNested | null;
   custom_fields: Record<string, unknown>;
   created: string | null;
   last_updated: string | null;
@@ -499,17 +502,19 @@ export const virtualMachineSpec: ModelSpec = {
     },
     {
       name: 'config_template',
+      column: 'config_template_id',
       label: 'Config template',
-      nullable: false,
-      readOnly: true,
+      nullable: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
       hidden: false,
       unique: false,
-      kind: 'constant',
+      kind: 'fk',
       required: false,
-      value: null,
-      schema: { type: 'null' },
+      target: 'extras.configtemplate',
+      onDelete: 'protect',
+      nested: null,
     },
     {
       name: 'config_context',
@@ -816,6 +821,14 @@ export const virtualMachineSpec: ModelSpec = {
     },
     {
       kind: 'relation',
+      name: 'config_template_id',
+      path: [{ kind: 'fk', field: 'config_template', target: 'extras.configtemplate' }],
+      target: 'extras.configtemplate',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
       name: 'owner_id',
       path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
       target: 'users.owner',
@@ -1008,13 +1021,6 @@ export const virtualMachineSpec: ModelSpec = {
       name: 'virtual_disk_count',
       count: 'virtual_disk_count',
       lookups: 'number',
-    },
-    {
-      kind: 'constant',
-      name: 'config_template_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
     },
     {
       kind: 'relation',
@@ -1216,10 +1222,31 @@ export const virtualMachineSpec: ModelSpec = {
       onDelete: 'cascade',
     },
   ],
-  actions: [],
+  actions: [
+    {
+      name: 'render-config',
+      kind: 'run',
+      description:
+        "Render the object's config template (or the request's config_template_id) with its config context, the request's other keys and the object; text/plain answers the text alone.",
+      function: 'extras.renderConfig',
+      permission: 'render_config',
+      denied: 'not_found',
+      assigns: [],
+      parameters: {},
+      item: {
+        configtemplate: { kind: 'model', model: 'extras.configtemplate', nullable: false },
+        content: {
+          kind: 'schema',
+          schema: { type: 'string', description: 'The rendered template output.' },
+        },
+      },
+      paginated: false,
+      media: ['text/plain'],
+    },
+  ],
 };
 
-/** Mounts `/virtualization/virtual-machines/` and `/virtualization/virtual-machines/{id}/` (relative to the API root). */
+/** Mounts `/virtualization/virtual-machines/` and `/virtualization/virtual-machines/{id}/` (relative to the API root), and the actions `render-config/` below each object. */
 export function mountVirtualMachineRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/virtualization/virtual-machines/')
@@ -1237,5 +1264,10 @@ export function mountVirtualMachineRoutes(router: Router, handlers: ModelHandler
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/virtualization/virtual-machines/:id/render-config/')
+    .post(handlers.action('render-config').post)
+    .options(handlers.action('render-config').options)
     .all(handlers.methodNotAllowed);
 }

@@ -185,8 +185,9 @@ function addRouteMounting(file: SourceFile, model: ModelSpec, name: string): voi
   const below = model.actions.filter((action) => action.kind !== 'locate');
   const actions = below.map((action) => {
     const handlers = `handlers.action('${action.name}')`;
-    const post = action.kind === 'allocate' ? `\n    .post(${handlers}.post)` : '';
-    return `router\n    .route('${list}:id/${action.name}/')\n    .get(${handlers}.get)${post}\n    .options(${handlers}.options)\n    .all(handlers.methodNotAllowed);`;
+    const get = action.kind === 'run' ? '' : `\n    .get(${handlers}.get)`;
+    const post = action.kind === 'list' ? '' : `\n    .post(${handlers}.post)`;
+    return `router\n    .route('${list}:id/${action.name}/')${get}${post}\n    .options(${handlers}.options)\n    .all(handlers.methodNotAllowed);`;
   });
   const actionDocs = below.length
     ? `, and the actions ${below.map((a) => `\`${a.name}/\``).join(', ')} below each object`

@@ -65,6 +65,7 @@ function locatePath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): J
 function actionPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): Json {
   const base = `${ctx.baseNames.get(model.label)!}${toPascalCase(action.name.replace(/-/g, ' '))}`;
   const id = `${apiSegment(model).replace('/', '_')}_${model.path!.replace(/-/g, '_')}_${action.name.replace(/-/g, '_')}`;
+  if (action.kind === 'run') return runPath(ctx, model, action, base, id);
   const itemName = ensureSchema(ctx, `${base}Item`, () => itemSchema(ctx, action));
   const shared = sharedParameters();
   const tags = [apiTag(model)];
@@ -149,7 +150,12 @@ function actionPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): J
       responses: { '200': { description: action.description ?? action.name, content }, ...errorResponses() },
     };
   }
-  item.options = {
+  item.options = optionsOperation(action, id, tags);
+  return item;
+}
+
+function optionsOperation(action: ActionSpec, id: string, tags: readonly string[]): Json {
+  return {
     operationId: `${id}_options`,
     summary: `Describe the ${action.name.replace(/-/g, ' ')} endpoint`,
     tags,
@@ -159,7 +165,52 @@ function actionPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): J
       ...errorResponses(),
     },
   };
-  return item;
+}
+
+/**
+ * `POST /api/<app>/<path>/{id}/<action>/` of a run action: a JSON object in (its keys are the function's), the
+ * declared item (or the object itself) out, or the action's other media types when the Accept header asks.
+ */
+function runPath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec, base: string, id: string): Json {
+  const tags = [apiTag(model)];
+  const answer = Object.keys(action.item).length
+    ? schemaRef(ensureSchema(ctx, `${base}Response`, () => itemSchema(ctx, action)))
+    : schemaRef(schemaNames(ctx, model).full);
+  const content: Json = { ...jsonContent(answer) };
+  for (const media of action.media) content[media] = { schema: { type: 'string' } };
+  return {
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: `The ${model.verboseName}'s id.`,
+        schema: { type: 'integer', minimum: 0 },
+      },
+    ],
+    post: {
+      operationId: `${id}_create`,
+      summary: `${toPascalCase(action.name.replace(/-/g, ' ')).replace(/([a-z])([A-Z])/g, '$1 $2')} a ${model.verboseName}`,
+      ...(action.description ? { description: action.description } : {}),
+      tags,
+      requestBody: { required: false, content: jsonContent({ type: 'object', additionalProperties: true }) },
+      responses: {
+        '200': { description: action.description ?? action.name, content },
+        ...errorResponses(),
+        // NetBox's render actions answer `{"error": …}` when there is nothing to render (no template).
+        '400': {
+          description: 'Invalid request, or nothing to answer it with (NetBox\'s `{"error": …}`).',
+          content: {
+            ...jsonContent({
+              anyOf: [schemaRef('ValidationErrorBody'), closedObject({ error: { type: 'string' } }, ['error'])],
+            }),
+            ...Object.fromEntries(action.media.map((media) => [media, { schema: { type: 'string' } }])),
+          },
+        },
+      },
+    },
+    options: optionsOperation(action, id, tags),
+  };
 }
 
 /** One item of the GET response: the declared keys, all present. */

@@ -13,7 +13,7 @@ function displayObjectChange(values: Record<string, unknown>): string {
  * NetBox's DateTimeFromToRangeFilter halves (`time_after`, `created_before`…): objects whose timestamp is at or
  * after (before) an ISO date or date-time.
  */
-function timeBound(field: string, op: '>=' | '<='): FilterFunction {
+export function timeBoundFilter(field: string, op: '>=' | '<='): FilterFunction {
   return async (ctx, model, values) => {
     const column = model.fields.get(field)?.column ?? field;
     const bounds: string[] = [];
@@ -49,8 +49,8 @@ export const coreFunctions = {
   'core.displayJournalEntry': { kind: 'display', fn: displayJournalEntry },
   'core.displayObjectType': { kind: 'display', fn: displayObjectType },
   'core.displayObjectChange': { kind: 'display', fn: displayObjectChange },
-  'core.timeAfter': { kind: 'filter', fn: timeBound('time', '>=') },
-  'core.timeBefore': { kind: 'filter', fn: timeBound('time', '<=') },
-  'core.createdAfter': { kind: 'filter', fn: timeBound('created', '>=') },
-  'core.createdBefore': { kind: 'filter', fn: timeBound('created', '<=') },
+  'core.timeAfter': { kind: 'filter', fn: timeBoundFilter('time', '>=') },
+  'core.timeBefore': { kind: 'filter', fn: timeBoundFilter('time', '<=') },
+  'core.createdAfter': { kind: 'filter', fn: timeBoundFilter('created', '>=') },
+  'core.createdBefore': { kind: 'filter', fn: timeBoundFilter('created', '<=') },
 } satisfies Record<string, DomainEntry>;

@@ -6,6 +6,7 @@ import type {
   DeriveFunction,
   ListFunction,
   LocateFunction,
+  RunFunction,
   DisplayFunction,
   FilterFunction,
   DomainEntry,
@@ -22,6 +23,8 @@ import { cableStoreFunctions } from './cable-store.js';
 import { chassisFunctions } from './chassis.js';
 import { circuitsFunctions } from './circuits.js';
 import { coreFunctions } from './core.js';
+import { configTemplateFunctions } from './config-templates.js';
+import { dataSourceFunctions } from './data-sources.js';
 import { eventFunctions } from './events.js';
 import { customFieldFunctions } from './custom-fields.js';
 import { dcimFunctions } from './dcim.js';
@@ -60,6 +63,8 @@ export const domainFunctions = {
   ...chassisFunctions,
   ...circuitsFunctions,
   ...coreFunctions,
+  ...configTemplateFunctions,
+  ...dataSourceFunctions,
   ...eventFunctions,
   ...customFieldFunctions,
   ...dcimFunctions,
@@ -116,6 +121,7 @@ export function createDomainFunctions(entries: Record<string, DomainEntry> = dom
     allocator: (name) => fn<Allocator>(name, 'allocator'),
     list: (name) => fn<ListFunction>(name, 'list'),
     locate: (name) => fn<LocateFunction>(name, 'locate'),
+    run: (name) => fn<RunFunction>(name, 'run'),
     check: (name, kind) => void entry(name, kind),
   };
 }

@@ -115,6 +115,43 @@ export type ListFunction = (
  */
 export type LocateFunction = (ctx: ActionContext, params: Record<string, unknown>) => Promise<number | null>;
 
+/** What a `run` action's function may use: the action context, the user, and writes through the write path. */
+export interface RunContext extends ActionContext {
+  /** The model of the object the action runs on (a function may serve several models). */
+  model: ModelInfo;
+  user: AuthUser | null;
+  /** The request's X-Request-ID. */
+  requestId: string;
+  /**
+   * The write path (creates, updates and deletes validated, change-logged and evented as a client's), in the
+   * action's transaction; only for actions that declare `writes` (else it throws).
+   */
+  write: Pick<CreatedContext, 'create' | 'update' | 'remove'>;
+  /** The user's restriction for a custom action on a model (undefined: none), e.g. `view` of another model. */
+  restriction: (label: string, action: string) => Restriction | undefined;
+}
+
+/**
+ * What a `run` action answers: a JSON value, a document of one of its media types, or (`object`) the object it
+ * ran on, read again in full. `status` defaults to 200.
+ */
+export type RunResult =
+  | { json: unknown; status?: number }
+  | { body: string; contentType: string; status?: number; headers?: Record<string, string> }
+  | { object: true };
+
+/**
+ * A `run` action (POST below an object): the object, the request body (a JSON object) and the media type the
+ * client accepts (`application/json` or one of the action's `media`) in, the answer out. It throws a 4xx
+ * (ValidationError, BadRequestError) for a request it refuses.
+ */
+export type RunFunction = (
+  ctx: RunContext,
+  parent: ActionParent,
+  body: Record<string, unknown>,
+  media: string,
+) => Promise<RunResult>;
+
 export type DisplayFunction = (values: Record<string, unknown>) => string;
 /**
  * A derived field's value from the object's fields named in its `uses` (decoded; FK paths by their dotted
@@ -195,7 +232,8 @@ export type DomainEntry =
   | { kind: 'filter'; fn: FilterFunction }
   | { kind: 'allocator'; fn: Allocator }
   | { kind: 'locate'; fn: LocateFunction }
-  | { kind: 'list'; fn: ListFunction };
+  | { kind: 'list'; fn: ListFunction }
+  | { kind: 'run'; fn: RunFunction };
 
 /** Typed access to the named domain functions. */
 export interface DomainFunctions {
@@ -214,4 +252,5 @@ export interface DomainFunctions {
   allocator(name: string): Allocator;
   list(name: string): ListFunction;
   locate(name: string): LocateFunction;
+  run(name: string): RunFunction;
 }

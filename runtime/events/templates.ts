@@ -72,6 +72,35 @@ environment.registerHelper('json', (...args: unknown[]) =>
   args.length > 1 ? (JSON.stringify(args[0]) ?? 'null') : 'null',
 );
 
+/**
+ * The budget of the render under way (renders are synchronous, so one at a time per process): every iteration
+ * of `each` (also a section over a list, `{{#items}}`, which Handlebars runs through `each`) checks the clock
+ * and counts what it produced, so that a template cannot loop for long or build a huge text. Without loops a
+ * template's output is bounded by its own size times the data's, which the request already bounds.
+ */
+let budget: { deadline: number; maxLength: number; length: number } | null = null;
+
+/** A render stopped by its time or size limit. */
+export class TemplateLimitError extends Error {}
+
+const builtinEach = environment.helpers.each as (
+  this: unknown,
+  context: unknown,
+  options: Handlebars.HelperOptions,
+) => string;
+environment.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
+  const current = budget;
+  if (!current) return builtinEach.call(this, context, options);
+  const fn = (item: unknown, data?: Handlebars.RuntimeOptions): string => {
+    if (Date.now() > current.deadline) throw new TemplateLimitError('The template took too long to render.');
+    const text = options.fn(item, data);
+    current.length += text.length;
+    if (current.length > current.maxLength) throw new TemplateLimitError('The rendered text is too large.');
+    return text;
+  };
+  return builtinEach.call(this, context, { ...options, fn } as Handlebars.HelperOptions);
+});
+
 type CompileOptions = NonNullable<Parameters<typeof Handlebars.compile>[1]>;
 const COMPILE_OPTIONS: CompileOptions = {
   noEscape: true,
@@ -163,6 +192,52 @@ export function renderTemplate(field: WebhookTemplateField, text: string, contex
     return template(context, RUNTIME_OPTIONS);
   } catch (error) {
     throw new TemplateError(field, describeError(error));
+  }
+}
+
+/** How a stored template (config, export, link) renders: its limits and strictness. */
+export interface StoredTemplateOptions {
+  /** Milliseconds a render may take (checked at each loop iteration). */
+  timeoutMs: number;
+  /** Characters the output may have. */
+  maxLength: number;
+  /** A missing value is an error (Jinja's StrictUndefined) instead of nothing. */
+  strict?: boolean;
+}
+
+/** Compiled stored templates by strictness and text. */
+const storedCache = new Map<string, HandlebarsTemplateDelegate>();
+
+/**
+ * Renders a stored template (a config template, an export template) in the webhooks' environment, within a
+ * time and size budget. A template that does not compile, fails while rendering or exceeds its budget throws
+ * an Error whose message names the problem (and the line, when Handlebars knows it) and nothing of the server.
+ */
+export function renderStoredTemplate(text: string, context: unknown, options: StoredTemplateOptions): string {
+  const key = `${options.strict ? 's' : 'l'}${text}`;
+  let template = storedCache.get(key);
+  if (!template) {
+    try {
+      template = environment.compile(text, { ...COMPILE_OPTIONS, strict: options.strict === true });
+      // Compilation is lazy: the first call compiles, so syntax errors surface here, not at render.
+      environment.precompile(text, { ...COMPILE_OPTIONS, strict: options.strict === true });
+    } catch (error) {
+      throw new Error(describeError(error));
+    }
+    if (storedCache.size >= CACHE_SIZE) storedCache.delete(storedCache.keys().next().value as string);
+    storedCache.set(key, template);
+  }
+  const previous = budget;
+  budget = { deadline: Date.now() + options.timeoutMs, maxLength: options.maxLength, length: 0 };
+  try {
+    const output = template(context, RUNTIME_OPTIONS);
+    if (output.length > options.maxLength) throw new TemplateLimitError('The rendered text is too large.');
+    return output;
+  } catch (error) {
+    if (error instanceof TemplateLimitError) throw error;
+    throw new Error(describeError(error));
+  } finally {
+    budget = previous;
   }
 }
 

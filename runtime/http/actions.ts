@@ -3,8 +3,15 @@ import type { Request, Response, Router } from 'express';
 import type { AppContext } from './app-context.js';
 import { principalOf, readContextFor } from './app-context.js';
 import { lockTransaction } from '../db/lock.js';
-import type { ActionContext, ActionParent } from '../domain/types.js';
-import { ConflictError, MethodNotAllowedError, NotFoundError, ValidationError } from '../errors.js';
+import type { Restriction } from '../auth/principal.js';
+import type { ActionContext, ActionParent, RunContext, RunResult } from '../domain/types.js';
+import {
+  ConflictError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PermissionDeniedError,
+  ValidationError,
+} from '../errors.js';
 import { stateOf } from './request-state.js';
 import { sendJson } from './respond.js';
 import type { ActionHandlers, ActionSpec } from '../spec.js';
@@ -16,7 +23,7 @@ import { parsePagination, selectKeys } from '../rest/params.js';
 import { pythonType } from '../rest/parse-field.js';
 import type { ModelInfo } from '../rest/schema.js';
 import { decodeRow } from '../rest/values.js';
-import { createObjects } from '../rest/write.js';
+import { createObjects, hookContext } from '../rest/write.js';
 
 /** NetBox's answer when an allocation does not fit. */
 const INSUFFICIENT = 'Insufficient resources are available to satisfy the request';
@@ -29,8 +36,11 @@ const INSUFFICIENT = 'Insufficient resources are available to satisfy the reques
 export function createActionHandlers(app: AppContext, model: ModelInfo, action: ActionSpec): ActionHandlers {
   const created = action.creates ? app.schema.model(action.creates) : null;
 
-  /** The parent object, if the user may view it (else 404, as for the object itself). */
-  const parentOf = async (q: Knex, req: Request, res: Response): Promise<ActionParent> => {
+  /**
+   * The parent object, if the user may view it (else 404, as for the object itself) and, for a run action with a
+   * permission, may do that to it (NetBox's `restrict(user, action).restrict(user, 'view')`).
+   */
+  const parentOf = async (q: Knex, req: Request, res: Response, custom?: Restriction): Promise<ActionParent> => {
     const raw = String(req.params.id ?? '');
     const id = /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(id)) throw new NotFoundError();
@@ -38,6 +48,7 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
     const restriction = app.permissions.require(principal, model, 'view');
     const query = baseQuery(q, model).where('t0.id', id).select('t0.*');
     app.permissions.apply(query, model, restriction, principal);
+    if (custom) app.permissions.apply(query, model, custom, principal);
     const row = (await query.first()) as Record<string, unknown> | undefined;
     if (!row) throw new NotFoundError(`No ${model.spec.className} matches the given query.`);
     return { id, values: decodeRow(model.spec.fields, row) };
@@ -72,7 +83,63 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
     sendJson(res, 200, { count: result.items.length, next, previous, results });
   };
 
+  /**
+   * A run action: the write-enabled token (NetBox's TokenWritePermission), view and the action's permission on
+   * the object, then the function; in a write transaction when the action writes.
+   */
+  const run = async (req: Request, res: Response): Promise<void> => {
+    const principal = principalOf(res);
+    const notFound = new NotFoundError(`No ${model.spec.className} matches the given query.`);
+    if (action.denied === 'not_found') {
+      // NetBox's TokenWritePermission, then querysets restricted to what the user may view and do.
+      if (!principal.token) throw new PermissionDeniedError('TokenWritePermission requires token authentication.');
+      if (!principal.token.writeEnabled) throw new PermissionDeniedError();
+      if (!app.permissions.allows(principal, model, 'view')) throw notFound;
+    } else {
+      app.permissions.require(principal, model, 'view');
+      if (principal.token && !principal.token.writeEnabled) throw new PermissionDeniedError();
+    }
+    const custom = action.permission ? app.permissions.restriction(principal, model, action.permission) : undefined;
+    if (action.permission && !custom) throw action.denied === 'not_found' ? notFound : new PermissionDeniedError();
+    const body = (req.body ?? {}) as unknown;
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new ValidationError({
+        non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body)}.`],
+      });
+    const accepted = req.accepts(['application/json', ...action.media]);
+    const media = typeof accepted === 'string' ? accepted : 'application/json';
+    const fn = app.domain.run(action.function);
+    const state = stateOf(res);
+    const invoke = async (q: Knex, write: RunContext['write']): Promise<RunResult> => {
+      const parent = await parentOf(q, req, res, custom);
+      const ctx: RunContext = {
+        ...contextFor(q, res),
+        model,
+        user: principal.user,
+        requestId: state.requestId,
+        write,
+        restriction: (label, name) => app.permissions.restriction(principal, app.schema.model(label), name),
+      };
+      return fn(ctx, parent, body as Record<string, unknown>, media);
+    };
+    const result = action.writes
+      ? await runRequestWrite(app, req, res, (write) => invoke(write.q, hookContext(write)))
+      : await invoke(app.db.knex, READ_ONLY_WRITES);
+    if ('object' in result) {
+      const keys = selectKeys(model, state.params);
+      const [object] = await loadObjectsByIds(app.db.knex, readContextFor(app, res), model, keys, [
+        Number(req.params.id),
+      ]);
+      return sendJson(res, 200, presentObjects(app, model, object ? [object] : [])[0] ?? null);
+    }
+    if ('json' in result) return sendJson(res, result.status ?? 200, result.json);
+    res.status(result.status ?? 200).setHeader('Content-Type', result.contentType);
+    for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+    res.end(result.body);
+  };
+
   const post = async (req: Request, res: Response): Promise<void> => {
+    if (action.kind === 'run') return run(req, res);
     if (!created) throw new MethodNotAllowedError(req.method);
     const principal = principalOf(res);
     const restriction = app.permissions.require(principal, created, 'add');
@@ -101,7 +168,18 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
   const options = async (req: Request, res: Response): Promise<void> => {
     const principal = principalOf(res);
     await parentOf(app.db.knex, req, res);
-    res.setHeader('Allow', created ? 'GET, POST, HEAD, OPTIONS' : 'GET, HEAD, OPTIONS');
+    const run = action.kind === 'run';
+    res.setHeader('Allow', run ? 'POST, OPTIONS' : created ? 'GET, POST, HEAD, OPTIONS' : 'GET, HEAD, OPTIONS');
+    if (run) {
+      const allowed =
+        !action.permission || app.permissions.restriction(principal, model, action.permission) !== undefined;
+      return sendJson(res, 200, {
+        name: actionTitle(action.name),
+        description: action.description ?? '',
+        renders: ['application/json', ...action.media],
+        parses: allowed ? ['application/json'] : [],
+      });
+    }
     sendJson(res, 200, {
       name: action.name
         .split('-')
@@ -115,6 +193,21 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
 
   return { get, post, options };
 }
+
+/** An action's name as DRF titles it (`render-config` → `Render Config`). */
+function actionTitle(name: string): string {
+  return name
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/** The write path of a run action that does not declare `writes`. */
+const READ_ONLY_WRITES: RunContext['write'] = {
+  create: () => Promise.reject(new Error('this action does not write')),
+  update: () => Promise.reject(new Error('this action does not write')),
+  remove: () => Promise.reject(new Error('this action does not write')),
+};
 
 /** What an action's domain function may use, for the request's user. */
 function actionContext(app: AppContext, q: Knex, res: Response): ActionContext {

@@ -113,7 +113,7 @@ function createdLists(model: ModelInfo, item: PreparedItem): Record<string, numb
 }
 
 /** A write hook's view of the write: its transaction, and creates, updates and deletes through the write path. */
-function hookContext(ctx: WriteContext): CreatedContext {
+export function hookContext(ctx: WriteContext): CreatedContext {
   return {
     q: ctx.q,
     schema: ctx.schema,

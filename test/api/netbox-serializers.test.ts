@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registry } from '../../generated/index.js';
 import { enablePlugins } from '../../runtime/plugins.js';
@@ -18,8 +21,13 @@ const { compared } = servedModels(registry);
 
 describe.each(DIALECTS)("NetBox's representations on %s", (dialect) => {
   let app: TestApp;
+  let sources: string;
   beforeAll(async () => {
-    app = await startTestApp(dialect, { settings: { PLUGINS: [] } });
+    // A local data source's folder: its sync makes the data files and the job (both read-only).
+    sources = fs.mkdtempSync(path.join(os.tmpdir(), 'netbox-sources-'));
+    fs.mkdirSync(path.join(sources, 'configs'));
+    fs.writeFileSync(path.join(sources, 'configs', 'edge.txt'), 'hostname {{device.name}}');
+    app = await startTestApp(dialect, { settings: { PLUGINS: [], DATA_SOURCES_ROOT: sources } });
     const fixtures = new Fixtures(app.api, schema);
     // A webhook (to a port where nothing listens) for every site created: the sites below make background tasks.
     const webhook = await fixtures.create('extras.webhook', { payload_url: 'http://127.0.0.1:9/hook' });
@@ -34,12 +42,21 @@ describe.each(DIALECTS)("NetBox's representations on %s", (dialect) => {
       const list = await app.api.get(`/api${model.listPath}?limit=1&brief=1`);
       if (list.body.count === 0) await fixtures.create(label);
     }
+    const source = await app.api.post('/api/core/data-sources/', {
+      name: 'Configs',
+      type: 'local',
+      source_url: 'configs',
+    });
+    expect((await app.api.post(`/api/core/data-sources/${source.body.id}/sync/`, {})).status).toBe(200);
     // A tagged site: the tagged items are read-only.
     const tag = await fixtures.create('extras.tag');
     const [site] = (await app.api.get('/api/dcim/sites/?limit=1')).body.results as { id: number }[];
     expect((await app.api.patch(`/api/dcim/sites/${site!.id}/`, { tags: [tag.id] })).status).toBe(200);
   });
-  afterAll(async () => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(sources, { recursive: true, force: true });
+  });
 
   it.each(compared)('$label', async ({ label, netbox }) => {
     const list = `/api${schema.model(label).listPath}?limit=1`;

@@ -321,7 +321,11 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
 
   describe('ConfigContextTestCase', () => {
     const suite = filterSetSuite(shared, 'extras.configcontext', async (api) => {
-      // Config context profiles are not served.
+      const profiles = await createAll(
+        api,
+        '/api/extras/config-context-profiles/',
+        [1, 2, 3].map((i) => ({ name: `Config Context Profile ${i}` })),
+      );
       const regions = await createAll(api, '/api/dcim/regions/', [
         { name: 'Region 1', slug: 'region-1' },
         { name: 'Region 2', slug: 'region-2' },
@@ -395,6 +399,7 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
         '/api/extras/config-contexts/',
         [0, 1, 2].map((i) => ({
           name: `Config Context ${i + 1}`,
+          profile: profiles[i]!.id,
           is_active: Boolean(i % 2),
           data: { foo: 123 },
           description: `foobar${i + 1}`,
@@ -414,6 +419,7 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
         })),
       );
       return {
+        profiles,
         regions,
         site_groups,
         sites,
@@ -444,7 +450,11 @@ describe.each(DIALECTS)('extras filter sets on %s', (dialect) => {
     it('test_description', async () => {
       expect(await suite.count({ description: ['foobar1', 'foobar2'] })).toBe(2);
     });
-    leftOut('test_profile', 'config context profiles are not served (the filter accepts only null)');
+    it('test_profile', async () => {
+      const profiles = suite.data.profiles.slice(0, 2);
+      expect(await suite.count({ profile_id: profiles.map((p) => p.id) })).toBe(2);
+      expect(await suite.count({ profile: profiles.map((p) => p.name) })).toBe(2);
+    });
     it('test_region', async () => {
       const d = suite.data;
       const regions = d.regions.slice(0, 2);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
+import { renderConfigTests } from './render-config.js';
 import type { PortedClass } from '../harness.js';
 import { traceTest } from './cable-traces.js';
 
@@ -481,6 +482,7 @@ export const dcimCases: NetBoxTestCase[] = [
       };
     },
     tests: {
+      ...renderConfigTests(),
       // NetBox's list URL carries `?slug=device-with-context-data`, a parameter devices do not have (NetBox
       // ignores it): the list is the same without it.
       test_config_context_included_by_default_in_list_view: async (t) => {
@@ -525,11 +527,6 @@ export const dcimCases: NetBoxTestCase[] = [
         const response = await user.client.post(t.path(), [body('Test Device 7', 1), body('Test Device 8', 2)]);
         expect(response.status).toBe(400);
       },
-    },
-    leftOut: {
-      test_render_config: 'Config templates are not served.',
-      test_render_config_without_permission: 'Config templates are not served.',
-      test_render_config_token_write_enabled: 'Config templates are not served.',
     },
   },
   {

@@ -4,12 +4,43 @@ import { TINY_PNG } from '../../support/fixtures.js';
 import type { NetBoxTestCase } from '../generic.js';
 import type { PortedClass } from '../harness.js';
 import type { ApiClient } from '../../support/client.js';
+import { dataFile, insertRows } from './core-data.js';
+import { renderTemplateTests } from './render-config.js';
 
 /** Ported from NetBox 4.6.8 extras/tests/test_api.py, for the served models. */
 
 const description = { description: 'New description' };
 const GRAPHQL = 'GraphQL is not served (by design).';
-const DATA_SOURCES = 'Data sources and data files are not served.';
+
+/**
+ * test_update_data_source_and_data_file (config contexts and profiles): a PATCH assigns a data source and one of
+ * its files (a YAML file: the object takes its data from it).
+ */
+function updateDataSourceAndDataFile(text: string) {
+  return async (t: PortedClass): Promise<void> => {
+    const model = t.model.split('.')[1]!;
+    const user = await t.user([
+      'core.view_datafile',
+      'core.view_datasource',
+      `extras.view_${model}`,
+      `extras.change_${model}`,
+    ]);
+    const [object] = await t.queryset();
+    const source = await t.make('core.datasource', {
+      name: 'Data Source 1',
+      type: 'local',
+      source_url: 'file:///tmp/netbox-datasource/',
+    });
+    const [file] = await insertRows(t, 'core.datafile', [dataFile(source.id as number, 'dir1/file1.yml', text)]);
+    const response = await user.client.patch(`${t.path()}${object!.id}/`, { data_source: source.id, data_file: file });
+    expect(response.status, response.text).toBe(200);
+    const stored = await t.get(object!.id as number);
+    expect(stored!.data_source.id).toBe(source.id);
+    expect(stored!.data_file.id).toBe(file);
+    expect(response.body.data_source.id).toBe(source.id);
+    expect(response.body.data_file.id).toBe(file);
+  };
+}
 
 export const extrasCases: NetBoxTestCase[] = [
   {
@@ -360,8 +391,54 @@ export const extrasCases: NetBoxTestCase[] = [
         });
         expect((await rendered()).bar).toBe(456);
       },
+      test_update_data_source_and_data_file: updateDataSourceAndDataFile('context: config\n'),
     },
-    leftOut: { test_update_data_source_and_data_file: DATA_SOURCES },
+  },
+  {
+    source: 'extras/tests/test_api.py::ConfigContextProfileTestCase',
+    model: 'extras.configcontextprofile',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    setUp: async (t) => {
+      await t.makeAll(
+        'extras.configcontextprofile',
+        ['foo', 'bar', 'baz'].map((key, i) => ({
+          name: `Config Context Profile ${i + 1}`,
+          schema: { properties: { [key]: { type: 'string' } }, required: [key] },
+        })),
+      );
+      return { createData: [4, 5, 6].map((i) => ({ name: `Config Context Profile ${i}` })) };
+    },
+    tests: { test_update_data_source_and_data_file: updateDataSourceAndDataFile('profile: configcontext\n') },
+  },
+  {
+    source: 'extras/tests/test_api.py::ConfigTemplateTestCase',
+    model: 'extras.configtemplate',
+    briefFields: ['description', 'display', 'id', 'name', 'url'],
+    bulkUpdateData: description,
+    // NetBox's `{{ foo }}` is Handlebars' too.
+    setUp: async (t) => {
+      await t.makeAll('extras.configtemplate', [
+        { name: 'Config Template 1', template_code: 'Foo: {{ foo }}' },
+        { name: 'Config Template 2', template_code: 'Bar: {{ bar }}' },
+        { name: 'Config Template 3', template_code: 'Baz: {{ baz }}' },
+      ]);
+      return {
+        createData: [
+          {
+            name: 'Config Template 4',
+            template_code: 'Foo: {{ foo }}',
+            mime_type: 'text/plain',
+            file_name: 'output4',
+            file_extension: 'txt',
+            as_attachment: true,
+          },
+          { name: 'Config Template 5', template_code: 'Bar: {{ bar }}' },
+          { name: 'Config Template 6', template_code: 'Baz: {{ baz }}' },
+        ],
+      };
+    },
+    tests: renderTemplateTests(),
   },
   {
     source: 'extras/tests/test_api.py::CustomLinkTestCase',

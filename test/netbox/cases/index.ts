@@ -1,6 +1,7 @@
 import type { NetBoxTestCase } from '../generic.js';
 import { circuitsCases } from './circuits.js';
 import { coreCases } from './core.js';
+import { coreDataCases } from './core-data.js';
 import { dcimCases } from './dcim.js';
 import { dcimCablesCases } from './dcim-cables.js';
 import { dcimChassisCases } from './dcim-chassis.js';
@@ -21,6 +22,7 @@ import { wirelessCases } from './wireless.js';
 export const NETBOX_CASES: NetBoxTestCase[] = [
   ...circuitsCases,
   ...coreCases,
+  ...coreDataCases,
   ...dcimCases,
   ...dcimCablesCases,
   ...dcimChassisCases,

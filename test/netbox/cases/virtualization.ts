@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { NetBoxTestCase } from '../generic.js';
+import { renderConfigTests } from './render-config.js';
 import type { PortedClass } from '../harness.js';
 
 /**
@@ -9,7 +10,6 @@ import type { PortedClass } from '../harness.js';
 
 type Json = Record<string, any>;
 const description = { description: 'New description' };
-const RENDER = 'Config templates are not served.';
 
 /** NetBox's create_test_virtualmachine: a VM in a new cluster. */
 async function virtualMachine(t: PortedClass, name: string): Promise<Json> {
@@ -229,6 +229,7 @@ export const virtualizationCases: NetBoxTestCase[] = [
       };
     },
     tests: {
+      ...renderConfigTests(),
       test_virtual_machine_type_defaults_applied_on_create: async (t, data) => {
         const [site, cluster, type] = [(data.sites as Json[])[1]!, (data.clusters as Json[])[1]!, vmTypesOf(data)[0]!];
         const user = await t.user();
@@ -374,12 +375,6 @@ export const virtualizationCases: NetBoxTestCase[] = [
         expect(response.body.primary_ip6.dns_name).toBe('vm6.example.com');
         expect(['vm4.example.com', 'vm6.example.com']).toContain(response.body.primary_ip.dns_name);
       },
-    },
-    leftOut: {
-      test_render_config: RENDER,
-      test_render_config_without_permission: RENDER,
-      test_render_config_token_write_enabled: RENDER,
-      test_render_config_with_config_template_id: RENDER,
     },
   },
   {
