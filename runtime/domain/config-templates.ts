@@ -20,7 +20,7 @@ import type { ActionParent, DomainEntry, PrepareFunction, RunContext, RunFunctio
 type Row = Record<string, unknown>;
 
 /** How long a render may take and how much text it may make. */
-export const RENDER_LIMITS = { timeoutMs: 5000, maxLength: 10 * 1024 * 1024 } as const;
+export const RENDER_LIMITS = { timeoutMs: 5000, maxOutput: 10 * 1024 * 1024 } as const;
 
 /** NetBox's JINJA_ENV_PARAMS_ALLOWED (extras/constants.py): the only keys environment_params may have. */
 const ENVIRONMENT_PARAMS: Record<string, readonly string[] | null> = {

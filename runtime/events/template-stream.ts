@@ -1,6 +1,15 @@
-import vm from 'node:vm';
 import Handlebars from 'handlebars';
-import { describeError, templateEnvironment, TEMPLATE_COMPILE_OPTIONS, TEMPLATE_RUNTIME_OPTIONS } from './templates.js';
+import {
+  describeError,
+  renderWithin as run,
+  templateEnvironment,
+  TemplateRenderError,
+  TEMPLATE_COMPILE_OPTIONS,
+  TEMPLATE_RUNTIME_OPTIONS,
+  type TemplateLimits,
+} from './templates.js';
+
+export { TemplateRenderError, type TemplateLimits };
 
 /**
  * Export templates render a list of objects that may be long (10,000 devices), so they are rendered in parts
@@ -14,16 +23,6 @@ import { describeError, templateEnvironment, TEMPLATE_COMPILE_OPTIONS, TEMPLATE_
  * over every object (the caller bounds how many). Every render call runs under a time limit (a template's
  * loops cannot hold the server) and its output under a size limit.
  */
-
-/** A render that took too long or produced too much, or a helper that failed. */
-export class TemplateRenderError extends Error {}
-
-export interface TemplateLimits {
-  /** Milliseconds one render call may take. */
-  timeoutMs: number;
-  /** Characters one render call may produce. */
-  maxOutput: number;
-}
 
 export const DEFAULT_TEMPLATE_LIMITS: TemplateLimits = { timeoutMs: 10_000, maxOutput: 64 * 1024 * 1024 };
 
@@ -162,30 +161,4 @@ function chunkEach(chunk: readonly unknown[], offset: number, final: boolean): H
     });
     return out;
   };
-}
-
-const script = new vm.Script('run()');
-const sandbox = vm.createContext({ run: null as unknown });
-
-/**
- * Runs a synchronous render under the time limit (node:vm's watchdog stops any JavaScript the call runs,
- * Handlebars' loops included) and checks the size of what it produced.
- */
-export function run(limits: TemplateLimits, render: () => string): string {
-  sandbox.run = render;
-  let output: string;
-  try {
-    output = script.runInContext(sandbox, { timeout: limits.timeoutMs }) as string;
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      throw new TemplateRenderError(`Rendering took longer than ${limits.timeoutMs / 1000} seconds.`);
-    }
-    throw new TemplateRenderError(describeError(error));
-  } finally {
-    sandbox.run = null;
-  }
-  if (output.length > limits.maxOutput) {
-    throw new TemplateRenderError(`The rendered text is longer than ${limits.maxOutput} characters.`);
-  }
-  return output;
 }

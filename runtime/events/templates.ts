@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import Handlebars from 'handlebars';
 import { orderWebhookContext } from './context.js';
 import {
@@ -73,15 +74,17 @@ environment.registerHelper('json', (...args: unknown[]) =>
 );
 
 /**
- * The budget of the render under way (renders are synchronous, so one at a time per process): every iteration
- * of `each` (also a section over a list, `{{#items}}`, which Handlebars runs through `each`) checks the clock
- * and counts what it produced, so that a template cannot loop for long or build a huge text. Without loops a
- * template's output is bounded by its own size times the data's, which the request already bounds.
+ * The size budget of the render under way (renders are synchronous, so one at a time per process): every
+ * iteration of `each` (also a section over a list, `{{#items}}`, which Handlebars runs through `each`) counts what
+ * it produced, so that a loop stops before it builds a huge text rather than after. Without loops a template's
+ * output is bounded by its own size times the data's. Time is bounded by `renderWithin`'s watchdog.
  */
-let budget: { deadline: number; maxLength: number; length: number } | null = null;
+let budget: { maxLength: number; length: number } | null = null;
 
+/** A stored template that failed while rendering: the message names the problem, nothing of the server. */
+export class TemplateRenderError extends Error {}
 /** A render stopped by its time or size limit. */
-export class TemplateLimitError extends Error {}
+export class TemplateLimitError extends TemplateRenderError {}
 
 const builtinEach = environment.helpers.each as (
   this: unknown,
@@ -92,14 +95,53 @@ environment.registerHelper('each', function (this: unknown, context: unknown, op
   const current = budget;
   if (!current) return builtinEach.call(this, context, options);
   const fn = (item: unknown, data?: Handlebars.RuntimeOptions): string => {
-    if (Date.now() > current.deadline) throw new TemplateLimitError('The template took too long to render.');
     const text = options.fn(item, data);
     current.length += text.length;
-    if (current.length > current.maxLength) throw new TemplateLimitError('The rendered text is too large.');
+    if (current.length > current.maxLength) throw tooLarge(current.maxLength);
     return text;
   };
   return builtinEach.call(this, context, { ...options, fn } as Handlebars.HelperOptions);
 });
+
+function tooLarge(maxLength: number): TemplateLimitError {
+  return new TemplateLimitError(`The rendered text is longer than ${maxLength} characters.`);
+}
+
+/** The limits of one render call of a stored template. */
+export interface TemplateLimits {
+  /** Milliseconds one render call may take. */
+  timeoutMs: number;
+  /** Characters one render call may produce. */
+  maxOutput: number;
+}
+
+const watchdog = new vm.Script('run()');
+const sandbox = vm.createContext({ run: null as unknown });
+
+/**
+ * Runs one synchronous render of a stored template (config, export, custom link) within its limits: node:vm's
+ * watchdog stops any JavaScript the call runs after `timeoutMs` (Handlebars' loops included), and `each` counts
+ * the output as it grows. Limits throw TemplateLimitError, other failures TemplateRenderError.
+ */
+export function renderWithin(limits: TemplateLimits, render: () => string): string {
+  const previous = budget;
+  budget = { maxLength: limits.maxOutput, length: 0 };
+  sandbox.run = render;
+  let output: string;
+  try {
+    output = watchdog.runInContext(sandbox, { timeout: limits.timeoutMs }) as string;
+  } catch (error) {
+    if (error instanceof TemplateRenderError) throw error;
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+      throw new TemplateLimitError(`Rendering took longer than ${limits.timeoutMs / 1000} seconds.`);
+    throw new TemplateRenderError(describeError(error));
+  } finally {
+    sandbox.run = null;
+    budget = previous;
+  }
+  if (output.length > limits.maxOutput) throw tooLarge(limits.maxOutput);
+  return output;
+}
 
 type CompileOptions = NonNullable<Parameters<typeof Handlebars.compile>[1]>;
 const COMPILE_OPTIONS: CompileOptions = {
@@ -196,11 +238,7 @@ export function renderTemplate(field: WebhookTemplateField, text: string, contex
 }
 
 /** How a stored template (config, export, link) renders: its limits and strictness. */
-export interface StoredTemplateOptions {
-  /** Milliseconds a render may take (checked at each loop iteration). */
-  timeoutMs: number;
-  /** Characters the output may have. */
-  maxLength: number;
+export interface StoredTemplateOptions extends TemplateLimits {
   /** A missing value is an error (Jinja's StrictUndefined) instead of nothing. */
   strict?: boolean;
 }
@@ -209,9 +247,10 @@ export interface StoredTemplateOptions {
 const storedCache = new Map<string, HandlebarsTemplateDelegate>();
 
 /**
- * Renders a stored template (a config template, an export template) in the webhooks' environment, within a
- * time and size budget. A template that does not compile, fails while rendering or exceeds its budget throws
- * an Error whose message names the problem (and the line, when Handlebars knows it) and nothing of the server.
+ * Renders a stored template (a config template) in the webhooks' environment, within its limits. A template
+ * that does not compile or fails while rendering throws TemplateRenderError, one over its limits
+ * TemplateLimitError; the message names the problem (and the line, when Handlebars knows it) and nothing of the
+ * server.
  */
 export function renderStoredTemplate(text: string, context: unknown, options: StoredTemplateOptions): string {
   const key = `${options.strict ? 's' : 'l'}${text}`;
@@ -222,23 +261,12 @@ export function renderStoredTemplate(text: string, context: unknown, options: St
       // Compilation is lazy: the first call compiles, so syntax errors surface here, not at render.
       environment.precompile(text, { ...COMPILE_OPTIONS, strict: options.strict === true });
     } catch (error) {
-      throw new Error(describeError(error));
+      throw new TemplateRenderError(describeError(error));
     }
     if (storedCache.size >= CACHE_SIZE) storedCache.delete(storedCache.keys().next().value as string);
     storedCache.set(key, template);
   }
-  const previous = budget;
-  budget = { deadline: Date.now() + options.timeoutMs, maxLength: options.maxLength, length: 0 };
-  try {
-    const output = template(context, RUNTIME_OPTIONS);
-    if (output.length > options.maxLength) throw new TemplateLimitError('The rendered text is too large.');
-    return output;
-  } catch (error) {
-    if (error instanceof TemplateLimitError) throw error;
-    throw new Error(describeError(error));
-  } finally {
-    budget = previous;
-  }
+  return renderWithin(options, () => template(context, RUNTIME_OPTIONS));
 }
 
 /**
