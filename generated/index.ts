@@ -36,6 +36,7 @@ import migration29 from './migrations/0029_extras_customlink_create_table_and_mo
 import migration30 from './migrations/0030_dcim_cablepath_create_table_and_more.json' with { type: 'json' };
 import migration31 from './migrations/0031_wireless_wirelesslink_create_table_and_more.json' with { type: 'json' };
 import migration32 from './migrations/0032_core_datasource_create_table_and_more.json' with { type: 'json' };
+import migration33 from './migrations/0033_extras_exporttemplate_add_column_auto_sync_enabled_and_more.json' with { type: 'json' };
 import bgpMigration1 from './plugins/bgp/migrations/0001_initial.json' with { type: 'json' };
 import netboxDnsMigration1 from './plugins/netbox_dns/migrations/0001_initial.json' with { type: 'json' };
 import * as bgpBGPPeerGroup from './plugins/bgp/bgppeergroup.js';
@@ -334,6 +335,7 @@ export const domainFunctions: (DomainFunctionName | keyof typeof pluginFunctions
   'extras.syncContextData',
   'extras.syncFromDataFile',
   'extras.syncProfileSchema',
+  'extras.syncTemplateCode',
   'extras.tagsForObjectType',
   'extras.tagsInUseOn',
   'extras.tagsInUseOnId',
@@ -995,6 +997,7 @@ export const registry: Registry = {
     migration30 as Migration,
     migration31 as Migration,
     migration32 as Migration,
+    migration33 as Migration,
   ],
   plugins: [
     {

@@ -261,6 +261,7 @@ export const dataFileSpec: ModelSpec = {
       onDelete: 'set_null',
     },
     { model: 'extras.configtemplate', field: 'data_file', onDelete: 'set_null' },
+    { model: 'extras.exporttemplate', field: 'data_file', onDelete: 'set_null' },
   ],
   actions: [],
 };

@@ -528,6 +528,7 @@ export const dataSourceSpec: ModelSpec = {
       onDelete: 'protect',
     },
     { model: 'extras.configtemplate', field: 'data_source', onDelete: 'protect' },
+    { model: 'extras.exporttemplate', field: 'data_source', onDelete: 'protect' },
     {
       model: 'extras.journalentry',
       field: 'assigned_object',

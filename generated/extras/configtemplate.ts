@@ -11,18 +11,6 @@ export interface ConfigTemplateRow {
   id: number;
   name: string;
   description: string;
-  /** Jinja2 environment parameters that apply to Handlebars: keep_trailing_newline, and undefined: jinja2.StrictUndefined (a missing value is an error) */
-  environment_params: unknown | null;
-  /** Handlebars template code. */
-  template_code: string;
-  /** Defaults to <code>text/plain; charset=utf-8</code> */
-  mime_type: string;
-  /** Filename to give to the rendered export file */
-  file_name: string;
-  /** Extension to append to the rendered filename */
-  file_extension: string;
-  /** Download file as attachment */
-  as_attachment: boolean;
   /** Enable verbose error output when rendering this template. Not recommended for production use. */
   debug: boolean;
   owner_id: number | null;
@@ -34,6 +22,18 @@ export interface ConfigTemplateRow {
   /** Enable automatic synchronization of data when the data file is updated */
   auto_sync_enabled: boolean;
   data_synced: string | null;
+  /** Handlebars template code. */
+  template_code: string;
+  /** NetBox's Jinja2 environment parameters, checked against NetBox's allowed list; of them, keep_trailing_newline and undefined: jinja2.StrictUndefined (a missing value is an error) apply to config templates */
+  environment_params: unknown | null;
+  /** Defaults to <code>text/plain; charset=utf-8</code> */
+  mime_type: string;
+  /** Filename to give to the rendered export file */
+  file_name: string;
+  /** Extension to append to the rendered filename */
+  file_extension: string;
+  /** Download file as attachment */
+  as_attachment: boolean;
   created: string | null;
   last_updated: string | null;
 }
@@ -42,18 +42,6 @@ export interface ConfigTemplateRow {
 export interface ConfigTemplateWrite {
   name: string;
   description?: string;
-  /** Jinja2 environment parameters that apply to Handlebars: keep_trailing_newline, and undefined: jinja2.StrictUndefined (a missing value is an error) */
-  environment_params?: unknown | null;
-  /** Handlebars template code. */
-  template_code: string;
-  /** Defaults to <code>text/plain; charset=utf-8</code> */
-  mime_type?: string;
-  /** Filename to give to the rendered export file */
-  file_name?: string;
-  /** Extension to append to the rendered filename */
-  file_extension?: string;
-  /** Download file as attachment */
-  as_attachment?: boolean;
   /** Enable verbose error output when rendering this template. Not recommended for production use. */
   debug?: boolean;
   owner?: RelatedInput | null;
@@ -62,6 +50,18 @@ export interface ConfigTemplateWrite {
   data_file?: RelatedInput | null;
   /** Enable automatic synchronization of data when the data file is updated */
   auto_sync_enabled?: boolean;
+  /** Handlebars template code. */
+  template_code: string;
+  /** NetBox's Jinja2 environment parameters, checked against NetBox's allowed list; of them, keep_trailing_newline and undefined: jinja2.StrictUndefined (a missing value is an error) apply to config templates */
+  environment_params?: unknown | null;
+  /** Defaults to <code>text/plain; charset=utf-8</code> */
+  mime_type?: string;
+  /** Filename to give to the rendered export file */
+  file_name?: string;
+  /** Extension to append to the rendered filename */
+  file_extension?: string;
+  /** Download file as attachment */
+  as_attachment?: boolean;
   /** Replaces every tag. */
   tags?: TagInput[];
   /** Adds tags, keeps the others. */
@@ -169,111 +169,6 @@ export const configTemplateSpec: ModelSpec = {
       natural: false,
       required: false,
       default: '',
-    },
-    {
-      name: 'environment_params',
-      column: 'environment_params',
-      label: 'Environment parameters',
-      helpText:
-        'Jinja2 environment parameters that apply to Handlebars: keep_trailing_newline, and undefined: jinja2.StrictUndefined (a missing value is an error)',
-      nullable: true,
-      readOnly: false,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      default: {},
-      kind: 'json',
-      required: false,
-    },
-    {
-      name: 'template_code',
-      column: 'template_code',
-      label: 'Template code',
-      helpText: 'Handlebars template code.',
-      nullable: false,
-      readOnly: false,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'string',
-      format: 'text',
-      blank: false,
-      natural: false,
-      required: true,
-    },
-    {
-      name: 'mime_type',
-      column: 'mime_type',
-      label: 'MIME type',
-      helpText: 'Defaults to <code>text/plain; charset=utf-8</code>',
-      nullable: false,
-      readOnly: false,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'string',
-      format: 'plain',
-      maxLength: 50,
-      blank: true,
-      natural: false,
-      required: false,
-      default: '',
-    },
-    {
-      name: 'file_name',
-      column: 'file_name',
-      label: 'File name',
-      helpText: 'Filename to give to the rendered export file',
-      nullable: false,
-      readOnly: false,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'string',
-      format: 'plain',
-      maxLength: 200,
-      blank: true,
-      natural: false,
-      required: false,
-      default: '',
-    },
-    {
-      name: 'file_extension',
-      column: 'file_extension',
-      label: 'File extension',
-      helpText: 'Extension to append to the rendered filename',
-      nullable: false,
-      readOnly: false,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'string',
-      format: 'plain',
-      maxLength: 15,
-      blank: true,
-      natural: false,
-      required: false,
-      default: '',
-    },
-    {
-      name: 'as_attachment',
-      column: 'as_attachment',
-      label: 'As attachment',
-      helpText: 'Download file as attachment',
-      nullable: false,
-      readOnly: false,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      default: true,
-      kind: 'boolean',
-      required: false,
     },
     {
       name: 'debug',
@@ -386,6 +281,111 @@ export const configTemplateSpec: ModelSpec = {
       kind: 'datetime',
       required: false,
     },
+    {
+      name: 'template_code',
+      column: 'template_code',
+      label: 'Template code',
+      helpText: 'Handlebars template code.',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'string',
+      format: 'text',
+      blank: false,
+      natural: false,
+      required: true,
+    },
+    {
+      name: 'environment_params',
+      column: 'environment_params',
+      label: 'Environment parameters',
+      helpText:
+        "NetBox's Jinja2 environment parameters, checked against NetBox's allowed list; of them, keep_trailing_newline and undefined: jinja2.StrictUndefined (a missing value is an error) apply to config templates",
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      default: {},
+      kind: 'json',
+      required: false,
+    },
+    {
+      name: 'mime_type',
+      column: 'mime_type',
+      label: 'MIME type',
+      helpText: 'Defaults to <code>text/plain; charset=utf-8</code>',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'string',
+      format: 'plain',
+      maxLength: 50,
+      blank: true,
+      natural: false,
+      required: false,
+      default: '',
+    },
+    {
+      name: 'file_name',
+      column: 'file_name',
+      label: 'File name',
+      helpText: 'Filename to give to the rendered export file',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'string',
+      format: 'plain',
+      maxLength: 200,
+      blank: true,
+      natural: false,
+      required: false,
+      default: '',
+    },
+    {
+      name: 'file_extension',
+      column: 'file_extension',
+      label: 'File extension',
+      helpText: 'Extension to append to the rendered filename',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'string',
+      format: 'plain',
+      maxLength: 15,
+      blank: true,
+      natural: false,
+      required: false,
+      default: '',
+    },
+    {
+      name: 'as_attachment',
+      column: 'as_attachment',
+      label: 'As attachment',
+      helpText: 'Download file as attachment',
+      nullable: false,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      default: true,
+      kind: 'boolean',
+      required: false,
+    },
   ],
   counts: [],
   output: [
@@ -445,38 +445,6 @@ export const configTemplateSpec: ModelSpec = {
     },
     {
       kind: 'value',
-      name: 'mime_type',
-      path: [],
-      field: 'mime_type',
-      valueKind: 'string',
-      lookups: 'string',
-    },
-    {
-      kind: 'value',
-      name: 'file_name',
-      path: [],
-      field: 'file_name',
-      valueKind: 'string',
-      lookups: 'string',
-    },
-    {
-      kind: 'value',
-      name: 'file_extension',
-      path: [],
-      field: 'file_extension',
-      valueKind: 'string',
-      lookups: 'string',
-    },
-    {
-      kind: 'value',
-      name: 'as_attachment',
-      path: [],
-      field: 'as_attachment',
-      valueKind: 'boolean',
-      lookups: 'exact',
-    },
-    {
-      kind: 'value',
       name: 'debug',
       path: [],
       field: 'debug',
@@ -530,6 +498,38 @@ export const configTemplateSpec: ModelSpec = {
       field: 'data_synced',
       valueKind: 'datetime',
       lookups: 'number',
+    },
+    {
+      kind: 'value',
+      name: 'mime_type',
+      path: [],
+      field: 'mime_type',
+      valueKind: 'string',
+      lookups: 'string',
+    },
+    {
+      kind: 'value',
+      name: 'file_name',
+      path: [],
+      field: 'file_name',
+      valueKind: 'string',
+      lookups: 'string',
+    },
+    {
+      kind: 'value',
+      name: 'file_extension',
+      path: [],
+      field: 'file_extension',
+      valueKind: 'string',
+      lookups: 'string',
+    },
+    {
+      kind: 'value',
+      name: 'as_attachment',
+      path: [],
+      field: 'as_attachment',
+      valueKind: 'boolean',
+      lookups: 'exact',
     },
     { kind: 'tag', name: 'tag', by: 'slug' },
     { kind: 'tag', name: 'tag_id', by: 'id' },

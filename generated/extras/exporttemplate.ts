@@ -2,6 +2,8 @@
 // Source: models/extras.yaml (extras.exporttemplate)
 import type { Router } from 'express';
 import type { ModelHandlers, ModelSpec, RelatedInput, TagInput } from '../../runtime/spec.js';
+import type { DataFileNested } from '../core/datafile.js';
+import type { DataSourceNested } from '../core/datasource.js';
 import type { OwnerNested } from '../users/owner.js';
 
 /** A row of table `extras_exporttemplate`. */
@@ -11,10 +13,11 @@ export interface ExportTemplateRow {
   object_types: string[];
   name: string;
   description: string;
+  auto_sync_enabled: boolean;
   owner_id: number | null;
   /** Handlebars template code. */
   template_code: string;
-  /** NetBox's Jinja2 environment parameters (checked against NetBox's allowed list and kept; Handlebars takes none). */
+  /** NetBox's Jinja2 environment parameters, checked against NetBox's allowed list; of them, keep_trailing_newline and undefined: jinja2.StrictUndefined (a missing value is an error) apply to config templates */
   environment_params: unknown | null;
   /** Defaults to <code>text/plain; charset=utf-8</code> */
   mime_type: string;
@@ -24,6 +27,12 @@ export interface ExportTemplateRow {
   file_extension: string;
   /** Download file as attachment */
   as_attachment: boolean;
+  /** Remote data source */
+  data_source_id: number | null;
+  /** Path to remote file (relative to data source root) */
+  data_path: string;
+  data_file_id: number | null;
+  data_synced: string | null;
   created: string | null;
   last_updated: string | null;
 }
@@ -37,7 +46,7 @@ export interface ExportTemplateWrite {
   owner?: RelatedInput | null;
   /** Handlebars template code. */
   template_code: string;
-  /** NetBox's Jinja2 environment parameters (checked against NetBox's allowed list and kept; Handlebars takes none). */
+  /** NetBox's Jinja2 environment parameters, checked against NetBox's allowed list; of them, keep_trailing_newline and undefined: jinja2.StrictUndefined (a missing value is an error) apply to config templates */
   environment_params?: unknown | null;
   /** Defaults to <code>text/plain; charset=utf-8</code> */
   mime_type?: string;
@@ -47,6 +56,9 @@ export interface ExportTemplateWrite {
   file_extension?: string;
   /** Download file as attachment */
   as_attachment?: boolean;
+  /** Remote data source */
+  data_source?: RelatedInput | null;
+  data_file?: RelatedInput | null;
   /** Stored with the change record. */
   changelog_message?: string;
 }
@@ -66,10 +78,10 @@ export interface ExportTemplate {
   file_name: string;
   file_extension: string;
   as_attachment: boolean;
-  data_source: unknown;
-  data_path: unknown;
-  data_file: unknown;
-  data_synced: unknown;
+  data_source: DataSourceNested | null;
+  data_path: string;
+  data_file: DataFileNested | null;
+  data_synced: string | null;
   owner: OwnerNested | null;
   created: string | null;
   last_updated: string | null;
@@ -163,60 +175,18 @@ export const exportTemplateSpec: ModelSpec = {
       default: '',
     },
     {
-      name: 'data_source',
-      label: 'Data source',
+      name: 'auto_sync_enabled',
+      column: 'auto_sync_enabled',
+      label: 'Auto sync enabled',
       nullable: false,
-      readOnly: true,
+      readOnly: false,
       writeOnly: false,
       createOnly: false,
-      hidden: false,
+      hidden: true,
       unique: false,
-      kind: 'constant',
+      default: false,
+      kind: 'boolean',
       required: false,
-      value: null,
-      schema: { type: 'null' },
-    },
-    {
-      name: 'data_path',
-      label: 'Data path',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: '',
-      schema: { type: 'string' },
-    },
-    {
-      name: 'data_file',
-      label: 'Data file',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: null,
-      schema: { type: 'null' },
-    },
-    {
-      name: 'data_synced',
-      label: 'Data synced',
-      nullable: false,
-      readOnly: true,
-      writeOnly: false,
-      createOnly: false,
-      hidden: false,
-      unique: false,
-      kind: 'constant',
-      required: false,
-      value: null,
-      schema: { type: 'null' },
     },
     {
       name: 'owner',
@@ -254,9 +224,9 @@ export const exportTemplateSpec: ModelSpec = {
     {
       name: 'environment_params',
       column: 'environment_params',
-      label: 'Environment params',
+      label: 'Environment parameters',
       helpText:
-        "NetBox's Jinja2 environment parameters (checked against NetBox's allowed list and kept; Handlebars takes none).",
+        "NetBox's Jinja2 environment parameters, checked against NetBox's allowed list; of them, keep_trailing_newline and undefined: jinja2.StrictUndefined (a missing value is an error) apply to config templates",
       nullable: true,
       readOnly: false,
       writeOnly: false,
@@ -339,6 +309,71 @@ export const exportTemplateSpec: ModelSpec = {
       kind: 'boolean',
       required: false,
     },
+    {
+      name: 'data_source',
+      column: 'data_source_id',
+      label: 'Data source',
+      helpText: 'Remote data source',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'core.datasource',
+      onDelete: 'protect',
+      nested: null,
+    },
+    {
+      name: 'data_path',
+      column: 'data_path',
+      label: 'Data path',
+      helpText: 'Path to remote file (relative to data source root)',
+      nullable: false,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'string',
+      format: 'plain',
+      maxLength: 1000,
+      blank: true,
+      natural: false,
+      required: false,
+      default: '',
+    },
+    {
+      name: 'data_file',
+      column: 'data_file_id',
+      label: 'Data file',
+      nullable: true,
+      readOnly: false,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'fk',
+      required: false,
+      target: 'core.datafile',
+      onDelete: 'set_null',
+      nested: null,
+    },
+    {
+      name: 'data_synced',
+      column: 'data_synced',
+      label: 'Date synced',
+      nullable: true,
+      readOnly: true,
+      writeOnly: false,
+      createOnly: false,
+      hidden: false,
+      unique: false,
+      kind: 'datetime',
+      required: false,
+    },
   ],
   counts: [],
   output: [
@@ -395,6 +430,14 @@ export const exportTemplateSpec: ModelSpec = {
       lookups: 'string',
     },
     {
+      kind: 'value',
+      name: 'auto_sync_enabled',
+      path: [],
+      field: 'auto_sync_enabled',
+      valueKind: 'boolean',
+      lookups: 'exact',
+    },
+    {
       kind: 'relation',
       name: 'owner_id',
       path: [{ kind: 'fk', field: 'owner', target: 'users.owner' }],
@@ -443,6 +486,30 @@ export const exportTemplateSpec: ModelSpec = {
       lookups: 'exact',
     },
     {
+      kind: 'relation',
+      name: 'data_source_id',
+      path: [{ kind: 'fk', field: 'data_source', target: 'core.datasource' }],
+      target: 'core.datasource',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'relation',
+      name: 'data_file_id',
+      path: [{ kind: 'fk', field: 'data_file', target: 'core.datafile' }],
+      target: 'core.datafile',
+      by: 'id',
+      tree: false,
+    },
+    {
+      kind: 'value',
+      name: 'data_synced',
+      path: [],
+      field: 'data_synced',
+      valueKind: 'datetime',
+      lookups: 'number',
+    },
+    {
       kind: 'value',
       name: 'created',
       path: [],
@@ -476,34 +543,6 @@ export const exportTemplateSpec: ModelSpec = {
       lookups: 'relation',
     },
     {
-      kind: 'constant',
-      name: 'auto_sync_enabled',
-      value: false,
-      valueKind: 'boolean',
-      lookups: 'exact',
-    },
-    {
-      kind: 'constant',
-      name: 'data_synced',
-      value: null,
-      valueKind: 'datetime',
-      lookups: 'number',
-    },
-    {
-      kind: 'constant',
-      name: 'data_source_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
-      kind: 'constant',
-      name: 'data_file_id',
-      value: null,
-      valueKind: 'object',
-      lookups: 'relation',
-    },
-    {
       kind: 'relation',
       name: 'owner_group_id',
       path: [
@@ -530,12 +569,26 @@ export const exportTemplateSpec: ModelSpec = {
   indexes: [],
   validators: ['extras.validateExportTemplate'],
   rules: [],
-  hooks: {},
+  hooks: { prepare: 'extras.syncTemplateCode' },
   reverse: [],
-  actions: [],
+  actions: [
+    {
+      name: 'sync',
+      kind: 'run',
+      description: "Take the template code from the template's data file again; answers the template.",
+      function: 'extras.syncFromDataFile',
+      permission: 'sync',
+      writes: true,
+      assigns: [],
+      parameters: {},
+      item: {},
+      paginated: false,
+      media: [],
+    },
+  ],
 };
 
-/** Mounts `/extras/export-templates/` and `/extras/export-templates/{id}/` (relative to the API root). */
+/** Mounts `/extras/export-templates/` and `/extras/export-templates/{id}/` (relative to the API root), and the actions `sync/` below each object. */
 export function mountExportTemplateRoutes(router: Router, handlers: ModelHandlers): void {
   router
     .route('/extras/export-templates/')
@@ -553,5 +606,10 @@ export function mountExportTemplateRoutes(router: Router, handlers: ModelHandler
     .patch(handlers.update)
     .delete(handlers.destroy)
     .options(handlers.options)
+    .all(handlers.methodNotAllowed);
+  router
+    .route('/extras/export-templates/:id/sync/')
+    .post(handlers.action('sync').post)
+    .options(handlers.action('sync').options)
     .all(handlers.methodNotAllowed);
 }

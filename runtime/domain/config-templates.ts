@@ -114,13 +114,18 @@ function parseData(text: string | null): { value: unknown } | { error: string } 
   }
 }
 
-/** A config template: its code from its data file, then checked (it compiles, its environment is allowed). */
-const prepareConfigTemplate: PrepareFunction = async (item) => {
+/** A template (config or export): its code from its data file, when it has one. */
+const syncTemplateCode: PrepareFunction = async (item) => {
   await syncFromFile(item, (text) => {
     if (text === null) return 'The data file is not UTF-8 text.';
     item.values.template_code = text;
     return null;
   });
+};
+
+/** A config template: its code from its data file, then checked (it compiles, its environment is allowed). */
+const prepareConfigTemplate: PrepareFunction = async (item) => {
+  await syncTemplateCode(item);
   if (item.errors.has()) return;
   const paramsError = environmentParamsError(item.values.environment_params);
   if (paramsError) item.errors.add('environment_params', paramsError);
@@ -274,6 +279,7 @@ async function assignedTemplate(ctx: RunContext, parent: ActionParent): Promise<
 
 export const configTemplateFunctions = {
   'extras.prepareConfigTemplate': { kind: 'prepare', fn: prepareConfigTemplate },
+  'extras.syncTemplateCode': { kind: 'prepare', fn: syncTemplateCode },
   'extras.syncProfileSchema': { kind: 'prepare', fn: syncProfileSchema },
   'extras.syncContextData': { kind: 'prepare', fn: syncContextData },
   'extras.syncFromDataFile': { kind: 'run', fn: syncFromDataFile },

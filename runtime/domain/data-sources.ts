@@ -215,18 +215,19 @@ async function syncFiles(ctx: RunContext, source: Row & { id: number }, log: (en
   return changed;
 }
 
-/** The models that take values from data files (NetBox's SyncedDataMixin) and have auto-sync. */
-const AUTO_SYNCED = ['extras.configtemplate', 'extras.configcontext', 'extras.configcontextprofile'];
-
 /**
  * NetBox's auto-sync (AutoSyncRecord, on post_sync): objects with auto_sync_enabled whose data file changed take
  * its content again, through the write path (change-logged).
  */
 async function autoSync(ctx: RunContext, changed: readonly number[]): Promise<number> {
   let count = 0;
-  for (const label of AUTO_SYNCED) {
-    if (changed.length === 0) continue;
-    const model = ctx.schema.model(label);
+  if (changed.length === 0) return count;
+  // The models that take values from data files (NetBox's SyncedDataMixin: the core.synced_data trait).
+  const synced = [...ctx.schema.models.values()].filter(
+    (model) =>
+      model.fields.get('data_file')?.kind === 'fk' && model.fields.get('auto_sync_enabled')?.kind === 'boolean',
+  );
+  for (const model of synced) {
     const ids = (
       (await ctx
         .q(model.table)

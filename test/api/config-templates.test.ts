@@ -183,6 +183,31 @@ describe.each(DIALECTS)('config templates and data sources on %s', (dialect) => 
     expect(rendered.body.content).toBe('hostname edge1 v2');
   });
 
+  it('exports a list with an export template stored in a local data source, taken again by its sync/', async () => {
+    write('exports/devices.hbs', 'name{{#each queryset}}\n{{name}}{{/each}}');
+    await sync(id.source!);
+    const template = await create('/api/extras/export-templates/', {
+      name: 'Device names',
+      object_types: ['dcim.device'],
+      template_code: 'placeholder',
+      data_file: await fileId(id.source!, 'exports/devices.hbs'),
+    });
+    expect(template.data_source.id).toBe(id.source);
+    expect(template.data_path).toBe('exports/devices.hbs');
+    expect(template.data_synced).not.toBeNull();
+    expect((await app.api.get(`/api/extras/export-templates/?data_source_id=${id.source}`)).body.count).toBe(1);
+    const exported = await app.api.get('/api/dcim/devices/?export=Device+names');
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.text).toBe('name\nedge1');
+
+    write('exports/devices.hbs', 'devices{{#each queryset}} {{name}}{{/each}}');
+    await sync(id.source!);
+    const again = await app.api.post(`/api/extras/export-templates/${template.id}/sync/`, {});
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.template_code).toBe('devices{{#each queryset}} {{name}}{{/each}}');
+    expect((await app.api.get('/api/dcim/devices/?export=Device+names')).text).toBe('devices edge1');
+  });
+
   it('checks templates when they are saved and reports render errors without internals', async () => {
     const broken = await app.api.post('/api/extras/config-templates/', {
       name: 'Broken',
