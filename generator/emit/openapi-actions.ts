@@ -49,16 +49,7 @@ function locatePath(ctx: SchemaContext, model: ModelSpec, action: ActionSpec): J
         ...errorResponses(),
       },
     },
-    options: {
-      operationId: `${id}_options`,
-      summary: `Describe the ${action.name.replace(/-/g, ' ')} endpoint`,
-      tags,
-      security: [{}, { tokenAuth: [] }],
-      responses: {
-        '200': { description: 'Endpoint metadata.', content: jsonContent(schemaRef('EndpointMetadata')) },
-        ...errorResponses(),
-      },
-    },
+    options: optionsOperation(action, id, tags),
   };
 }
 

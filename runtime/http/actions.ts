@@ -181,10 +181,7 @@ export function createActionHandlers(app: AppContext, model: ModelInfo, action: 
       });
     }
     sendJson(res, 200, {
-      name: action.name
-        .split('-')
-        .map((w) => w[0]!.toUpperCase() + w.slice(1))
-        .join(' '),
+      name: actionTitle(action.name),
       description: action.description ?? '',
       renders: ['application/json', 'text/html', ...action.media],
       parses: created && app.permissions.allows(principal, created, 'add') ? ['application/json'] : [],
@@ -264,10 +261,7 @@ export function mountLocateActions(router: Router, app: AppContext): Record<stri
           app.permissions.requireLogin(principalOf(res));
           res.setHeader('Allow', 'GET, HEAD, OPTIONS');
           sendJson(res, 200, {
-            name: action.name
-              .split('-')
-              .map((w) => w[0]!.toUpperCase() + w.slice(1))
-              .join(' '),
+            name: actionTitle(action.name),
             description: action.description ?? '',
             renders: ['application/json', 'text/html'],
             parses: [],
